@@ -1,0 +1,575 @@
+//! Contract loading: bytes -> positioned tree -> checked [`ContractSpec`].
+//!
+//! Every structural error of SPEC §2 becomes a [`Diagnostic`] with the line and
+//! column of the JSON it is about and, where it concerns a field, the field's
+//! path. Loading goes on after an error so that one run reports them all.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+
+use super::{tree, Constraints, ContractSpec, FieldPath, FieldSpec, JsonType, Pattern, Scalar, TypeSet};
+use crate::json::number::{Decimal, MAX_DIVISOR_DIGITS};
+use crate::json::scan::line_col;
+use crate::json::text::quote;
+use crate::json::tree::{parse, Node, Value};
+
+/// A contract that could not be loaded, with every problem found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractError {
+    origin: String,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// One structural problem in a contract file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// 1-based; 0 when the problem has no position (the file cannot be read).
+    pub line: usize,
+    /// 1-based, in characters.
+    pub column: usize,
+    /// The field path the problem concerns, if any.
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl ContractError {
+    /// The file (or label) the contract came from.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// The problems, in document order.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    pub(crate) fn unpositioned(origin: &str, message: String) -> Self {
+        ContractError {
+            origin: origin.to_string(),
+            diagnostics: vec![Diagnostic { line: 0, column: 0, field: None, message }],
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(field) = &self.field {
+            write!(f, "field '{field}': ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Display for ContractError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            if d.line == 0 {
+                write!(f, "{}: {d}", self.origin)?;
+            } else {
+                write!(f, "{}:{}:{}: {d}", self.origin, d.line, d.column)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ContractError {}
+
+pub(super) fn from_path(path: &Path) -> Result<ContractSpec, ContractError> {
+    let origin = path.display().to_string();
+    match std::fs::read(path) {
+        Ok(bytes) => from_slice(&bytes, &origin),
+        Err(e) => Err(ContractError::unpositioned(&origin, format!("cannot read contract: {}", crate::io_reason(&e)))),
+    }
+}
+
+const CONTRACT_KEYS: &str = "name, revision, kind, title, doc, strict, fields";
+const FIELD_KEYS: &str = "name, type, required, enum, doc, minimum, maximum, exclusiveMinimum, exclusiveMaximum, \
+                          multipleOf, minLength, maxLength, pattern, minItems, maxItems, uniqueItems";
+const TYPE_NAMES: &str = "string, integer, number, boolean, object, array, null, any";
+
+struct Ctx<'a> {
+    bytes: &'a [u8],
+    diags: Vec<(usize, Diagnostic)>,
+}
+
+impl Ctx<'_> {
+    fn at(&mut self, offset: usize, field: Option<&str>, message: String) {
+        let (line, column) = line_col(self.bytes, offset);
+        self.diags.push((offset, Diagnostic { line, column, field: field.map(str::to_string), message }));
+    }
+
+    fn string(&mut self, node: &Node, field: Option<&str>, key: &str) -> Option<String> {
+        match &node.value {
+            Value::String(s) => Some(s.clone()),
+            other => {
+                self.at(node.offset, field, format!("'{key}' must be a string, found {}", other.type_name()));
+                None
+            }
+        }
+    }
+
+    fn boolean(&mut self, node: &Node, field: Option<&str>, key: &str) -> Option<bool> {
+        match node.value {
+            Value::Bool(b) => Some(b),
+            ref other => {
+                self.at(node.offset, field, format!("'{key}' must be true or false, found {}", other.type_name()));
+                None
+            }
+        }
+    }
+
+    fn number(&mut self, node: &Node, field: Option<&str>, key: &str) -> Option<Decimal> {
+        match &node.value {
+            Value::Number(d) => Some(d.clone()),
+            other => {
+                self.at(node.offset, field, format!("'{key}' must be a number, found {}", other.type_name()));
+                None
+            }
+        }
+    }
+
+    fn count(&mut self, node: &Node, field: Option<&str>, key: &str) -> Option<u64> {
+        let value = match &node.value {
+            Value::Number(d) => to_u64(d),
+            _ => None,
+        };
+        if value.is_none() {
+            let found = match &node.value {
+                Value::Number(d) => d.raw().to_string(),
+                other => other.type_name().to_string(),
+            };
+            self.at(node.offset, field, format!("'{key}' must be a non-negative integer, found {found}"));
+        }
+        value
+    }
+}
+
+/// A non-negative integral decimal as `u64`.
+fn to_u64(d: &Decimal) -> Option<u64> {
+    let dec = d.dec();
+    if dec.is_negative() || !dec.is_integer() {
+        return None;
+    }
+    if dec.is_zero() {
+        return Some(0);
+    }
+    let mut canon = String::new();
+    dec.canonical(&mut canon);
+    let (digits, exp) = canon.split_once('e')?;
+    let exp: usize = exp.parse().ok()?;
+    let zeros = (exp + 1).checked_sub(digits.len())?;
+    if exp > 19 {
+        return None;
+    }
+    format!("{digits}{}", "0".repeat(zeros)).parse().ok()
+}
+
+pub(super) fn from_slice(bytes: &[u8], origin: &str) -> Result<ContractSpec, ContractError> {
+    let mut cx = Ctx { bytes, diags: Vec::new() };
+    let spec = match parse(bytes) {
+        Ok(root) => contract(&mut cx, &root),
+        Err(e) => {
+            cx.at(e.offset, None, e.message);
+            None
+        }
+    };
+    match spec {
+        Some(spec) if cx.diags.is_empty() => Ok(spec),
+        _ => {
+            cx.diags.sort_by_key(|(offset, _)| *offset);
+            Err(ContractError {
+                origin: origin.to_string(),
+                diagnostics: cx.diags.into_iter().map(|(_, d)| d).collect(),
+            })
+        }
+    }
+}
+
+fn contract(cx: &mut Ctx<'_>, root: &Node) -> Option<ContractSpec> {
+    let Value::Object(members) = &root.value else {
+        cx.at(root.offset, None, format!("a contract must be a JSON object, found {}", root.value.type_name()));
+        return None;
+    };
+    let (mut name, mut revision, mut kind, mut title, mut doc) = (None, None, None, None, None);
+    let mut strict = Some(false);
+    let mut fields_node = None;
+    let mut seen = [false; 3];
+    for (key, value) in members {
+        match key.name.as_str() {
+            "name" => {
+                seen[0] = true;
+                name = cx.string(value, None, "name").and_then(|n| check_name(cx, value, n));
+            }
+            "revision" => {
+                seen[1] = true;
+                revision = cx.string(value, None, "revision").and_then(|r| match semver::Version::parse(&r) {
+                    Ok(v) => Some(v),
+                    Err(e) => {
+                        let msg = format!("revision {} is not a semantic version (MAJOR.MINOR.PATCH): {e}", quote(&r, 80));
+                        cx.at(value.offset, None, msg);
+                        None
+                    }
+                });
+            }
+            "kind" => kind = cx.string(value, None, "kind"),
+            "title" => title = cx.string(value, None, "title"),
+            "doc" => doc = cx.string(value, None, "doc"),
+            "strict" => strict = cx.boolean(value, None, "strict"),
+            "fields" => {
+                seen[2] = true;
+                fields_node = Some(value);
+            }
+            other => cx.at(
+                key.offset,
+                None,
+                format!("unknown key {} in contract (expected one of: {CONTRACT_KEYS})", quote(other, 80)),
+            ),
+        }
+    }
+    for (present, key) in seen.iter().zip(["name", "revision", "fields"]) {
+        if !present {
+            cx.at(root.offset, None, format!("missing required key '{key}'"));
+        }
+    }
+    let fields = fields_node.and_then(|node| fields(cx, node));
+    let (name, revision, strict, fields) = (name?, revision?, strict?, fields?);
+    let tree = match tree::build(&fields) {
+        Ok(tree) => tree,
+        Err(conflicts) => {
+            for c in conflicts {
+                let f = &fields[c.field];
+                let offset = line_offset(cx.bytes, f.line);
+                cx.at(offset, Some(f.path.as_str()), c.message);
+            }
+            return None;
+        }
+    };
+    Some(ContractSpec { name, revision, kind, title, doc, strict, fields, tree })
+}
+
+fn check_name(cx: &mut Ctx<'_>, node: &Node, name: String) -> Option<String> {
+    if name.is_empty() {
+        cx.at(node.offset, None, "'name' must not be empty".into());
+        return None;
+    }
+    if name.chars().any(|c| c.is_whitespace() || c.is_control() || c == '@') {
+        cx.at(node.offset, None, format!("name {} must not contain white space or '@'", quote(&name, 80)));
+        return None;
+    }
+    Some(name)
+}
+
+/// The byte offset where a 1-based line starts, to re-anchor a diagnostic.
+fn line_offset(bytes: &[u8], line: usize) -> usize {
+    if line <= 1 {
+        return 0;
+    }
+    bytes.iter().enumerate().filter(|(_, &b)| b == b'\n').nth(line - 2).map_or(0, |(i, _)| i + 1)
+}
+
+fn fields(cx: &mut Ctx<'_>, node: &Node) -> Option<Vec<FieldSpec>> {
+    let Value::Array(items) = &node.value else {
+        cx.at(node.offset, None, format!("'fields' must be an array, found {}", node.value.type_name()));
+        return None;
+    };
+    let before = cx.diags.len();
+    let mut out = Vec::with_capacity(items.len());
+    let mut first_at: HashMap<String, usize> = HashMap::new();
+    for item in items {
+        let Some(spec) = field(cx, item) else { continue };
+        if let Some(line) = first_at.get(spec.path.as_str()) {
+            let msg = format!("duplicate field path (first declared on line {line})");
+            cx.at(item.offset, Some(spec.path.as_str()), msg);
+            continue;
+        }
+        first_at.insert(spec.path.as_str().to_string(), spec.line);
+        out.push(spec);
+    }
+    (cx.diags.len() == before).then_some(out)
+}
+
+fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
+    let Value::Object(members) = &node.value else {
+        cx.at(node.offset, None, format!("a field must be a JSON object, found {}", node.value.type_name()));
+        return None;
+    };
+    let before = cx.diags.len();
+    let name_node = members.iter().find(|(k, _)| k.name == "name").map(|(_, v)| v);
+    let path = match name_node {
+        None => {
+            cx.at(node.offset, None, "field is missing required key 'name'".into());
+            None
+        }
+        Some(v) => cx.string(v, None, "name").and_then(|text| match FieldPath::parse(&text) {
+            Ok(p) => Some(p),
+            Err(msg) => {
+                cx.at(v.offset, Some(&text), msg);
+                None
+            }
+        }),
+    };
+    let label = name_node.and_then(|v| match &v.value {
+        Value::String(s) => Some(s.clone()),
+        _ => None,
+    });
+    let label = label.as_deref();
+    let mut types = None;
+    let mut type_node = None;
+    let mut required = Some(true);
+    let mut doc = None;
+    let mut enum_node = None;
+    let mut c = Constraints::default();
+    // Keyword, node: to check applicability once the types are known.
+    let mut used: Vec<(&'static str, &Node)> = Vec::new();
+    for (key, value) in members {
+        let k = key.name.as_str();
+        match k {
+            "name" => {}
+            "type" => {
+                type_node = Some(value);
+                types = type_set(cx, value, label);
+            }
+            "required" => required = cx.boolean(value, label, k),
+            "doc" => doc = cx.string(value, label, k),
+            "enum" => enum_node = Some(value),
+            "minimum" => c.minimum = cx.number(value, label, k),
+            "maximum" => c.maximum = cx.number(value, label, k),
+            "exclusiveMinimum" => c.exclusive_minimum = cx.number(value, label, k),
+            "exclusiveMaximum" => c.exclusive_maximum = cx.number(value, label, k),
+            "multipleOf" => c.multiple_of = multiple_of(cx, value, label),
+            "minLength" => c.min_length = cx.count(value, label, k),
+            "maxLength" => c.max_length = cx.count(value, label, k),
+            "minItems" => c.min_items = cx.count(value, label, k),
+            "maxItems" => c.max_items = cx.count(value, label, k),
+            "pattern" => c.pattern = cx.string(value, label, k).and_then(|p| pattern(cx, value, label, p)),
+            "uniqueItems" => c.unique_items = cx.boolean(value, label, k).unwrap_or(false),
+            other => {
+                let msg = format!("unknown key {} in field (expected one of: {FIELD_KEYS})", quote(other, 80));
+                cx.at(key.offset, label, msg);
+                continue;
+            }
+        }
+        if let Some(kw) = KEYWORDS.iter().find(|kw| kw.0 == k) {
+            used.push((kw.0, value));
+        }
+    }
+    if type_node.is_none() {
+        cx.at(node.offset, label, "field is missing required key 'type'".into());
+    }
+    let enum_values = enum_node.and_then(|v| enum_values(cx, v, label));
+    if let Some(types) = types {
+        for (kw, value) in &used {
+            let (_, applies, what) = KEYWORDS.iter().find(|k| k.0 == *kw).copied().unwrap_or(KEYWORDS[0]);
+            if !applies(types) {
+                cx.at(value.offset, label, format!("'{kw}' applies to {what}, but the field's type is {types}"));
+            }
+        }
+        if let (Some(values), Some(v)) = (&enum_values, enum_node) {
+            for value in values {
+                if !types.accepts(value.json_type()) {
+                    let msg = format!(
+                        "enum value {} is of type {}, which the field's type {types} does not accept",
+                        value.display(),
+                        value.json_type().name()
+                    );
+                    cx.at(v.offset, label, msg);
+                }
+            }
+        }
+    }
+    ranges(cx, node, label, &c);
+    if cx.diags.len() > before {
+        return None;
+    }
+    let (line, _) = line_col(cx.bytes, node.offset);
+    Some(FieldSpec { path: path?, types: types?, required: required?, enum_values, doc, constraints: c, line })
+}
+
+type Applies = fn(TypeSet) -> bool;
+
+/// Constraint keywords, what they apply to, and how to say so.
+const KEYWORDS: &[(&str, Applies, &str)] = &[
+    ("minimum", TypeSet::has_numbers, "numbers"),
+    ("maximum", TypeSet::has_numbers, "numbers"),
+    ("exclusiveMinimum", TypeSet::has_numbers, "numbers"),
+    ("exclusiveMaximum", TypeSet::has_numbers, "numbers"),
+    ("multipleOf", TypeSet::has_numbers, "numbers"),
+    ("minLength", TypeSet::has_strings, "strings"),
+    ("maxLength", TypeSet::has_strings, "strings"),
+    ("pattern", TypeSet::has_strings, "strings"),
+    ("minItems", TypeSet::has_arrays, "arrays"),
+    ("maxItems", TypeSet::has_arrays, "arrays"),
+    ("uniqueItems", TypeSet::has_arrays, "arrays"),
+];
+
+fn type_set(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<TypeSet> {
+    let names: Vec<(&str, usize)> = match &node.value {
+        Value::String(s) => vec![(s.as_str(), node.offset)],
+        Value::Array(items) if items.is_empty() => {
+            cx.at(node.offset, label, "empty type list".into());
+            return None;
+        }
+        Value::Array(items) => {
+            let mut names = Vec::new();
+            for item in items {
+                match &item.value {
+                    Value::String(s) => names.push((s.as_str(), item.offset)),
+                    other => {
+                        let msg = format!("a type name must be a string, found {}", other.type_name());
+                        cx.at(item.offset, label, msg);
+                        return None;
+                    }
+                }
+            }
+            names
+        }
+        other => {
+            let msg = format!("'type' must be a type name or a list of them, found {}", other.type_name());
+            cx.at(node.offset, label, msg);
+            return None;
+        }
+    };
+    let mut set = TypeSet::EMPTY;
+    let mut ok = true;
+    for &(name, offset) in &names {
+        if name == "any" {
+            if names.len() > 1 {
+                cx.at(offset, label, "'any' already accepts every type; list it alone".into());
+                ok = false;
+            }
+            set = TypeSet::ANY;
+            continue;
+        }
+        match JsonType::from_name(name) {
+            Some(t) if set.contains(t) => {
+                cx.at(offset, label, format!("type '{name}' is listed twice"));
+                ok = false;
+            }
+            Some(t) => set = set.with(t),
+            None => {
+                cx.at(offset, label, format!("unknown type {} (expected one of: {TYPE_NAMES})", quote(name, 80)));
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(set)
+}
+
+fn multiple_of(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<Decimal> {
+    let d = cx.number(node, label, "multipleOf")?;
+    let dec = d.dec();
+    if dec.is_zero() || dec.is_negative() {
+        cx.at(node.offset, label, format!("'multipleOf' must be greater than 0, found {}", d.raw()));
+        return None;
+    }
+    if dec.significant_digits() > MAX_DIVISOR_DIGITS {
+        let msg = format!(
+            "'multipleOf' {} has more than {MAX_DIVISOR_DIGITS} significant digits, which cannot be checked exactly",
+            d.raw()
+        );
+        cx.at(node.offset, label, msg);
+        return None;
+    }
+    Some(d)
+}
+
+fn pattern(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>, source: String) -> Option<Pattern> {
+    match regex::bytes::RegexBuilder::new(&source).size_limit(1 << 22).build() {
+        Ok(regex) => Some(Pattern { source, regex }),
+        Err(e) => {
+            let msg = format!("pattern {} does not compile: {}", quote(&source, 200), regex_reason(&e));
+            cx.at(node.offset, label, msg);
+            None
+        }
+    }
+}
+
+/// The one-line reason of a regex error (its text spans several lines).
+fn regex_reason(e: &regex::Error) -> String {
+    let text = e.to_string();
+    let line = text.lines().rev().find_map(|l| l.trim().strip_prefix("error: ")).map(str::to_string);
+    line.unwrap_or_else(|| text.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; "))
+}
+
+fn enum_values(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<Vec<Scalar>> {
+    let Value::Array(items) = &node.value else {
+        cx.at(node.offset, label, format!("'enum' must be an array, found {}", node.value.type_name()));
+        return None;
+    };
+    if items.is_empty() {
+        cx.at(node.offset, label, "'enum' must list at least one value".into());
+        return None;
+    }
+    let mut out: Vec<Scalar> = Vec::with_capacity(items.len());
+    let mut ok = true;
+    for item in items {
+        let value = match &item.value {
+            Value::Null => Scalar::Null,
+            Value::Bool(b) => Scalar::Bool(*b),
+            Value::Number(d) => Scalar::Number(d.clone()),
+            Value::String(s) => Scalar::String(s.clone()),
+            other => {
+                let msg = format!("enum values must be scalars (string, number, boolean, null), found {}", other.type_name());
+                cx.at(item.offset, label, msg);
+                ok = false;
+                continue;
+            }
+        };
+        if out.iter().any(|v| v.same_value(&value)) {
+            cx.at(item.offset, label, format!("enum lists {} twice", value.display()));
+            ok = false;
+            continue;
+        }
+        out.push(value);
+    }
+    ok.then_some(out)
+}
+
+/// Refuses bounds that no value can satisfy.
+fn ranges(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>, c: &Constraints) {
+    let pairs = [("minLength", c.min_length, "maxLength", c.max_length), ("minItems", c.min_items, "maxItems", c.max_items)];
+    for (lo_kw, lo, hi_kw, hi) in pairs {
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            if lo > hi {
+                cx.at(node.offset, label, format!("'{lo_kw}' {lo} is greater than '{hi_kw}' {hi}"));
+            }
+        }
+    }
+    let lower = [("minimum", &c.minimum, false), ("exclusiveMinimum", &c.exclusive_minimum, true)];
+    let upper = [("maximum", &c.maximum, false), ("exclusiveMaximum", &c.exclusive_maximum, true)];
+    for (lo_kw, lo, lo_excl) in lower {
+        for (hi_kw, hi, hi_excl) in upper {
+            if let (Some(lo), Some(hi)) = (lo, hi) {
+                let order = lo.dec().cmp(&hi.dec());
+                if order.is_gt() || (order.is_eq() && (lo_excl || hi_excl)) {
+                    let msg = format!("no number satisfies both '{lo_kw}' {} and '{hi_kw}' {}", lo.raw(), hi.raw());
+                    cx.at(node.offset, label, msg);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_accept_integral_spellings_only() {
+        let n = |s: &str| to_u64(&Decimal::parse(s).unwrap());
+        assert_eq!(n("0"), Some(0));
+        assert_eq!(n("128"), Some(128));
+        assert_eq!(n("1.0"), Some(1));
+        assert_eq!(n("1e3"), Some(1000));
+        assert_eq!(n("1.5"), None);
+        assert_eq!(n("-1"), None);
+        assert_eq!(n("1e30"), None);
+        assert_eq!(n("18446744073709551615"), Some(u64::MAX));
+        assert_eq!(n("18446744073709551616"), None);
+    }
+}

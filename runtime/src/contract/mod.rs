@@ -1,0 +1,362 @@
+//! The contract model: what a contract file says, checked and compiled.
+//!
+//! [`ContractSpec`] is the loaded form of a contract document (SPEC §2): its
+//! identity, its ordered [`FieldSpec`]s, and the path tree the validator walks.
+//! Loading (`load.rs`) turns bytes into this model or into [`ContractError`]s
+//! that name the file, line and column; `tree.rs` compiles the dotted paths.
+//!
+//! The model knows nothing of envelopes, findings, diffs, git or cargo.
+
+mod load;
+mod path;
+pub(crate) mod tree;
+
+use std::fmt;
+use std::path::Path;
+
+pub use load::{ContractError, Diagnostic};
+pub use path::{FieldPath, Segment};
+
+use crate::json::number::Decimal;
+use crate::json::text::quote;
+
+/// A loaded, checked contract.
+#[derive(Debug, Clone)]
+pub struct ContractSpec {
+    pub(crate) name: String,
+    pub(crate) revision: semver::Version,
+    pub(crate) kind: Option<String>,
+    pub(crate) title: Option<String>,
+    pub(crate) doc: Option<String>,
+    pub(crate) strict: bool,
+    pub(crate) fields: Vec<FieldSpec>,
+    pub(crate) tree: tree::Node,
+}
+
+impl ContractSpec {
+    /// Loads and checks a contract file.
+    pub fn from_path(path: impl AsRef<Path>) -> Result<ContractSpec, ContractError> {
+        load::from_path(path.as_ref())
+    }
+
+    /// Loads and checks a contract from bytes; `origin` names it in errors.
+    pub fn from_slice(bytes: &[u8], origin: &str) -> Result<ContractSpec, ContractError> {
+        load::from_slice(bytes, origin)
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn revision(&self) -> &semver::Version {
+        &self.revision
+    }
+
+    pub fn kind(&self) -> Option<&str> {
+        self.kind.as_deref()
+    }
+
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    pub fn doc(&self) -> Option<&str> {
+        self.doc.as_deref()
+    }
+
+    pub fn is_strict(&self) -> bool {
+        self.strict
+    }
+
+    /// The fields in contract order.
+    pub fn fields(&self) -> &[FieldSpec] {
+        &self.fields
+    }
+
+    /// `name@revision`.
+    pub fn id(&self) -> String {
+        format!("{}@{}", self.name, self.revision)
+    }
+}
+
+/// One declared field.
+#[derive(Debug, Clone)]
+pub struct FieldSpec {
+    pub(crate) path: FieldPath,
+    pub(crate) types: TypeSet,
+    pub(crate) required: bool,
+    pub(crate) enum_values: Option<Vec<Scalar>>,
+    pub(crate) doc: Option<String>,
+    pub(crate) constraints: Constraints,
+    pub(crate) line: usize,
+}
+
+impl FieldSpec {
+    pub fn path(&self) -> &FieldPath {
+        &self.path
+    }
+
+    pub fn types(&self) -> TypeSet {
+        self.types
+    }
+
+    pub fn is_required(&self) -> bool {
+        self.required
+    }
+
+    pub fn enum_values(&self) -> Option<&[Scalar]> {
+        self.enum_values.as_deref()
+    }
+
+    pub fn doc(&self) -> Option<&str> {
+        self.doc.as_deref()
+    }
+
+    pub fn constraints(&self) -> &Constraints {
+        &self.constraints
+    }
+
+    /// The line of the contract file where the field is declared.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+}
+
+/// The JSON types a field accepts, as a set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TypeSet(u8);
+
+/// One JSON type name of SPEC §2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum JsonType {
+    String,
+    Integer,
+    Number,
+    Boolean,
+    Object,
+    Array,
+    Null,
+}
+
+impl JsonType {
+    /// In the order types are always listed.
+    pub const ALL: [JsonType; 7] = [
+        JsonType::String,
+        JsonType::Integer,
+        JsonType::Number,
+        JsonType::Boolean,
+        JsonType::Object,
+        JsonType::Array,
+        JsonType::Null,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            JsonType::String => "string",
+            JsonType::Integer => "integer",
+            JsonType::Number => "number",
+            JsonType::Boolean => "boolean",
+            JsonType::Object => "object",
+            JsonType::Array => "array",
+            JsonType::Null => "null",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<JsonType> {
+        JsonType::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+impl TypeSet {
+    pub const EMPTY: TypeSet = TypeSet(0);
+    /// `any`: every JSON value.
+    pub const ANY: TypeSet = TypeSet(0x7f);
+
+    pub const fn of(t: JsonType) -> TypeSet {
+        TypeSet(t.bit())
+    }
+
+    pub const fn with(self, t: JsonType) -> TypeSet {
+        TypeSet(self.0 | t.bit())
+    }
+
+    pub const fn union(self, other: TypeSet) -> TypeSet {
+        TypeSet(self.0 | other.0)
+    }
+
+    pub const fn contains(self, t: JsonType) -> bool {
+        self.0 & t.bit() != 0
+    }
+
+    pub fn is_any(self) -> bool {
+        self == TypeSet::ANY
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether a value whose own type is `actual` is accepted (`integer`
+    /// values are numbers too).
+    #[inline]
+    pub fn accepts(self, actual: JsonType) -> bool {
+        self.contains(actual) || (actual == JsonType::Integer && self.contains(JsonType::Number))
+    }
+
+    /// Whether string, number or array constraint keywords can apply.
+    pub fn has_strings(self) -> bool {
+        self.contains(JsonType::String)
+    }
+
+    pub fn has_numbers(self) -> bool {
+        self.contains(JsonType::Integer) || self.contains(JsonType::Number)
+    }
+
+    pub fn has_arrays(self) -> bool {
+        self.contains(JsonType::Array)
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = JsonType> {
+        JsonType::ALL.into_iter().filter(move |t| self.contains(*t))
+    }
+
+    /// `string|integer`, or `any`.
+    pub fn label(self) -> String {
+        if self.is_any() {
+            return "any".to_string();
+        }
+        self.iter().map(JsonType::name).collect::<Vec<_>>().join("|")
+    }
+}
+
+impl fmt::Display for TypeSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.label())
+    }
+}
+
+/// A scalar enum member.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scalar {
+    Null,
+    Bool(bool),
+    Number(Decimal),
+    String(String),
+}
+
+impl Scalar {
+    pub fn json_type(&self) -> JsonType {
+        match self {
+            Scalar::Null => JsonType::Null,
+            Scalar::Bool(_) => JsonType::Boolean,
+            Scalar::Number(d) if d.dec().is_integer() => JsonType::Integer,
+            Scalar::Number(_) => JsonType::Number,
+            Scalar::String(_) => JsonType::String,
+        }
+    }
+
+    /// How the value reads in a message: strings quoted, numbers as written.
+    pub fn display(&self) -> String {
+        match self {
+            Scalar::Null => "null".into(),
+            Scalar::Bool(b) => b.to_string(),
+            Scalar::Number(d) => d.raw().to_string(),
+            Scalar::String(s) => quote(s, 80),
+        }
+    }
+
+    /// JSON equality (numbers by value).
+    pub fn same_value(&self, other: &Scalar) -> bool {
+        match (self, other) {
+            (Scalar::Number(a), Scalar::Number(b)) => a.dec().cmp(&b.dec()).is_eq(),
+            (a, b) => a == b,
+        }
+    }
+}
+
+/// `{'a', 'b'}`: an enum as messages show it, in contract order.
+pub fn enum_label(values: &[Scalar]) -> String {
+    let inner: Vec<String> = values.iter().map(Scalar::display).collect();
+    format!("{{{}}}", inner.join(", "))
+}
+
+/// A compiled `pattern`.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    pub(crate) source: String,
+    pub(crate) regex: regex::bytes::Regex,
+}
+
+impl Pattern {
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// Unanchored search, as JSON Schema's `pattern`.
+    pub fn is_match(&self, text: &[u8]) -> bool {
+        self.regex.is_match(text)
+    }
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.source == other.source
+    }
+}
+
+/// The constraint keywords of a field (JSON Schema 2020-12 meaning).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Constraints {
+    pub minimum: Option<Decimal>,
+    pub maximum: Option<Decimal>,
+    pub exclusive_minimum: Option<Decimal>,
+    pub exclusive_maximum: Option<Decimal>,
+    pub multiple_of: Option<Decimal>,
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
+    pub pattern: Option<Pattern>,
+    pub min_items: Option<u64>,
+    pub max_items: Option<u64>,
+    pub unique_items: bool,
+}
+
+impl Constraints {
+    pub fn is_empty(&self) -> bool {
+        *self == Constraints::default()
+    }
+
+    /// `keyword=value` pairs in keyword order, for tables and messages.
+    pub fn describe(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let num = |out: &mut Vec<String>, k: &str, v: &Option<Decimal>| {
+            if let Some(v) = v {
+                out.push(format!("{k}={}", v.raw()));
+            }
+        };
+        let int = |out: &mut Vec<String>, k: &str, v: &Option<u64>| {
+            if let Some(v) = v {
+                out.push(format!("{k}={v}"));
+            }
+        };
+        num(&mut out, "minimum", &self.minimum);
+        num(&mut out, "exclusiveMinimum", &self.exclusive_minimum);
+        num(&mut out, "maximum", &self.maximum);
+        num(&mut out, "exclusiveMaximum", &self.exclusive_maximum);
+        num(&mut out, "multipleOf", &self.multiple_of);
+        int(&mut out, "minLength", &self.min_length);
+        int(&mut out, "maxLength", &self.max_length);
+        if let Some(p) = &self.pattern {
+            out.push(format!("pattern={}", quote(&p.source, 200)));
+        }
+        int(&mut out, "minItems", &self.min_items);
+        int(&mut out, "maxItems", &self.max_items);
+        if self.unique_items {
+            out.push("uniqueItems=true".into());
+        }
+        out
+    }
+}

@@ -1,0 +1,95 @@
+//! Dotted field paths: `params.name`, `params.messages[].role`, `tags[]`.
+
+use std::fmt;
+
+/// One step of a path: an object key, then how many `[]` follow it (each
+/// `[]` steps into the elements of an array).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Segment {
+    pub key: String,
+    pub arrays: usize,
+}
+
+/// A parsed field path, with its text as written.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FieldPath {
+    text: String,
+    segments: Vec<Segment>,
+}
+
+impl FieldPath {
+    /// Parses a dotted path; the error says what is wrong with it.
+    pub fn parse(text: &str) -> Result<FieldPath, String> {
+        if text.is_empty() {
+            return Err("empty field path".into());
+        }
+        let mut segments = Vec::new();
+        for part in text.split('.') {
+            let mut key = part;
+            let mut arrays = 0;
+            while let Some(rest) = key.strip_suffix("[]") {
+                key = rest;
+                arrays += 1;
+            }
+            if key.is_empty() {
+                return Err(if part.is_empty() {
+                    format!("path '{text}' has an empty segment")
+                } else {
+                    format!("path '{text}': '[]' must follow a key")
+                });
+            }
+            if key.contains(['[', ']']) {
+                return Err(format!("path '{text}': segment '{part}' may hold '[]' only at its end"));
+            }
+            segments.push(Segment { key: key.to_string(), arrays });
+        }
+        Ok(FieldPath { text: text.to_string(), segments })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    pub fn segments(&self) -> &[Segment] {
+        &self.segments
+    }
+
+    /// The top-level key this path starts with.
+    pub fn root_key(&self) -> &str {
+        &self.segments[0].key
+    }
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_keys_and_array_steps() {
+        let p = FieldPath::parse("params.messages[].role").unwrap();
+        assert_eq!(
+            p.segments(),
+            &[
+                Segment { key: "params".into(), arrays: 0 },
+                Segment { key: "messages".into(), arrays: 1 },
+                Segment { key: "role".into(), arrays: 0 },
+            ]
+        );
+        assert_eq!(FieldPath::parse("grid[][]").unwrap().segments()[0].arrays, 2);
+    }
+
+    #[test]
+    fn rejects_malformed_paths() {
+        assert_eq!(FieldPath::parse("").unwrap_err(), "empty field path");
+        assert_eq!(FieldPath::parse("a..b").unwrap_err(), "path 'a..b' has an empty segment");
+        assert_eq!(FieldPath::parse("a.").unwrap_err(), "path 'a.' has an empty segment");
+        assert_eq!(FieldPath::parse("[].a").unwrap_err(), "path '[].a': '[]' must follow a key");
+        assert_eq!(FieldPath::parse("a[0]").unwrap_err(), "path 'a[0]': segment 'a[0]' may hold '[]' only at its end");
+    }
+}

@@ -1,0 +1,136 @@
+//! The compiled path tree: the contract's dotted paths merged into one tree of
+//! object keys and array steps, which the validator walks alongside the
+//! envelope. A node is either declared (a field names its exact path) or
+//! implied (a parent that only exists because a child names it).
+
+use super::{FieldSpec, JsonType, TypeSet};
+use crate::json::text::Str;
+
+/// A position in the contract's shape.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Node {
+    /// The field declared at exactly this path, if any.
+    pub field: Option<usize>,
+    /// Object keys below this node, in contract order.
+    pub keys: Vec<Child>,
+    /// The node for every element, when paths step into this array.
+    pub items: Option<Box<Node>>,
+    /// Declared: the field's flag. Implied: whether any child is required.
+    pub required: bool,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Child {
+    pub key: Box<str>,
+    pub node: Node,
+}
+
+impl Node {
+    /// The index in `keys` of the child for an envelope key.
+    #[inline]
+    pub fn child(&self, key: &Str<'_>) -> Option<usize> {
+        if key.is_escaped() {
+            let text = key.decode();
+            return self.keys.iter().position(|c| *c.key == *text);
+        }
+        let raw = key.raw();
+        self.keys.iter().position(|c| c.key.as_bytes() == raw)
+    }
+
+    /// What an implied node must be: an object, an array, or either.
+    pub fn implied_types(&self) -> TypeSet {
+        let mut t = TypeSet::EMPTY;
+        if !self.keys.is_empty() {
+            t = t.with(JsonType::Object);
+        }
+        if self.items.is_some() {
+            t = t.with(JsonType::Array);
+        }
+        t
+    }
+
+    /// The lowest field index declared in this subtree (for messages).
+    fn first_field(&self) -> Option<usize> {
+        let own = self.field.into_iter();
+        let keys = self.keys.iter().filter_map(|c| c.node.first_field());
+        let items = self.items.iter().filter_map(|n| n.first_field());
+        own.chain(keys).chain(items).min()
+    }
+}
+
+/// A field whose declaration conflicts with the paths below it.
+pub(crate) struct Conflict {
+    pub field: usize,
+    pub message: String,
+}
+
+/// Merges the fields' paths into one tree. Paths are known to be distinct.
+pub(crate) fn build(fields: &[FieldSpec]) -> Result<Node, Vec<Conflict>> {
+    let mut root = Node::default();
+    for (i, f) in fields.iter().enumerate() {
+        let mut node = &mut root;
+        for seg in f.path.segments() {
+            let at = match node.keys.iter().position(|c| *c.key == *seg.key) {
+                Some(at) => at,
+                None => {
+                    node.keys.push(Child { key: seg.key.as_str().into(), node: Node::default() });
+                    node.keys.len() - 1
+                }
+            };
+            node = &mut node.keys[at].node;
+            for _ in 0..seg.arrays {
+                node = node.items.get_or_insert_with(Box::default);
+            }
+        }
+        node.field = Some(i);
+    }
+    let mut conflicts = Vec::new();
+    settle(&mut root, fields, &mut conflicts);
+    if conflicts.is_empty() {
+        Ok(root)
+    } else {
+        conflicts.sort_by_key(|c| c.field);
+        Err(conflicts)
+    }
+}
+
+/// Computes `required` bottom-up and reports declared parents whose type
+/// cannot hold their children.
+fn settle(node: &mut Node, fields: &[FieldSpec], conflicts: &mut Vec<Conflict>) {
+    for c in &mut node.keys {
+        settle(&mut c.node, fields, conflicts);
+    }
+    if let Some(items) = &mut node.items {
+        settle(items, fields, conflicts);
+    }
+    match node.field {
+        Some(f) => {
+            let spec = &fields[f];
+            node.required = spec.required;
+            let child = node.keys.iter().filter_map(|c| c.node.first_field()).min();
+            if let Some(child) = child.filter(|_| !spec.types.contains(JsonType::Object)) {
+                conflicts.push(Conflict {
+                    field: f,
+                    message: format!(
+                        "'{}' is declared as {}, so it cannot have the child field '{}'",
+                        spec.path, spec.types, fields[child].path
+                    ),
+                });
+            }
+            let element = node.items.as_ref().and_then(|n| n.first_field());
+            if let Some(element) = element.filter(|_| !spec.types.contains(JsonType::Array)) {
+                conflicts.push(Conflict {
+                    field: f,
+                    message: format!(
+                        "'{}' is declared as {}, so it cannot have the array field '{}'",
+                        spec.path, spec.types, fields[element].path
+                    ),
+                });
+            }
+        }
+        None => {
+            node.required =
+                node.keys.iter().any(|c| c.node.required) || node.items.as_ref().is_some_and(|n| n.required);
+        }
+    }
+}

@@ -1,0 +1,329 @@
+//! Envelope documents (SPEC §3) and the files that hold them.
+//!
+//! An envelope is `{"contract": ..., "revision": ..., "data": {...}}`. Files are
+//! `.jsonl` (one envelope per non-blank line, read as a stream: memory stays
+//! bounded by the longest line, whatever the file's size) or `.json` (one
+//! envelope or an array of them). A directory stands for every `.json` and
+//! `.jsonl` file below it, in path order. The envelope wrapper is checked
+//! strictly (malformed JSON, unknown or missing keys are input errors); the
+//! `data` body is kept as raw bytes for the validator to judge.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use crate::io_reason as load_io_reason;
+use crate::json::scan::{line_col, Kind, Scanner, SyntaxError};
+use crate::json::text::quote;
+
+/// One envelope: whom it targets, and its data body as raw JSON bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Envelope {
+    source: String,
+    contract: String,
+    revision: Option<String>,
+    data: Vec<u8>,
+}
+
+impl Envelope {
+    /// An envelope built in memory; `source` labels it in output.
+    pub fn new(source: impl Into<String>, contract: impl Into<String>, revision: Option<String>, data: Vec<u8>) -> Self {
+        Envelope { source: source.into(), contract: contract.into(), revision, data }
+    }
+
+    /// `file.jsonl:LINE` or `file.json:INDEX`.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The contract name the envelope targets.
+    pub fn contract(&self) -> &str {
+        &self.contract
+    }
+
+    /// The revision it declares, if any.
+    pub fn revision(&self) -> Option<&str> {
+        self.revision.as_deref()
+    }
+
+    /// The data body, exactly as it appeared in the file.
+    pub fn data(&self) -> &[u8] {
+        &self.data
+    }
+}
+
+/// Input that cannot be read as envelopes: exit code 3 territory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    origin: String,
+    /// 1-based; 0 when the problem has no position.
+    line: usize,
+    column: usize,
+    message: String,
+}
+
+impl InputError {
+    pub(crate) fn new(origin: impl Into<String>, message: impl Into<String>) -> Self {
+        InputError { origin: origin.into(), line: 0, column: 0, message: message.into() }
+    }
+
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    pub fn column(&self) -> usize {
+        self.column
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.origin, self.message)
+        } else {
+            write!(f, "{}:{}:{}: {}", self.origin, self.line, self.column, self.message)
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// A file of envelopes and the label its sources carry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnvelopeFile {
+    pub path: PathBuf,
+    pub label: String,
+}
+
+/// Expands files and directories into envelope files, in order: each file as
+/// given (labelled by its file name), each directory's `.json`/`.jsonl` files
+/// below it sorted by path (labelled by their path inside the directory).
+pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<EnvelopeFile>, InputError> {
+    let mut out = Vec::new();
+    for path in paths {
+        let origin = path.display().to_string();
+        let meta = std::fs::metadata(path).map_err(|e| InputError::new(&origin, load_io_reason(&e)))?;
+        if meta.is_dir() {
+            let mut found = Vec::new();
+            walk(path, path, &mut found)?;
+            if found.is_empty() {
+                return Err(InputError::new(origin, "directory contains no .json or .jsonl files"));
+            }
+            found.sort();
+            out.extend(found.into_iter().map(|(label, path)| EnvelopeFile { path, label }));
+        } else {
+            let label = path.file_name().map_or(origin.clone(), |n| n.to_string_lossy().into_owned());
+            out.push(EnvelopeFile { path: path.clone(), label });
+        }
+    }
+    Ok(out)
+}
+
+fn walk(root: &Path, dir: &Path, found: &mut Vec<(String, PathBuf)>) -> Result<(), InputError> {
+    let origin = || dir.display().to_string();
+    let entries = std::fs::read_dir(dir).map_err(|e| InputError::new(origin(), load_io_reason(&e)))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| InputError::new(origin(), load_io_reason(&e)))?;
+        let path = entry.path();
+        let kind = entry.file_type().map_err(|e| InputError::new(origin(), load_io_reason(&e)))?;
+        if kind.is_dir() {
+            walk(root, &path, found)?;
+        } else if is_envelope_file(&path) {
+            let rel = path.strip_prefix(root).unwrap_or(&path);
+            let label = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+            found.push((label, path));
+        }
+    }
+    Ok(())
+}
+
+fn is_envelope_file(path: &Path) -> bool {
+    matches!(path.extension().and_then(|e| e.to_str()), Some("json" | "jsonl"))
+}
+
+fn is_jsonl(path: &Path) -> bool {
+    matches!(path.extension().and_then(|e| e.to_str()), Some("jsonl" | "ndjson"))
+}
+
+/// Reads every envelope of a file in order, handing each to `each`. JSONL is
+/// streamed line by line. Stops at the first input error, or when `each`
+/// returns an error.
+pub fn read_file<E: From<InputError>>(
+    file: &EnvelopeFile,
+    mut each: impl FnMut(Envelope) -> Result<(), E>,
+) -> Result<usize, E> {
+    let origin = file.path.display().to_string();
+    let open_err = |e: std::io::Error| InputError::new(&origin, load_io_reason(&e));
+    let mut count = 0;
+    if is_jsonl(&file.path) {
+        let mut reader = BufReader::new(File::open(&file.path).map_err(open_err)?);
+        let mut line = Vec::new();
+        let mut number = 0;
+        loop {
+            line.clear();
+            let n = reader.read_until(b'\n', &mut line).map_err(open_err)?;
+            if n == 0 {
+                break;
+            }
+            number += 1;
+            let mut text = line.as_slice();
+            if number == 1 {
+                text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+            }
+            if text.iter().all(|b| b.is_ascii_whitespace()) {
+                continue;
+            }
+            let source = format!("{}:{number}", file.label);
+            let envelope = parse_one(text, source).map_err(|(offset, message)| {
+                let (_, column) = line_col(text, offset);
+                InputError { origin: origin.clone(), line: number, column, message }
+            })?;
+            count += 1;
+            each(envelope)?;
+        }
+    } else {
+        let bytes = std::fs::read(&file.path).map_err(open_err)?;
+        let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+        let fail = |(offset, message): (usize, String)| {
+            let (line, column) = line_col(text, offset);
+            InputError { origin: origin.clone(), line, column, message }
+        };
+        let mut s = Scanner::new(text);
+        match s.peek_kind().map_err(syntax).map_err(fail)? {
+            Kind::Array => {
+                s.array_start();
+                while s.array_next(count == 0).map_err(syntax).map_err(fail)? {
+                    let source = format!("{}:{}", file.label, count + 1);
+                    let envelope = envelope(&mut s, source).map_err(fail)?;
+                    count += 1;
+                    each(envelope)?;
+                }
+            }
+            Kind::Object => {
+                let envelope = envelope(&mut s, format!("{}:1", file.label)).map_err(fail)?;
+                count += 1;
+                each(envelope)?;
+            }
+            other => {
+                let msg = format!("expected an envelope object or an array of them, found {}", kind_name(other));
+                return Err(fail((s.offset(), msg)).into());
+            }
+        }
+        s.finish().map_err(syntax).map_err(fail)?;
+    }
+    Ok(count)
+}
+
+fn syntax(e: SyntaxError) -> (usize, String) {
+    (e.offset, e.kind.message().to_string())
+}
+
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Null => "null",
+        Kind::Bool => "boolean",
+        Kind::Number => "number",
+        Kind::String => "string",
+        Kind::Object => "object",
+        Kind::Array => "array",
+    }
+}
+
+/// Parses a whole document holding exactly one envelope.
+fn parse_one(text: &[u8], source: String) -> Result<Envelope, (usize, String)> {
+    let mut s = Scanner::new(text);
+    let e = envelope(&mut s, source)?;
+    s.finish().map_err(syntax)?;
+    Ok(e)
+}
+
+/// Reads one envelope object at the scanner's position. Errors carry the
+/// byte offset in the scanner's input.
+fn envelope(s: &mut Scanner<'_>, source: String) -> Result<Envelope, (usize, String)> {
+    let kind = s.peek_kind().map_err(syntax)?;
+    let start = s.offset();
+    if kind != Kind::Object {
+        return Err((start, format!("an envelope must be a JSON object, found {}", kind_name(kind))));
+    }
+    s.object_start();
+    let mut contract: Option<String> = None;
+    let mut revision: Option<String> = None;
+    let mut data: Option<(usize, usize)> = None;
+    let mut first = true;
+    while let Some(key) = s.object_key(first).map_err(syntax)? {
+        first = false;
+        let key_at = key.offset() - 1;
+        let name = key.decode();
+        let duplicate = match name.as_ref() {
+            "contract" => contract.is_some(),
+            "revision" => revision.is_some(),
+            "data" => data.is_some(),
+            other => {
+                let msg = format!("unknown key {} in envelope (expected contract, revision, data)", quote(other, 80));
+                return Err((key_at, msg));
+            }
+        };
+        if duplicate {
+            return Err((key_at, format!("duplicate key {} in envelope", quote(&name, 80))));
+        }
+        let kind = s.peek_kind().map_err(syntax)?;
+        let at = s.offset();
+        if name == "data" {
+            s.skip_value().map_err(syntax)?;
+            data = Some((at, s.offset()));
+            continue;
+        }
+        if kind != Kind::String {
+            return Err((at, format!("'{name}' must be a string, found {}", kind_name(kind))));
+        }
+        let value = s.string().map_err(syntax)?.decode().into_owned();
+        if name == "contract" {
+            contract = Some(value);
+        } else {
+            revision = Some(value);
+        }
+    }
+    let missing = |key: &str| (start, format!("envelope is missing required key '{key}'"));
+    let contract = contract.ok_or_else(|| missing("contract"))?;
+    let (from, to) = data.ok_or_else(|| missing("data"))?;
+    Ok(Envelope { source, contract, revision, data: s.bytes()[from..to].to_vec() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelope_keeps_raw_data() {
+        let e = parse_one(br#"{"data": {"a": [1, 2]}, "contract": "x", "revision": "1.0.0"}"#, "t:1".into()).unwrap();
+        assert_eq!(e.contract(), "x");
+        assert_eq!(e.revision(), Some("1.0.0"));
+        assert_eq!(e.data(), br#"{"a": [1, 2]}"#);
+        assert_eq!(e.source(), "t:1");
+    }
+
+    #[test]
+    fn envelope_wrapper_errors_name_the_offset() {
+        let cases: &[(&[u8], usize, &str)] = &[
+            (b"[1]", 0, "an envelope must be a JSON object, found array"),
+            (br#"{"data": {}}"#, 0, "envelope is missing required key 'contract'"),
+            (br#"{"contract": "x"}"#, 0, "envelope is missing required key 'data'"),
+            (br#"{"contract": 7, "data": {}}"#, 13, "'contract' must be a string, found number"),
+            (br#"{"contract": "x", "revison": "1", "data": {}}"#, 18, "unknown key 'revison' in envelope (expected contract, revision, data)"),
+            (br#"{"contract": "x", "contract": "y", "data": {}}"#, 18, "duplicate key 'contract' in envelope"),
+            (br#"{"contract": "x", "data": {]}"#, 27, "expected a string key"),
+        ];
+        for &(doc, offset, msg) in cases {
+            assert_eq!(parse_one(doc, "t".into()), Err((offset, msg.to_string())), "{}", String::from_utf8_lossy(doc));
+        }
+    }
+}

@@ -1,0 +1,506 @@
+//! A pull scanner over raw JSON bytes (RFC 8259, strict).
+//!
+//! The scanner reads one token at a time and never builds a tree: strings and
+//! numbers come back as borrowed slices of the input, so a caller that only
+//! needs to look at a value pays no allocation for it. It checks everything a
+//! strict parser checks (grammar, escapes, surrogate pairs, UTF-8, control
+//! characters, trailing bytes) and reports the byte offset of the first fault.
+//!
+//! It deliberately knows nothing of contracts, nesting limits or duplicate keys:
+//! the validator and the tree builder layer those on top.
+
+use super::number::Num;
+use super::text::Str;
+
+/// Why a document is not JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyntaxErrorKind {
+    UnexpectedEnd,
+    ExpectedValue,
+    ExpectedKey,
+    ExpectedColon,
+    ExpectedCommaOrObjectEnd,
+    ExpectedCommaOrArrayEnd,
+    InvalidLiteral,
+    InvalidNumber,
+    InvalidEscape,
+    InvalidUnicodeEscape,
+    UnpairedSurrogate,
+    ControlCharacter,
+    InvalidUtf8,
+    TrailingCharacters,
+}
+
+impl SyntaxErrorKind {
+    pub fn message(self) -> &'static str {
+        match self {
+            SyntaxErrorKind::UnexpectedEnd => "unexpected end of input",
+            SyntaxErrorKind::ExpectedValue => "expected a JSON value",
+            SyntaxErrorKind::ExpectedKey => "expected a string key",
+            SyntaxErrorKind::ExpectedColon => "expected ':' after an object key",
+            SyntaxErrorKind::ExpectedCommaOrObjectEnd => "expected ',' or '}' after an object member",
+            SyntaxErrorKind::ExpectedCommaOrArrayEnd => "expected ',' or ']' after an array element",
+            SyntaxErrorKind::InvalidLiteral => "invalid literal (expected true, false or null)",
+            SyntaxErrorKind::InvalidNumber => "invalid number",
+            SyntaxErrorKind::InvalidEscape => "invalid escape sequence in string",
+            SyntaxErrorKind::InvalidUnicodeEscape => "invalid \\u escape in string",
+            SyntaxErrorKind::UnpairedSurrogate => "unpaired surrogate in \\u escape",
+            SyntaxErrorKind::ControlCharacter => "unescaped control character in string",
+            SyntaxErrorKind::InvalidUtf8 => "invalid UTF-8",
+            SyntaxErrorKind::TrailingCharacters => "trailing characters after the JSON value",
+        }
+    }
+}
+
+/// A syntax fault and the byte offset where it was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub offset: usize,
+    pub kind: SyntaxErrorKind,
+}
+
+/// The kind of the next value, decided by its first byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Null,
+    Bool,
+    Number,
+    String,
+    Object,
+    Array,
+}
+
+/// Byte classes inside a string: 0 plain ASCII, 1 quote, 2 backslash,
+/// 3 control character, 4 non-ASCII.
+static STRING_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = if i < 0x20 {
+            3
+        } else if i == b'"' as usize {
+            1
+        } else if i == b'\\' as usize {
+            2
+        } else if i >= 0x80 {
+            4
+        } else {
+            0
+        };
+        i += 1;
+    }
+    t
+};
+
+/// A cursor over JSON bytes.
+#[derive(Debug, Clone)]
+pub struct Scanner<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Scanner<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Scanner { bytes, pos: 0 }
+    }
+
+    /// The input this scanner reads.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The current byte offset.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    fn err<T>(&self, offset: usize, kind: SyntaxErrorKind) -> Result<T, SyntaxError> {
+        Err(SyntaxError { offset, kind })
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(&c) = self.bytes.get(self.pos) {
+            if c == b' ' || c == b'\n' || c == b'\r' || c == b'\t' {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// Skips white space and tells the kind of the value that starts there.
+    #[inline]
+    pub fn peek_kind(&mut self) -> Result<Kind, SyntaxError> {
+        self.skip_ws();
+        match self.bytes.get(self.pos) {
+            Some(b'{') => Ok(Kind::Object),
+            Some(b'[') => Ok(Kind::Array),
+            Some(b'"') => Ok(Kind::String),
+            Some(b'-' | b'0'..=b'9') => Ok(Kind::Number),
+            Some(b't' | b'f') => Ok(Kind::Bool),
+            Some(b'n') => Ok(Kind::Null),
+            Some(_) => self.err(self.pos, SyntaxErrorKind::ExpectedValue),
+            None => self.err(self.pos, SyntaxErrorKind::UnexpectedEnd),
+        }
+    }
+
+    /// Reads `true`, `false` or `null` (after `peek_kind`); `None` is null.
+    pub fn literal(&mut self) -> Result<Option<bool>, SyntaxError> {
+        let rest = &self.bytes[self.pos..];
+        let (word, value): (&[u8], Option<bool>) = match rest.first() {
+            Some(b't') => (b"true", Some(true)),
+            Some(b'f') => (b"false", Some(false)),
+            _ => (b"null", None),
+        };
+        if rest.starts_with(word) {
+            self.pos += word.len();
+            Ok(value)
+        } else {
+            self.err(self.pos, SyntaxErrorKind::InvalidLiteral)
+        }
+    }
+
+    /// Reads a string (after `peek_kind` returned `String`, or at a key).
+    #[inline]
+    pub fn string(&mut self) -> Result<Str<'a>, SyntaxError> {
+        let start = self.pos + 1;
+        let mut i = start;
+        let mut escaped = false;
+        let mut non_ascii = false;
+        let bytes = self.bytes;
+        loop {
+            let Some(&c) = bytes.get(i) else {
+                return self.err(bytes.len(), SyntaxErrorKind::UnexpectedEnd);
+            };
+            match STRING_CLASS[c as usize] {
+                0 => i += 1,
+                1 => break,
+                2 => {
+                    escaped = true;
+                    i = self.escape(i)?;
+                }
+                3 => return self.err(i, SyntaxErrorKind::ControlCharacter),
+                _ => {
+                    non_ascii = true;
+                    i += 1;
+                }
+            }
+        }
+        let raw = &bytes[start..i];
+        if non_ascii {
+            if let Err(e) = std::str::from_utf8(raw) {
+                return self.err(start + e.valid_up_to(), SyntaxErrorKind::InvalidUtf8);
+            }
+        }
+        self.pos = i + 1;
+        Ok(Str::new(raw, escaped, start))
+    }
+
+    /// Checks one escape sequence starting at the backslash at `i`, returning
+    /// the offset just past it.
+    fn escape(&self, i: usize) -> Result<usize, SyntaxError> {
+        match self.bytes.get(i + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(i + 2),
+            Some(b'u') => {
+                let unit = self.hex4(i + 2)?;
+                if (0xDC00..0xE000).contains(&unit) {
+                    return self.err(i, SyntaxErrorKind::UnpairedSurrogate);
+                }
+                if (0xD800..0xDC00).contains(&unit) {
+                    let next = i + 6;
+                    if self.bytes.get(next) == Some(&b'\\') && self.bytes.get(next + 1) == Some(&b'u') {
+                        let low = self.hex4(next + 2)?;
+                        if (0xDC00..0xE000).contains(&low) {
+                            return Ok(next + 6);
+                        }
+                    }
+                    return self.err(i, SyntaxErrorKind::UnpairedSurrogate);
+                }
+                Ok(i + 6)
+            }
+            Some(_) => self.err(i, SyntaxErrorKind::InvalidEscape),
+            None => self.err(self.bytes.len(), SyntaxErrorKind::UnexpectedEnd),
+        }
+    }
+
+    fn hex4(&self, at: usize) -> Result<u32, SyntaxError> {
+        let Some(digits) = self.bytes.get(at..at + 4) else {
+            return self.err(at.min(self.bytes.len()), SyntaxErrorKind::InvalidUnicodeEscape);
+        };
+        let mut v = 0u32;
+        for &d in digits {
+            let n = match d {
+                b'0'..=b'9' => d - b'0',
+                b'a'..=b'f' => d - b'a' + 10,
+                b'A'..=b'F' => d - b'A' + 10,
+                _ => return self.err(at, SyntaxErrorKind::InvalidUnicodeEscape),
+            };
+            v = v * 16 + u32::from(n);
+        }
+        Ok(v)
+    }
+
+    /// Reads a number (after `peek_kind` returned `Number`).
+    #[inline]
+    pub fn number(&mut self) -> Result<Num<'a>, SyntaxError> {
+        let b = self.bytes;
+        let start = self.pos;
+        let mut i = start;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        let int_start = i;
+        match b.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                i += 1;
+                while matches!(b.get(i), Some(b'0'..=b'9')) {
+                    i += 1;
+                }
+            }
+            _ => return self.err(i, SyntaxErrorKind::InvalidNumber),
+        }
+        let int_end = i;
+        let mut frac_end = i;
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            let fs = i;
+            while matches!(b.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+            if i == fs {
+                return self.err(i, SyntaxErrorKind::InvalidNumber);
+            }
+            frac_end = i;
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            let es = i;
+            while matches!(b.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+            if i == es {
+                return self.err(i, SyntaxErrorKind::InvalidNumber);
+            }
+        }
+        self.pos = i;
+        // The grammar above admits ASCII only.
+        let raw = std::str::from_utf8(&b[start..i]).unwrap_or("0");
+        Ok(Num::from_parts(raw, int_start - start, int_end - start, frac_end - start))
+    }
+
+    /// Consumes the `{` of an object.
+    #[inline]
+    pub fn object_start(&mut self) {
+        self.pos += 1;
+    }
+
+    /// Reads the next key of an object and the `:` after it; `None` at `}`.
+    /// `first` tells whether no member has been read yet.
+    #[inline]
+    pub fn object_key(&mut self, first: bool) -> Result<Option<Str<'a>>, SyntaxError> {
+        self.skip_ws();
+        match self.bytes.get(self.pos) {
+            Some(b'}') => {
+                self.pos += 1;
+                return Ok(None);
+            }
+            Some(b',') if !first => {
+                self.pos += 1;
+                self.skip_ws();
+            }
+            Some(_) if !first => return self.err(self.pos, SyntaxErrorKind::ExpectedCommaOrObjectEnd),
+            Some(_) => {}
+            None => return self.err(self.pos, SyntaxErrorKind::UnexpectedEnd),
+        }
+        match self.bytes.get(self.pos) {
+            Some(b'"') => {}
+            Some(_) => return self.err(self.pos, SyntaxErrorKind::ExpectedKey),
+            None => return self.err(self.pos, SyntaxErrorKind::UnexpectedEnd),
+        }
+        let key = self.string()?;
+        self.skip_ws();
+        match self.bytes.get(self.pos) {
+            Some(b':') => {
+                self.pos += 1;
+                Ok(Some(key))
+            }
+            Some(_) => self.err(self.pos, SyntaxErrorKind::ExpectedColon),
+            None => self.err(self.pos, SyntaxErrorKind::UnexpectedEnd),
+        }
+    }
+
+    /// Consumes the `[` of an array.
+    #[inline]
+    pub fn array_start(&mut self) {
+        self.pos += 1;
+    }
+
+    /// Moves to the next element of an array; `false` at `]`.
+    #[inline]
+    pub fn array_next(&mut self, first: bool) -> Result<bool, SyntaxError> {
+        self.skip_ws();
+        match self.bytes.get(self.pos) {
+            Some(b']') => {
+                self.pos += 1;
+                Ok(false)
+            }
+            Some(b',') if !first => {
+                self.pos += 1;
+                Ok(true)
+            }
+            Some(_) if first => Ok(true),
+            Some(_) => self.err(self.pos, SyntaxErrorKind::ExpectedCommaOrArrayEnd),
+            None => self.err(self.pos, SyntaxErrorKind::UnexpectedEnd),
+        }
+    }
+
+    /// Skips one whole value without recursion (any depth), checking syntax.
+    pub fn skip_value(&mut self) -> Result<(), SyntaxError> {
+        // Each entry: true for an object, false for an array.
+        let mut stack: Vec<bool> = Vec::new();
+        loop {
+            match self.peek_kind()? {
+                Kind::Object => {
+                    self.object_start();
+                    if self.object_key(true)?.is_some() {
+                        stack.push(true);
+                        continue;
+                    }
+                }
+                Kind::Array => {
+                    self.array_start();
+                    if self.array_next(true)? {
+                        stack.push(false);
+                        continue;
+                    }
+                }
+                Kind::String => {
+                    self.string()?;
+                }
+                Kind::Number => {
+                    self.number()?;
+                }
+                Kind::Bool | Kind::Null => {
+                    self.literal()?;
+                }
+            }
+            // A value ended: close every container that ends here.
+            loop {
+                match stack.last() {
+                    None => return Ok(()),
+                    Some(true) => {
+                        if self.object_key(false)?.is_some() {
+                            break;
+                        }
+                        stack.pop();
+                    }
+                    Some(false) => {
+                        if self.array_next(false)? {
+                            break;
+                        }
+                        stack.pop();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Checks that only white space follows the value.
+    pub fn finish(&mut self) -> Result<(), SyntaxError> {
+        self.skip_ws();
+        if self.pos < self.bytes.len() {
+            self.err(self.pos, SyntaxErrorKind::TrailingCharacters)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let offset = offset.min(bytes.len());
+    let before = &bytes[..offset];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    // Count characters: every byte that is not a UTF-8 continuation byte.
+    let col = before[line_start..].iter().filter(|&&b| (b & 0xC0) != 0x80).count() + 1;
+    (line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(input: &str) -> Result<(), SyntaxError> {
+        let mut s = Scanner::new(input.as_bytes());
+        s.skip_value()?;
+        s.finish()
+    }
+
+    #[test]
+    fn accepts_valid_documents() {
+        for doc in [
+            "null",
+            " true ",
+            "[1, -0.5e+3, \"a\\u00e9\\ud83d\\ude00\", {\"k\": []}]",
+            "{\"a\":{\"b\":{\"c\":[[],[{}]]}}}",
+            "\"\u{e9}\"",
+        ] {
+            assert_eq!(check(doc), Ok(()), "{doc}");
+        }
+    }
+
+    #[test]
+    fn rejects_with_offset_and_kind() {
+        use SyntaxErrorKind::*;
+        let cases: &[(&str, usize, SyntaxErrorKind)] = &[
+            ("", 0, UnexpectedEnd),
+            ("[1,]", 3, ExpectedValue),
+            ("{\"a\" 1}", 5, ExpectedColon),
+            ("{\"a\":1,}", 7, ExpectedKey),
+            ("{\"a\":1 \"b\":2}", 7, ExpectedCommaOrObjectEnd),
+            ("[1 2]", 3, ExpectedCommaOrArrayEnd),
+            ("01", 1, TrailingCharacters),
+            ("1.", 2, InvalidNumber),
+            ("-", 1, InvalidNumber),
+            ("1e+", 3, InvalidNumber),
+            ("tru", 0, InvalidLiteral),
+            ("\"\\x\"", 1, InvalidEscape),
+            ("\"\\u12g4\"", 3, InvalidUnicodeEscape),
+            ("\"\\ud800\"", 1, UnpairedSurrogate),
+            ("\"\\udc00\"", 1, UnpairedSurrogate),
+            ("\"a\nb\"", 2, ControlCharacter),
+            ("\"abc", 4, UnexpectedEnd),
+            ("{\"a\":1} x", 8, TrailingCharacters),
+        ];
+        for &(doc, offset, kind) in cases {
+            assert_eq!(check(doc), Err(SyntaxError { offset, kind }), "{doc:?}");
+        }
+    }
+
+    #[test]
+    fn rejects_invalid_utf8_at_its_offset() {
+        let doc = b"[\"ok\", \"a\xff\"]";
+        let mut s = Scanner::new(doc);
+        assert_eq!(s.skip_value(), Err(SyntaxError { offset: 9, kind: SyntaxErrorKind::InvalidUtf8 }));
+    }
+
+    #[test]
+    fn skip_value_survives_deep_nesting() {
+        let doc = "[".repeat(100_000) + &"]".repeat(100_000);
+        assert_eq!(check(&doc), Ok(()));
+    }
+
+    #[test]
+    fn line_and_column_count_characters() {
+        let doc = "{\n  \"é\": x\n}".as_bytes();
+        let at = doc.iter().position(|&b| b == b'x').unwrap();
+        assert_eq!(line_col(doc, at), (2, 8));
+        assert_eq!(line_col(doc, 0), (1, 1));
+    }
+}

@@ -1,0 +1,186 @@
+//! JSON strings as the scanner found them: the raw bytes between the quotes,
+//! already checked, decoded only when a caller needs the text.
+
+use std::borrow::Cow;
+
+/// A string token: raw (still escaped) bytes, valid UTF-8 and valid escapes.
+#[derive(Debug, Clone, Copy)]
+pub struct Str<'a> {
+    raw: &'a [u8],
+    escaped: bool,
+    offset: usize,
+}
+
+impl<'a> Str<'a> {
+    pub(crate) fn new(raw: &'a [u8], escaped: bool, offset: usize) -> Self {
+        Str { raw, escaped, offset }
+    }
+
+    /// The bytes between the quotes, escapes not decoded.
+    pub fn raw(&self) -> &'a [u8] {
+        self.raw
+    }
+
+    /// Whether the raw bytes contain an escape sequence.
+    pub fn is_escaped(&self) -> bool {
+        self.escaped
+    }
+
+    /// Byte offset of the first byte after the opening quote.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The decoded text; borrowed when the string has no escape.
+    pub fn decode(&self) -> Cow<'a, str> {
+        if !self.escaped {
+            return String::from_utf8_lossy(self.raw);
+        }
+        let mut out = String::with_capacity(self.raw.len());
+        let raw = self.raw;
+        let mut i = 0;
+        let mut plain = 0;
+        while i < raw.len() {
+            if raw[i] != b'\\' {
+                i += 1;
+                continue;
+            }
+            out.push_str(&String::from_utf8_lossy(&raw[plain..i]));
+            let (c, len) = decode_escape(&raw[i..]);
+            out.push(c);
+            i += len;
+            plain = i;
+        }
+        out.push_str(&String::from_utf8_lossy(&raw[plain..]));
+        Cow::Owned(out)
+    }
+
+    /// Whether the decoded text equals `s`, without decoding when possible.
+    #[inline]
+    pub fn eq_str(&self, s: &str) -> bool {
+        if self.escaped {
+            self.decode() == s
+        } else {
+            self.raw == s.as_bytes()
+        }
+    }
+
+    /// Number of Unicode code points in the decoded text.
+    pub fn char_count(&self) -> usize {
+        if !self.escaped {
+            return count_chars(self.raw);
+        }
+        let raw = self.raw;
+        let mut n = 0;
+        let mut i = 0;
+        let mut plain = 0;
+        while i < raw.len() {
+            if raw[i] != b'\\' {
+                i += 1;
+                continue;
+            }
+            n += count_chars(&raw[plain..i]) + 1;
+            i += decode_escape(&raw[i..]).1;
+            plain = i;
+        }
+        n + count_chars(&raw[plain..])
+    }
+}
+
+/// Code points in valid UTF-8: every byte that is not a continuation byte.
+#[inline]
+pub fn count_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+}
+
+/// Decodes one checked escape at the start of `s`: the character and the
+/// number of bytes it took.
+fn decode_escape(s: &[u8]) -> (char, usize) {
+    let simple = |c| (c, 2);
+    match s.get(1) {
+        Some(b'n') => simple('\n'),
+        Some(b't') => simple('\t'),
+        Some(b'r') => simple('\r'),
+        Some(b'b') => simple('\u{8}'),
+        Some(b'f') => simple('\u{c}'),
+        Some(b'u') => {
+            let hi = hex4(&s[2..]);
+            if (0xD800..0xDC00).contains(&hi) && s.len() >= 12 {
+                let lo = hex4(&s[8..]);
+                let c = 0x10000 + ((hi - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF);
+                (char::from_u32(c).unwrap_or('\u{FFFD}'), 12)
+            } else {
+                (char::from_u32(hi).unwrap_or('\u{FFFD}'), 6)
+            }
+        }
+        Some(&c) => simple(char::from(c)),
+        None => simple('\\'),
+    }
+}
+
+fn hex4(s: &[u8]) -> u32 {
+    s.iter().take(4).fold(0, |v, &d| {
+        let n = match d {
+            b'0'..=b'9' => d - b'0',
+            b'a'..=b'f' => d - b'a' + 10,
+            b'A'..=b'F' => d - b'A' + 10,
+            _ => 0,
+        };
+        v * 16 + u32::from(n)
+    })
+}
+
+/// Renders text for a message: single-quoted, escapes for quotes, backslashes
+/// and control characters, cut after `max` characters.
+pub fn quote(s: &str, max: usize) -> String {
+    let mut out = String::with_capacity(s.len().min(max) + 2);
+    out.push('\'');
+    for (n, c) in s.chars().enumerate() {
+        if n == max {
+            out.push_str("...");
+            break;
+        }
+        match c {
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::scan::Scanner;
+
+    fn token(src: &str) -> Str<'_> {
+        let mut s = Scanner::new(src.as_bytes());
+        s.peek_kind().unwrap();
+        s.string().unwrap()
+    }
+
+    #[test]
+    fn decodes_escapes_and_counts_code_points() {
+        let t = token(r#""a\n\u00e9\ud83d\ude00\"z""#);
+        assert!(t.is_escaped());
+        assert_eq!(t.decode(), "a\n\u{e9}\u{1F600}\"z");
+        assert_eq!(t.char_count(), 6);
+        assert!(t.eq_str("a\n\u{e9}\u{1F600}\"z"));
+        let plain = token("\"h\u{e9}llo\"");
+        assert_eq!(plain.char_count(), 5);
+        assert!(matches!(plain.decode(), Cow::Borrowed("h\u{e9}llo")));
+    }
+
+    #[test]
+    fn quote_escapes_and_truncates() {
+        assert_eq!(quote("it's", 80), "'it\\'s'");
+        assert_eq!(quote("a\nb", 80), "'a\\nb'");
+        assert_eq!(quote("abcdef", 3), "'abc...'");
+    }
+}

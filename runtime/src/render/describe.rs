@@ -1,0 +1,107 @@
+//! `describe`: a contract's field table, as aligned text or JSON.
+
+use serde::Serialize;
+
+use crate::contract::{enum_label, ContractSpec};
+
+/// The field table as aligned text.
+pub fn text(c: &ContractSpec) -> String {
+    let mut out = String::new();
+    match c.title() {
+        Some(title) => out.push_str(&format!("{}: {title}\n", c.id())),
+        None => out.push_str(&format!("{}\n", c.id())),
+    }
+    let count = c.fields().len();
+    let plural = if count == 1 { "" } else { "s" };
+    out.push_str(&format!("kind: {}, strict: {}, {count} field{plural}\n", c.kind().unwrap_or("-"), c.is_strict()));
+    if let Some(doc) = c.doc() {
+        out.push_str(&format!("{doc}\n"));
+    }
+    let rows: Vec<[String; 4]> = c
+        .fields()
+        .iter()
+        .map(|f| {
+            let mut rules = Vec::new();
+            if let Some(values) = f.enum_values() {
+                rules.push(format!("enum={}", enum_label(values)));
+            }
+            rules.extend(f.constraints().describe());
+            let required = if f.is_required() { "required" } else { "optional" };
+            [f.path().to_string(), f.types().label(), required.to_string(), rules.join(" ")]
+        })
+        .collect();
+    let header = ["FIELD", "TYPE", "REQUIRED", "CONSTRAINTS"].map(String::from);
+    let mut width = [0usize; 3];
+    for row in std::iter::once(&header).chain(&rows) {
+        for (w, cell) in width.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    out.push('\n');
+    let line = |row: &[String; 4]| {
+        let mut s = String::from("  ");
+        for (i, w) in width.iter().enumerate() {
+            s.push_str(&row[i]);
+            s.push_str(&" ".repeat(w - row[i].chars().count() + 2));
+        }
+        s.push_str(&row[3]);
+        s.trim_end().to_string() + "\n"
+    };
+    out.push_str(&line(&header));
+    for (row, f) in rows.iter().zip(c.fields()) {
+        out.push_str(&line(row));
+        if let Some(doc) = f.doc() {
+            out.push_str(&format!("      {doc}\n"));
+        }
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct JsonContract<'a> {
+    name: &'a str,
+    revision: String,
+    kind: Option<&'a str>,
+    title: Option<&'a str>,
+    doc: Option<&'a str>,
+    strict: bool,
+    fields: Vec<JsonField<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonField<'a> {
+    name: &'a str,
+    types: Vec<&'static str>,
+    required: bool,
+    #[serde(rename = "enum")]
+    enum_values: Option<Vec<String>>,
+    constraints: Vec<String>,
+    doc: Option<&'a str>,
+    line: usize,
+}
+
+/// The field table as pretty JSON (one document, trailing newline).
+pub fn json(c: &ContractSpec) -> String {
+    let doc = JsonContract {
+        name: c.name(),
+        revision: c.revision().to_string(),
+        kind: c.kind(),
+        title: c.title(),
+        doc: c.doc(),
+        strict: c.is_strict(),
+        fields: c
+            .fields()
+            .iter()
+            .map(|f| JsonField {
+                name: f.path().as_str(),
+                types: if f.types().is_any() { vec!["any"] } else { f.types().iter().map(|t| t.name()).collect() },
+                required: f.is_required(),
+                enum_values: f.enum_values().map(|v| v.iter().map(|s| s.display()).collect()),
+                constraints: f.constraints().describe(),
+                doc: f.doc(),
+                line: f.line(),
+            })
+            .collect(),
+    };
+    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+}

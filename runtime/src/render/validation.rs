@@ -1,0 +1,87 @@
+//! `validate` output: text (SPEC §4, byte for byte as the seed) and JSON.
+//!
+//! Both are written one envelope at a time, so a stream of any length is
+//! rendered in constant memory.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::report::{Finding, Report};
+
+/// One envelope's outcome against one contract revision.
+#[derive(Debug, Clone, Copy)]
+pub struct Outcome<'a> {
+    pub contract: &'a str,
+    pub revision: &'a str,
+    pub source: &'a str,
+    pub report: &'a Report,
+}
+
+/// `[PASS] name@rev <- source`, then every finding indented by two spaces.
+pub fn write_text(w: &mut dyn Write, o: &Outcome<'_>) -> io::Result<()> {
+    let status = if o.report.is_valid() { "PASS" } else { "FAIL" };
+    writeln!(w, "[{status}] {}@{} <- {}", o.contract, o.revision, o.source)?;
+    for f in o.report.findings() {
+        writeln!(w, "  {f}")?;
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct JsonResult<'a> {
+    contract: &'a str,
+    revision: &'a str,
+    source: &'a str,
+    status: &'a str,
+    findings: &'a [Finding],
+}
+
+/// Totals closing a JSON stream.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub envelopes: usize,
+    pub passed: usize,
+    pub failed: usize,
+}
+
+impl Summary {
+    pub fn add(&mut self, report: &Report) {
+        self.envelopes += 1;
+        if report.is_valid() {
+            self.passed += 1;
+        } else {
+            self.failed += 1;
+        }
+    }
+}
+
+/// Writes `{"results":[` and the first line break.
+pub fn write_json_start(w: &mut dyn Write) -> io::Result<()> {
+    w.write_all(b"{\"results\":[\n")
+}
+
+/// Writes one result as one line; `first` tells whether a comma is needed.
+pub fn write_json_result(w: &mut dyn Write, first: bool, o: &Outcome<'_>) -> io::Result<()> {
+    if !first {
+        w.write_all(b",\n")?;
+    }
+    let r = JsonResult {
+        contract: o.contract,
+        revision: o.revision,
+        source: o.source,
+        status: if o.report.is_valid() { "pass" } else { "fail" },
+        findings: o.report.findings(),
+    };
+    serde_json::to_writer(&mut *w, &r).map_err(io::Error::other)
+}
+
+/// Closes the results array and writes the summary.
+pub fn write_json_end(w: &mut dyn Write, any: bool, summary: &Summary) -> io::Result<()> {
+    if any {
+        w.write_all(b"\n")?;
+    }
+    w.write_all(b"],\n\"summary\":")?;
+    serde_json::to_writer(&mut *w, summary).map_err(io::Error::other)?;
+    w.write_all(b"}\n")
+}

@@ -1,0 +1,125 @@
+//! Findings and reports: what validation says about one document.
+//!
+//! A [`Report`] is the sorted list of [`Finding`]s for one document (SPEC §4:
+//! severity, error first, then field, then rule). It is plain data; rendering
+//! lives in `render`.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use serde::Serialize;
+
+/// How bad a finding is. Errors fail the document; warnings do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    /// `error` / `warning`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+
+    fn rank(self) -> u8 {
+        match self {
+            Severity::Error => 0,
+            Severity::Warning => 1,
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One observation about a document.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Finding {
+    severity: Severity,
+    rule: &'static str,
+    field: String,
+    message: String,
+}
+
+impl Finding {
+    pub fn new(severity: Severity, rule: &'static str, field: impl Into<String>, message: impl Into<String>) -> Self {
+        Finding { severity, rule, field: field.into(), message: message.into() }
+    }
+
+    pub fn severity(&self) -> Severity {
+        self.severity
+    }
+
+    /// The rule id, such as `field.enum`.
+    pub fn rule(&self) -> &'static str {
+        self.rule
+    }
+
+    /// The field path (`params.messages[2].role`), a top-level key, or
+    /// `<envelope>` / `<data>` for document-level findings.
+    pub fn field(&self) -> &str {
+        &self.field
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    fn order(&self, other: &Finding) -> Ordering {
+        (self.severity.rank(), self.field.as_str(), self.rule).cmp(&(other.severity.rank(), other.field.as_str(), other.rule))
+    }
+}
+
+impl fmt::Display for Finding {
+    /// `ERROR field.enum method: value 'x' not in {'y'}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Error => "ERROR",
+            Severity::Warning => "WARNING",
+        };
+        write!(f, "{sev} {} {}: {}", self.rule, self.field, self.message)
+    }
+}
+
+/// The findings for one document, sorted.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Report {
+    findings: Vec<Finding>,
+}
+
+impl Report {
+    /// Sorts the findings into report order (stable for equal keys).
+    pub fn new(mut findings: Vec<Finding>) -> Self {
+        findings.sort_by(Finding::order);
+        Report { findings }
+    }
+
+    /// Whether no finding is an error.
+    pub fn is_valid(&self) -> bool {
+        !self.findings.iter().any(|f| f.severity == Severity::Error)
+    }
+
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
+    pub fn errors(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.severity == Severity::Error)
+    }
+
+    pub fn warnings(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.severity == Severity::Warning)
+    }
+
+    pub fn into_findings(self) -> Vec<Finding> {
+        self.findings
+    }
+}
