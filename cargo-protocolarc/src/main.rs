@@ -1,1 +1,5 @@
-fn main() {}
+//! The `cargo-protocolarc` binary: see the library for the program.
+
+fn main() {
+    cargo_protocolarc::main()
+}

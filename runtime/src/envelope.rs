@@ -154,6 +154,42 @@ fn is_jsonl(path: &Path) -> bool {
     matches!(path.extension().and_then(|e| e.to_str()), Some("jsonl" | "ndjson"))
 }
 
+/// Reads JSONL envelopes from any reader, one line at a time: memory holds
+/// one line, whatever the stream's length. Sources are `label:LINE`; errors
+/// name `origin`, the line and the column.
+pub fn read_jsonl<R: BufRead, E: From<InputError>>(
+    mut reader: R,
+    label: &str,
+    origin: &str,
+    mut each: impl FnMut(Envelope) -> Result<(), E>,
+) -> Result<usize, E> {
+    let mut count = 0;
+    let mut line = Vec::new();
+    let mut number = 0;
+    loop {
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line).map_err(|e| InputError::new(origin, load_io_reason(&e)))?;
+        if n == 0 {
+            return Ok(count);
+        }
+        number += 1;
+        let mut text = line.as_slice();
+        if number == 1 {
+            text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+        }
+        if text.iter().all(|b| b.is_ascii_whitespace()) {
+            continue;
+        }
+        let source = format!("{label}:{number}");
+        let envelope = parse_one(text, source).map_err(|(offset, message)| {
+            let (_, column) = line_col(text, offset);
+            InputError { origin: origin.to_string(), line: number, column, message }
+        })?;
+        count += 1;
+        each(envelope)?;
+    }
+}
+
 /// Reads every envelope of a file in order, handing each to `each`. JSONL is
 /// streamed line by line. Stops at the first input error, or when `each`
 /// returns an error.
@@ -165,32 +201,10 @@ pub fn read_file<E: From<InputError>>(
     let open_err = |e: std::io::Error| InputError::new(&origin, load_io_reason(&e));
     let mut count = 0;
     if is_jsonl(&file.path) {
-        let mut reader = BufReader::new(File::open(&file.path).map_err(open_err)?);
-        let mut line = Vec::new();
-        let mut number = 0;
-        loop {
-            line.clear();
-            let n = reader.read_until(b'\n', &mut line).map_err(open_err)?;
-            if n == 0 {
-                break;
-            }
-            number += 1;
-            let mut text = line.as_slice();
-            if number == 1 {
-                text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
-            }
-            if text.iter().all(|b| b.is_ascii_whitespace()) {
-                continue;
-            }
-            let source = format!("{}:{number}", file.label);
-            let envelope = parse_one(text, source).map_err(|(offset, message)| {
-                let (_, column) = line_col(text, offset);
-                InputError { origin: origin.clone(), line: number, column, message }
-            })?;
-            count += 1;
-            each(envelope)?;
-        }
-    } else {
+        let reader = BufReader::new(File::open(&file.path).map_err(open_err)?);
+        return read_jsonl(reader, &file.label, &origin, each);
+    }
+    {
         let bytes = std::fs::read(&file.path).map_err(open_err)?;
         let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
         let fail = |(offset, message): (usize, String)| {

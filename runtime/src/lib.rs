@@ -16,6 +16,7 @@
 //! assert_eq!(report.findings()[0].to_string(), "ERROR field.minimum seq: value -1 is less than minimum 0");
 //! ```
 
+pub mod catalog;
 pub mod contract;
 pub mod envelope;
 pub mod json;
@@ -24,6 +25,7 @@ pub mod report;
 pub mod rules;
 mod validate;
 
+pub use catalog::{Catalog, CatalogError};
 pub use contract::{ContractError, ContractSpec, FieldSpec, JsonType, TypeSet};
 pub use envelope::{Envelope, InputError};
 pub use report::{Finding, Report, Severity};

@@ -447,24 +447,24 @@ impl<'c, 'a> Walker<'c, 'a> {
     fn number(&mut self, spec: &FieldSpec, n: &Num<'a>, path: &Path<'_, '_>) {
         let v = n.dec();
         if let Some(values) = &spec.enum_values {
-            let hit = values.iter().any(|e| matches!(e, Scalar::Number(d) if d.dec().cmp(&v).is_eq()));
+            let hit = values.iter().any(|e| matches!(e, Scalar::Number(d) if d.dec().compare(&v).is_eq()));
             if !hit {
                 self.error(rules::FIELD_ENUM, path, format!("value {} not in {}", n.raw(), enum_label(values)));
             }
         }
         let c = &spec.constraints;
         let raw = n.raw();
-        if let Some(min) = c.minimum.as_ref().filter(|m| v.cmp(&m.dec()).is_lt()) {
+        if let Some(min) = c.minimum.as_ref().filter(|m| v.compare(&m.dec()).is_lt()) {
             self.error(rules::FIELD_MINIMUM, path, format!("value {raw} is less than minimum {}", min.raw()));
         }
-        if let Some(min) = c.exclusive_minimum.as_ref().filter(|m| v.cmp(&m.dec()).is_le()) {
+        if let Some(min) = c.exclusive_minimum.as_ref().filter(|m| v.compare(&m.dec()).is_le()) {
             let msg = format!("value {raw} is not greater than exclusiveMinimum {}", min.raw());
             self.error(rules::FIELD_EXCLUSIVE_MINIMUM, path, msg);
         }
-        if let Some(max) = c.maximum.as_ref().filter(|m| v.cmp(&m.dec()).is_gt()) {
+        if let Some(max) = c.maximum.as_ref().filter(|m| v.compare(&m.dec()).is_gt()) {
             self.error(rules::FIELD_MAXIMUM, path, format!("value {raw} is greater than maximum {}", max.raw()));
         }
-        if let Some(max) = c.exclusive_maximum.as_ref().filter(|m| v.cmp(&m.dec()).is_ge()) {
+        if let Some(max) = c.exclusive_maximum.as_ref().filter(|m| v.compare(&m.dec()).is_ge()) {
             let msg = format!("value {raw} is not less than exclusiveMaximum {}", max.raw());
             self.error(rules::FIELD_EXCLUSIVE_MAXIMUM, path, msg);
         }

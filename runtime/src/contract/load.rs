@@ -545,7 +545,7 @@ fn ranges(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>, c: &Constraints) {
     for (lo_kw, lo, lo_excl) in lower {
         for (hi_kw, hi, hi_excl) in upper {
             if let (Some(lo), Some(hi)) = (lo, hi) {
-                let order = lo.dec().cmp(&hi.dec());
+                let order = lo.dec().compare(&hi.dec());
                 if order.is_gt() || (order.is_eq() && (lo_excl || hi_excl)) {
                     let msg = format!("no number satisfies both '{lo_kw}' {} and '{hi_kw}' {}", lo.raw(), hi.raw());
                     cx.at(node.offset, label, msg);

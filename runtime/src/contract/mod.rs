@@ -272,7 +272,7 @@ impl Scalar {
     /// JSON equality (numbers by value).
     pub fn same_value(&self, other: &Scalar) -> bool {
         match (self, other) {
-            (Scalar::Number(a), Scalar::Number(b)) => a.dec().cmp(&b.dec()).is_eq(),
+            (Scalar::Number(a), Scalar::Number(b)) => a.dec().compare(&b.dec()).is_eq(),
             (a, b) => a == b,
         }
     }

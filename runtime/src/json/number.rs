@@ -126,7 +126,7 @@ impl<'a> Dec<'a> {
     }
 
     /// Exact numeric comparison.
-    pub fn cmp(&self, other: &Dec<'_>) -> Ordering {
+    pub fn compare(&self, other: &Dec<'_>) -> Ordering {
         let (s, t) = (self.sign(), other.sign());
         if s != t {
             return s.cmp(&t);
@@ -286,7 +286,7 @@ mod tests {
             ("-1e-400", "0", Ordering::Less),
         ];
         for (x, y, want) in pairs {
-            assert_eq!(d(x).dec().cmp(&d(y).dec()), want, "{x} vs {y}");
+            assert_eq!(d(x).dec().compare(&d(y).dec()), want, "{x} vs {y}");
         }
     }
 

@@ -1,0 +1,46 @@
+//! `describe`: a contract's field table.
+
+use std::io::Write;
+
+use protocolarc::render::describe;
+use protocolarc::{Catalog, ContractSpec};
+
+use crate::cli::{DescribeArgs, ReportFormat};
+use crate::{exit, project, Failure};
+
+pub(crate) fn run(args: DescribeArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+    match args.contract {
+        Some(path) => {
+            let c = ContractSpec::from_path(&path)?;
+            let text = match args.format {
+                ReportFormat::Text => describe::text(&c),
+                ReportFormat::Json => describe::json(&c),
+            };
+            out.write_all(text.as_bytes())?;
+        }
+        None => {
+            let catalog = Catalog::load(&[project::contracts_dir()])?;
+            match args.format {
+                ReportFormat::Text => {
+                    for (i, c) in catalog.contracts().enumerate() {
+                        if i > 0 {
+                            out.write_all(b"\n")?;
+                        }
+                        out.write_all(describe::text(c).as_bytes())?;
+                    }
+                }
+                ReportFormat::Json => {
+                    out.write_all(b"[\n")?;
+                    for (i, c) in catalog.contracts().enumerate() {
+                        if i > 0 {
+                            out.write_all(b",\n")?;
+                        }
+                        out.write_all(describe::json(c).trim_end().as_bytes())?;
+                    }
+                    out.write_all(b"\n]\n")?;
+                }
+            }
+        }
+    }
+    Ok(exit::OK)
+}

@@ -1,0 +1,16 @@
+//! One module per command; each returns its exit code.
+
+mod describe;
+mod validate;
+
+use std::io::Write;
+
+use crate::cli::Command;
+use crate::Failure;
+
+pub(crate) fn dispatch(command: Command, out: &mut dyn Write) -> Result<i32, Failure> {
+    match command {
+        Command::Validate(args) => validate::run(args, out),
+        Command::Describe(args) => describe::run(args, out),
+    }
+}

@@ -1,0 +1,123 @@
+//! A set of loaded contracts, from files and directories, indexed by name and
+//! revision. A directory stands for the `*.json` files directly inside it
+//! (sub-directories such as `fixtures/` are not contracts).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::contract::{ContractError, ContractSpec};
+use crate::envelope::InputError;
+
+/// Contracts with the files they came from, sorted by name then revision.
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    entries: Vec<(PathBuf, ContractSpec)>,
+}
+
+/// Why a set of contracts could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CatalogError {
+    Contract(ContractError),
+    Input(InputError),
+}
+
+impl fmt::Display for CatalogError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CatalogError::Contract(e) => e.fmt(f),
+            CatalogError::Input(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for CatalogError {}
+
+impl From<ContractError> for CatalogError {
+    fn from(e: ContractError) -> Self {
+        CatalogError::Contract(e)
+    }
+}
+
+impl From<InputError> for CatalogError {
+    fn from(e: InputError) -> Self {
+        CatalogError::Input(e)
+    }
+}
+
+impl Catalog {
+    /// Loads every contract named by `paths` (files, or directories of
+    /// `*.json` files). Two files defining the same name and revision are an
+    /// error.
+    pub fn load(paths: &[PathBuf]) -> Result<Catalog, CatalogError> {
+        let mut files = Vec::new();
+        for path in paths {
+            files.extend(contract_files(path)?);
+        }
+        let mut entries: Vec<(PathBuf, ContractSpec)> = Vec::with_capacity(files.len());
+        for file in files {
+            let spec = ContractSpec::from_path(&file)?;
+            if let Some((other, _)) =
+                entries.iter().find(|(_, c)| c.name() == spec.name() && c.revision() == spec.revision())
+            {
+                let msg = format!("{} is also defined in {}", spec.id(), other.display());
+                return Err(InputError::new(file.display().to_string(), msg).into());
+            }
+            entries.push((file, spec));
+        }
+        entries.sort_by(|a, b| a.1.name().cmp(b.1.name()).then_with(|| a.1.revision().cmp(b.1.revision())));
+        Ok(Catalog { entries })
+    }
+
+    /// All contracts, sorted by name then revision.
+    pub fn contracts(&self) -> impl Iterator<Item = &ContractSpec> {
+        self.entries.iter().map(|(_, c)| c)
+    }
+
+    /// Contracts with their files.
+    pub fn entries(&self) -> &[(PathBuf, ContractSpec)] {
+        &self.entries
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The contract with this name and revision text.
+    pub fn find(&self, name: &str, revision: &str) -> Option<&ContractSpec> {
+        self.contracts().find(|c| c.name() == name && c.revision().to_string() == revision)
+    }
+
+    /// The highest revision of a name.
+    pub fn latest(&self, name: &str) -> Option<&ContractSpec> {
+        self.contracts().filter(|c| c.name() == name).last()
+    }
+
+    /// The revision an envelope should be checked against: the one it
+    /// declares if present, else the latest of its name.
+    pub fn for_envelope(&self, name: &str, revision: Option<&str>) -> Option<&ContractSpec> {
+        revision.and_then(|r| self.find(name, r)).or_else(|| self.latest(name))
+    }
+}
+
+/// The contract files a path stands for.
+pub fn contract_files(path: &Path) -> Result<Vec<PathBuf>, InputError> {
+    let origin = || path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| InputError::new(origin(), crate::io_reason(&e)))?;
+    if !meta.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut files = Vec::new();
+    let entries = std::fs::read_dir(path).map_err(|e| InputError::new(origin(), crate::io_reason(&e)))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| InputError::new(origin(), crate::io_reason(&e)))?;
+        let p = entry.path();
+        if p.extension().is_some_and(|e| e == "json") && p.is_file() {
+            files.push(p);
+        }
+    }
+    if files.is_empty() {
+        return Err(InputError::new(origin(), "directory contains no contract (*.json) files"));
+    }
+    files.sort();
+    Ok(files)
+}
