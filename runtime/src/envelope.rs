@@ -28,7 +28,12 @@ pub struct Envelope {
 
 impl Envelope {
     /// An envelope built in memory; `source` labels it in output.
-    pub fn new(source: impl Into<String>, contract: impl Into<String>, revision: Option<String>, data: Vec<u8>) -> Self {
+    pub fn new(
+        source: impl Into<String>,
+        contract: impl Into<String>,
+        revision: Option<String>,
+        data: Vec<u8>,
+    ) -> Self {
         Envelope { source: source.into(), contract: contract.into(), revision, data }
     }
 
@@ -332,7 +337,11 @@ mod tests {
             (br#"{"data": {}}"#, 0, "envelope is missing required key 'contract'"),
             (br#"{"contract": "x"}"#, 0, "envelope is missing required key 'data'"),
             (br#"{"contract": 7, "data": {}}"#, 13, "'contract' must be a string, found number"),
-            (br#"{"contract": "x", "revison": "1", "data": {}}"#, 18, "unknown key 'revison' in envelope (expected contract, revision, data)"),
+            (
+                br#"{"contract": "x", "revison": "1", "data": {}}"#,
+                18,
+                "unknown key 'revison' in envelope (expected contract, revision, data)",
+            ),
             (br#"{"contract": "x", "contract": "y", "data": {}}"#, 18, "duplicate key 'contract' in envelope"),
             (br#"{"contract": "x", "data": {]}"#, 27, "expected a string key"),
         ];

@@ -74,7 +74,11 @@ impl Finding {
     }
 
     fn order(&self, other: &Finding) -> Ordering {
-        (self.severity.rank(), self.field.as_str(), self.rule).cmp(&(other.severity.rank(), other.field.as_str(), other.rule))
+        (self.severity.rank(), self.field.as_str(), self.rule).cmp(&(
+            other.severity.rank(),
+            other.field.as_str(),
+            other.rule,
+        ))
     }
 }
 

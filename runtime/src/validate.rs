@@ -68,7 +68,11 @@ impl ContractSpec {
     pub fn validate_envelope(&self, envelope: &Envelope) -> Report {
         let mut findings = self.validate_json(envelope.data()).into_findings();
         if envelope.contract() != self.name {
-            let msg = format!("envelope targets {}, not {}", quote(envelope.contract(), QUOTE_MAX), quote(&self.name, QUOTE_MAX));
+            let msg = format!(
+                "envelope targets {}, not {}",
+                quote(envelope.contract(), QUOTE_MAX),
+                quote(&self.name, QUOTE_MAX)
+            );
             findings.push(Finding::new(Severity::Error, rules::CONTRACT_MATCH, ENVELOPE_FIELD, msg));
         }
         if let Some(rev) = envelope.revision() {
@@ -437,8 +441,11 @@ impl<'c, 'a> Walker<'c, 'a> {
         if let Some(p) = &c.pattern {
             let matched = if s.is_escaped() { p.is_match(s.decode().as_bytes()) } else { p.is_match(s.raw()) };
             if !matched {
-                let msg =
-                    format!("value {} does not match pattern {}", quote(&s.decode(), QUOTE_MAX), quote(p.source(), 200));
+                let msg = format!(
+                    "value {} does not match pattern {}",
+                    quote(&s.decode(), QUOTE_MAX),
+                    quote(p.source(), 200)
+                );
                 self.error(rules::FIELD_PATTERN, path, msg);
             }
         }

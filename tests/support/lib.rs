@@ -1,1 +1,113 @@
-//! Shared helpers for the cross-crate tests.
+//! Shared helpers for the cross-crate tests: run the CLI as a process, compare
+//! against golden files with a readable diff, make scratch directories.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The path of the CLI binary under test (built in this package).
+#[macro_export]
+macro_rules! bin {
+    () => {
+        env!("CARGO_BIN_EXE_protocolarc-under-test")
+    };
+}
+
+/// What a CLI run produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// The workspace root (where `contracts/` lives).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ has a parent").to_path_buf()
+}
+
+/// A file in the test data folder.
+pub fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(rel)
+}
+
+/// Runs the CLI in `dir` with `args` (as `cargo protocolarc ARGS`).
+pub fn run_in(bin: &str, dir: &Path, args: &[&str]) -> Output {
+    let out = Command::new(bin)
+        .arg("protocolarc")
+        .args(args)
+        .current_dir(dir)
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {bin}: {e}"));
+    let output = Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert!(
+        !output.stderr.contains("panicked") && !output.stderr.contains("internal error"),
+        "the CLI panicked on {args:?}:\n{}",
+        output.stderr
+    );
+    output
+}
+
+/// Runs the CLI at the workspace root.
+pub fn run(bin: &str, args: &[&str]) -> Output {
+    run_in(bin, &root(), args)
+}
+
+/// Compares `actual` with `tests/golden/NAME` byte for byte. With
+/// `UPDATE_GOLDEN=1` in the environment, writes the file instead.
+pub fn golden(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden").join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(path.parent().expect("golden dir")).expect("create golden dir");
+        std::fs::write(&path, actual).expect("write golden file");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e} (run with UPDATE_GOLDEN=1 to create it)", path.display()));
+    if expected != actual {
+        panic!("{} differs from the golden file:\n{}", path.display(), line_diff(&expected, actual));
+    }
+}
+
+/// A minimal line diff: the first differing line with context.
+pub fn line_diff(expected: &str, actual: &str) -> String {
+    let e: Vec<&str> = expected.split_inclusive('\n').collect();
+    let a: Vec<&str> = actual.split_inclusive('\n').collect();
+    let first = e.iter().zip(&a).position(|(x, y)| x != y).unwrap_or(e.len().min(a.len()));
+    let mut out = format!("first difference at line {}\n", first + 1);
+    for i in first.saturating_sub(2)..(first + 3).min(e.len().max(a.len())) {
+        match (e.get(i), a.get(i)) {
+            (Some(x), Some(y)) if x == y => out.push_str(&format!("  {x:?}\n")),
+            (x, y) => {
+                if let Some(x) = x {
+                    out.push_str(&format!("- {x:?}\n"));
+                }
+                if let Some(y) = y {
+                    out.push_str(&format!("+ {y:?}\n"));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A fresh, empty scratch directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("protocolarc-tests-{}", std::process::id())).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+/// Writes `files` (relative path, contents) under `dir`.
+pub fn write_files(dir: &Path, files: &[(&str, &[u8])]) {
+    for (rel, bytes) in files {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("create dir");
+        std::fs::write(path, bytes).expect("write file");
+    }
+}

@@ -28,7 +28,8 @@ impl Sink<'_> {
     fn push(&mut self, contract: &ContractSpec, envelope: &Envelope) -> Result<(), Failure> {
         let report = contract.validate_envelope(envelope);
         let revision = contract.revision().to_string();
-        let outcome = Outcome { contract: contract.name(), revision: &revision, source: envelope.source(), report: &report };
+        let outcome =
+            Outcome { contract: contract.name(), revision: &revision, source: envelope.source(), report: &report };
         match self.format {
             ReportFormat::Text => validation::write_text(self.out, &outcome)?,
             ReportFormat::Json => validation::write_json_result(self.out, self.summary.envelopes == 0, &outcome)?,

@@ -210,7 +210,8 @@ fn contract(cx: &mut Ctx<'_>, root: &Node) -> Option<ContractSpec> {
                 revision = cx.string(value, None, "revision").and_then(|r| match semver::Version::parse(&r) {
                     Ok(v) => Some(v),
                     Err(e) => {
-                        let msg = format!("revision {} is not a semantic version (MAJOR.MINOR.PATCH): {e}", quote(&r, 80));
+                        let msg =
+                            format!("revision {} is not a semantic version (MAJOR.MINOR.PATCH): {e}", quote(&r, 80));
                         cx.at(value.offset, None, msg);
                         None
                     }
@@ -514,7 +515,8 @@ fn enum_values(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<Vec
             Value::Number(d) => Scalar::Number(d.clone()),
             Value::String(s) => Scalar::String(s.clone()),
             other => {
-                let msg = format!("enum values must be scalars (string, number, boolean, null), found {}", other.type_name());
+                let msg =
+                    format!("enum values must be scalars (string, number, boolean, null), found {}", other.type_name());
                 cx.at(item.offset, label, msg);
                 ok = false;
                 continue;
@@ -532,7 +534,8 @@ fn enum_values(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<Vec
 
 /// Refuses bounds that no value can satisfy.
 fn ranges(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>, c: &Constraints) {
-    let pairs = [("minLength", c.min_length, "maxLength", c.max_length), ("minItems", c.min_items, "maxItems", c.max_items)];
+    let pairs =
+        [("minLength", c.min_length, "maxLength", c.max_length), ("minItems", c.min_items, "maxItems", c.max_items)];
     for (lo_kw, lo, hi_kw, hi) in pairs {
         if let (Some(lo), Some(hi)) = (lo, hi) {
             if lo > hi {

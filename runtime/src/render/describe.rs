@@ -2,7 +2,10 @@
 
 use serde::Serialize;
 
-use crate::contract::{enum_label, ContractSpec};
+use serde_json::Value;
+
+use crate::contract::{enum_label, Constraints, ContractSpec, Scalar};
+use crate::json::number::Decimal;
 
 /// The field table as aligned text.
 pub fn text(c: &ContractSpec) -> String {
@@ -74,8 +77,8 @@ struct JsonField<'a> {
     types: Vec<&'static str>,
     required: bool,
     #[serde(rename = "enum")]
-    enum_values: Option<Vec<String>>,
-    constraints: Vec<String>,
+    enum_values: Option<Vec<serde_json::Value>>,
+    constraints: serde_json::Map<String, serde_json::Value>,
     doc: Option<&'a str>,
     line: usize,
 }
@@ -96,12 +99,60 @@ pub fn json(c: &ContractSpec) -> String {
                 name: f.path().as_str(),
                 types: if f.types().is_any() { vec!["any"] } else { f.types().iter().map(|t| t.name()).collect() },
                 required: f.is_required(),
-                enum_values: f.enum_values().map(|v| v.iter().map(|s| s.display()).collect()),
-                constraints: f.constraints().describe(),
+                enum_values: f.enum_values().map(|v| v.iter().map(scalar_json).collect()),
+                constraints: constraints_json(f.constraints()),
                 doc: f.doc(),
                 line: f.line(),
             })
             .collect(),
     };
     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+}
+
+/// A number as JSON, as written; a string where `serde_json` cannot hold it.
+fn number_json(d: &Decimal) -> Value {
+    serde_json::from_str(d.raw()).unwrap_or_else(|_| Value::String(d.raw().to_string()))
+}
+
+fn scalar_json(s: &Scalar) -> Value {
+    match s {
+        Scalar::Null => Value::Null,
+        Scalar::Bool(b) => Value::Bool(*b),
+        Scalar::Number(d) => number_json(d),
+        Scalar::String(s) => Value::String(s.clone()),
+    }
+}
+
+fn constraints_json(c: &Constraints) -> serde_json::Map<String, Value> {
+    let mut m = serde_json::Map::new();
+    let numbers = [
+        ("minimum", &c.minimum),
+        ("exclusiveMinimum", &c.exclusive_minimum),
+        ("maximum", &c.maximum),
+        ("exclusiveMaximum", &c.exclusive_maximum),
+        ("multipleOf", &c.multiple_of),
+    ];
+    for (k, v) in numbers {
+        if let Some(v) = v {
+            m.insert(k.into(), number_json(v));
+        }
+    }
+    let counts = [
+        ("minLength", c.min_length),
+        ("maxLength", c.max_length),
+        ("minItems", c.min_items),
+        ("maxItems", c.max_items),
+    ];
+    for (k, v) in counts {
+        if let Some(v) = v {
+            m.insert(k.into(), Value::from(v));
+        }
+    }
+    if let Some(p) = &c.pattern {
+        m.insert("pattern".into(), Value::String(p.source().to_string()));
+    }
+    if c.unique_items {
+        m.insert("uniqueItems".into(), Value::Bool(true));
+    }
+    m
 }

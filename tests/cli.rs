@@ -1,0 +1,220 @@
+//! The CLI end to end: golden transcripts of `validate` and `describe` on the
+//! bundled contracts, exit codes, argument spellings, and determinism.
+
+use protocolarc_tests::{bin, golden, run, run_in, scratch, write_files};
+
+/// The `validate` transcript of the seed README, byte for byte.
+const SEED_TRANSCRIPT: &str = "\
+[PASS] mcp.tool_call@1.0.0 <- mcp_calls.jsonl:1
+[FAIL] mcp.tool_call@1.0.0 <- mcp_calls.jsonl:3
+  ERROR field.enum method: value 'tools/list' not in {'tools/call'}
+";
+
+#[test]
+fn validate_reproduces_the_seed_readme_transcript() {
+    let out =
+        run(bin!(), &["validate", "contracts/mcp_tool_call_1.0.0.json", "contracts/fixtures/readme/mcp_calls.jsonl"]);
+    assert_eq!(out.stdout, SEED_TRANSCRIPT);
+    assert_eq!(out.stderr, "");
+    assert_eq!(out.code, 1);
+}
+
+#[test]
+fn validate_the_unchanged_seed_fixture_against_each_revision() {
+    for rev in ["1.0.0", "1.1.0", "2.0.0"] {
+        let contract = format!("contracts/mcp_tool_call_{rev}.json");
+        let out = run(bin!(), &["validate", &contract, "contracts/fixtures/mcp_calls.jsonl"]);
+        assert_eq!(out.code, 1, "{rev}");
+        golden(&format!("validate_mcp_calls_vs_{rev}.txt"), &out.stdout);
+    }
+}
+
+#[test]
+fn validate_matches_the_seed_readme_expectations_for_1_1_0() {
+    // anchors/seeds/ProtocolArc/README.md: #1, #2 pass; #3 field.enum on method; #4 field.required on method.
+    let out = run(bin!(), &["validate", "contracts/mcp_tool_call_1.1.0.json", "contracts/fixtures/mcp_calls.jsonl"]);
+    assert_eq!(
+        out.stdout,
+        "[PASS] mcp.tool_call@1.1.0 <- mcp_calls.jsonl:1\n\
+         [PASS] mcp.tool_call@1.1.0 <- mcp_calls.jsonl:2\n\
+         [FAIL] mcp.tool_call@1.1.0 <- mcp_calls.jsonl:3\n  \
+         ERROR field.enum method: value 'tools/list' not in {'tools/call'}\n\
+         [FAIL] mcp.tool_call@1.1.0 <- mcp_calls.jsonl:4\n  \
+         ERROR field.required method: required field is missing\n"
+    );
+    let out = run(bin!(), &["validate", "contracts/a2a_task_send_1.0.0.json", "contracts/fixtures/a2a_tasks.json"]);
+    assert_eq!(
+        out.stdout,
+        "[PASS] a2a.task_send@1.0.0 <- a2a_tasks.json:1\n\
+         [FAIL] a2a.task_send@1.0.0 <- a2a_tasks.json:2\n  \
+         ERROR field.enum role: value 'supervisor' not in {'user', 'agent'}\n  \
+         WARNING field.unknown priority: key is not declared by the strict contract\n"
+    );
+    assert_eq!(out.code, 1);
+}
+
+#[test]
+fn validate_flags_an_envelope_for_another_contract() {
+    let out = run(bin!(), &["validate", "contracts/mcp_tool_call_1.1.0.json", "contracts/fixtures/a2a_tasks.json"]);
+    let first = out.stdout.lines().take(2).collect::<Vec<_>>();
+    assert_eq!(
+        first,
+        [
+            "[FAIL] mcp.tool_call@1.1.0 <- a2a_tasks.json:1",
+            "  ERROR contract.match <envelope>: envelope targets 'a2a.task_send', not 'mcp.tool_call'",
+        ]
+    );
+    assert_eq!(out.code, 1);
+}
+
+#[test]
+fn validate_with_no_paths_checks_every_bundled_fixture() {
+    let out = run(bin!(), &["validate"]);
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stderr, "");
+    golden("validate_default.txt", &out.stdout);
+    let json = run(bin!(), &["validate", "--format", "json"]);
+    assert_eq!(json.code, 1);
+    golden("validate_default.json", &json.stdout);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).expect("validate --format json is JSON");
+    let results = doc["results"].as_array().expect("results array");
+    assert_eq!(doc["summary"]["envelopes"], results.len());
+    assert_eq!(results.len(), out.stdout.lines().filter(|l| l.starts_with('[')).count());
+}
+
+#[test]
+fn validate_with_a_contract_and_no_envelopes_uses_its_fixtures() {
+    let out = run(bin!(), &["validate", "contracts/a2a_task_send_1.0.0.json"]);
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stdout,
+        "[PASS] a2a.task_send@1.0.0 <- a2a_tasks.json:1\n\
+         [FAIL] a2a.task_send@1.0.0 <- a2a_tasks.json:2\n  \
+         ERROR field.enum role: value 'supervisor' not in {'user', 'agent'}\n  \
+         WARNING field.unknown priority: key is not declared by the strict contract\n"
+    );
+}
+
+#[test]
+fn validate_exits_zero_when_every_envelope_passes() {
+    let dir = scratch("all-pass");
+    let line = br#"{"contract": "a2a.task_send", "data": {"task_id": "t", "role": "agent", "parts": []}}"#;
+    write_files(&dir, &[("ok.jsonl", line)]);
+    let contract = protocolarc_tests::root().join("contracts/a2a_task_send_1.0.0.json");
+    let out = run_in(bin!(), &dir, &["validate", contract.to_str().unwrap(), "ok.jsonl"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "[PASS] a2a.task_send@1.0.0 <- ok.jsonl:1\n"));
+}
+
+#[test]
+fn validate_json_output_has_the_spec_shape() {
+    let out = run(
+        bin!(),
+        &[
+            "validate",
+            "contracts/mcp_tool_call_1.0.0.json",
+            "contracts/fixtures/readme/mcp_calls.jsonl",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stdout,
+        "{\"results\":[\n\
+         {\"contract\":\"mcp.tool_call\",\"revision\":\"1.0.0\",\"source\":\"mcp_calls.jsonl:1\",\"status\":\"pass\",\"findings\":[]},\n\
+         {\"contract\":\"mcp.tool_call\",\"revision\":\"1.0.0\",\"source\":\"mcp_calls.jsonl:3\",\"status\":\"fail\",\"findings\":[\
+         {\"severity\":\"error\",\"rule\":\"field.enum\",\"field\":\"method\",\"message\":\"value 'tools/list' not in {'tools/call'}\"}]}\n\
+         ],\n\"summary\":{\"envelopes\":2,\"passed\":1,\"failed\":1}}\n"
+    );
+}
+
+#[test]
+fn describe_golden_transcripts() {
+    let contracts = [
+        "a2a_message_send_1.0.0",
+        "a2a_task_send_1.0.0",
+        "mcp_sampling_create_message_1.0.0",
+        "mcp_tool_call_1.0.0",
+        "mcp_tool_call_1.1.0",
+        "mcp_tool_call_2.0.0",
+    ];
+    for c in contracts {
+        let out = run(bin!(), &["describe", &format!("contracts/{c}.json")]);
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{c}");
+        golden(&format!("describe_{c}.txt"), &out.stdout);
+    }
+    let all = run(bin!(), &["describe"]);
+    assert_eq!(all.code, 0);
+    golden("describe_default.txt", &all.stdout);
+    let json = run(bin!(), &["describe", "--format", "json"]);
+    assert_eq!(json.code, 0);
+    golden("describe_default.json", &json.stdout);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).expect("describe --format json is JSON");
+    assert_eq!(doc.as_array().map(Vec::len), Some(contracts.len()));
+}
+
+#[test]
+fn describe_shows_the_seed_contract_table() {
+    let out = run(bin!(), &["describe", "contracts/mcp_tool_call_1.0.0.json"]);
+    assert_eq!(
+        out.stdout,
+        "mcp.tool_call@1.0.0: MCP Tool Call\n\
+         kind: mcp, strict: false, 5 fields\n\
+         \n  \
+         FIELD             TYPE            REQUIRED  CONSTRAINTS\n  \
+         jsonrpc           string          required  enum={'2.0'}\n      \
+         JSON-RPC protocol tag.\n  \
+         id                string|integer  required\n      \
+         Correlation identifier.\n  \
+         method            string          required  enum={'tools/call'}\n      \
+         The MCP method being invoked.\n  \
+         params.name       string          required\n      \
+         Tool name to invoke.\n  \
+         params.arguments  object          optional\n      \
+         Tool argument map.\n"
+    );
+}
+
+#[test]
+fn outputs_are_byte_identical_across_runs() {
+    for args in [&["validate"][..], &["validate", "--format", "json"], &["describe"], &["describe", "--format", "json"]]
+    {
+        let a = run(bin!(), args);
+        let b = run(bin!(), args);
+        assert_eq!(a, b, "{args:?}");
+    }
+}
+
+#[test]
+fn cargo_and_direct_spellings_behave_alike() {
+    let via_cargo = run(bin!(), &["describe", "contracts/a2a_task_send_1.0.0.json"]);
+    let direct = std::process::Command::new(bin!())
+        .args(["describe", "contracts/a2a_task_send_1.0.0.json"])
+        .current_dir(protocolarc_tests::root())
+        .output()
+        .expect("run");
+    assert_eq!(String::from_utf8_lossy(&direct.stdout), via_cargo.stdout);
+    assert_eq!(direct.status.code(), Some(0));
+}
+
+#[test]
+fn help_teaches_and_exits_zero() {
+    let out = run(bin!(), &["--help"]);
+    assert_eq!(out.code, 0);
+    assert!(out.stdout.starts_with("Versioned contracts for agent-protocol JSON envelopes"), "{}", out.stdout);
+    assert!(out.stdout.contains("Usage: cargo protocolarc <COMMAND>"), "{}", out.stdout);
+    assert!(out.stdout.contains("  3  usage or input error"), "{}", out.stdout);
+    let out = run(bin!(), &["validate", "--help"]);
+    assert_eq!(out.code, 0);
+    assert!(out.stdout.contains("cargo protocolarc validate contracts/mcp_tool_call_1.0.0.json"), "{}", out.stdout);
+}
+
+#[test]
+fn usage_errors_exit_three() {
+    for args in [&["validate", "--format", "yaml"][..], &["frobnicate"], &[], &["describe", "a", "b"]] {
+        let out = run(bin!(), args);
+        assert_eq!(out.code, 3, "{args:?}: {out:?}");
+        assert!(out.stderr.contains("cargo protocolarc") || out.stderr.contains("--help"), "{args:?}: {}", out.stderr);
+        assert_eq!(out.stdout, "");
+    }
+}
