@@ -370,15 +370,15 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
                 cx.at(value.offset, label, format!("'{kw}' applies to {what}, but the field's type is {types}"));
             }
         }
-        if let (Some(values), Some(v)) = (&enum_values, enum_node) {
-            for value in values {
+        if let (Some(values), Some(Value::Array(items))) = (&enum_values, enum_node.map(|n| &n.value)) {
+            for (value, item) in values.iter().zip(items) {
                 if !types.accepts(value.json_type()) {
                     let msg = format!(
                         "enum value {} is of type {}, which the field's type {types} does not accept",
                         value.display(),
                         value.json_type().name()
                     );
-                    cx.at(v.offset, label, msg);
+                    cx.at(item.offset, label, msg);
                 }
             }
         }
@@ -435,17 +435,16 @@ fn type_set(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<TypeSe
             return None;
         }
     };
+    if let Some(&(_, offset)) = names.iter().find(|(name, _)| *name == "any") {
+        if names.len() > 1 {
+            cx.at(offset, label, "'any' already accepts every type; list it alone".into());
+            return None;
+        }
+        return Some(TypeSet::ANY);
+    }
     let mut set = TypeSet::EMPTY;
     let mut ok = true;
     for &(name, offset) in &names {
-        if name == "any" {
-            if names.len() > 1 {
-                cx.at(offset, label, "'any' already accepts every type; list it alone".into());
-                ok = false;
-            }
-            set = TypeSet::ANY;
-            continue;
-        }
         match JsonType::from_name(name) {
             Some(t) if set.contains(t) => {
                 cx.at(offset, label, format!("type '{name}' is listed twice"));
