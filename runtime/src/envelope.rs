@@ -69,7 +69,8 @@ pub struct InputError {
 }
 
 impl InputError {
-    pub(crate) fn new(origin: impl Into<String>, message: impl Into<String>) -> Self {
+    /// An error without a position.
+    pub fn new(origin: impl Into<String>, message: impl Into<String>) -> Self {
         InputError { origin: origin.into(), line: 0, column: 0, message: message.into() }
     }
 
