@@ -1,0 +1,25 @@
+//! The README stays true: every ```console block that runs
+//! `cargo protocolarc ...` is run, and its output must match byte for byte.
+
+use protocolarc_tests::{bin, line_diff, root, run};
+
+#[test]
+fn readme_transcripts_are_current() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let mut checked = 0;
+    let mut rest = readme.as_str();
+    while let Some(start) = rest.find("```console\n") {
+        let body = &rest[start + "```console\n".len()..];
+        let end = body.find("```\n").expect("closed console block");
+        let block = &body[..end];
+        rest = &body[end..];
+        let (command, expected) = block.split_once('\n').expect("command line");
+        let Some(args) = command.strip_prefix("$ cargo protocolarc ") else { continue };
+        let args: Vec<&str> = args.split_whitespace().collect();
+        let out = run(bin!(), &args);
+        let actual = format!("{}{}", out.stdout, out.stderr);
+        assert!(actual == expected, "README block `{command}` is stale:\n{}", line_diff(expected, &actual));
+        checked += 1;
+    }
+    assert_eq!(checked, 7, "console blocks checked");
+}
