@@ -23,7 +23,10 @@ fn lines(c: &ContractSpec, data: &str) -> Vec<String> {
 fn malformed_bytes_give_one_syntax_finding() {
     let c = contract(r#"{"name": "a", "type": "string"}"#);
     assert_eq!(lines(&c, "{\"a\": \"x\",}"), ["ERROR json.syntax <data>: line 1, column 11: expected a string key"]);
-    assert_eq!(lines(&c, "{\n\"a\": tru}"), ["ERROR json.syntax <data>: line 2, column 6: invalid literal (expected true, false or null)"]);
+    assert_eq!(
+        lines(&c, "{\n\"a\": tru}"),
+        ["ERROR json.syntax <data>: line 2, column 6: invalid literal (expected true, false or null)"]
+    );
     assert_eq!(lines(&c, ""), ["ERROR json.syntax <data>: line 1, column 1: unexpected end of input"]);
     let report = c.validate_json(b"{\"a\": \"\xff\"}");
     assert!(!report.is_valid());
@@ -46,7 +49,10 @@ fn validate_value_uses_the_same_engine() {
     assert_eq!(from_value, from_bytes);
     assert_eq!(
         from_value.findings().iter().map(|f| f.to_string()).collect::<Vec<_>>(),
-        ["ERROR field.maximum a: value 4 is greater than maximum 3", "ERROR field.type b.c: expected string, found integer"]
+        [
+            "ERROR field.maximum a: value 4 is greater than maximum 3",
+            "ERROR field.type b.c: expected string, found integer"
+        ]
     );
 }
 
@@ -89,7 +95,9 @@ fn patterns_are_unanchored_searches_on_decoded_text() {
 
 #[test]
 fn enums_compare_json_values() {
-    let c = contract(r#"{"name": "v", "type": ["integer", "string", "null", "boolean"], "enum": [1, "a\"b", null, false]}"#);
+    let c = contract(
+        r#"{"name": "v", "type": ["integer", "string", "null", "boolean"], "enum": [1, "a\"b", null, false]}"#,
+    );
     for ok in ["1.0", "1", r#""a\"b""#, r#""a\u0022b""#, "null", "false"] {
         assert_eq!(lines(&c, &format!("{{\"v\": {ok}}}")), Vec::<String>::new(), "{ok}");
     }
@@ -100,7 +108,10 @@ fn enums_compare_json_values() {
 #[test]
 fn unique_items_uses_json_equality() {
     let c = contract(r#"{"name": "a", "type": "array", "uniqueItems": true}"#);
-    assert_eq!(lines(&c, r#"{"a": [{"x": 1, "y": [2]}, {"y": [2.0], "x": 1}]}"#), ["ERROR field.uniqueItems a: items 0 and 1 are equal"]);
+    assert_eq!(
+        lines(&c, r#"{"a": [{"x": 1, "y": [2]}, {"y": [2.0], "x": 1}]}"#),
+        ["ERROR field.uniqueItems a: items 0 and 1 are equal"]
+    );
     assert_eq!(lines(&c, r#"{"a": [1, true, "1", [1], {"1": 1}]}"#), Vec::<String>::new());
 }
 
@@ -132,7 +143,10 @@ fn array_paths() {
            {"name": "grid[][]", "type": "integer", "required": false}"#,
     );
     assert_eq!(
-        lines(&c, r#"{"parts": [{"kind": "text"}, {}, 3, {"kind": "file"}], "tags": ["a", 1], "grid": [[1], [2, "x"], 5]}"#),
+        lines(
+            &c,
+            r#"{"parts": [{"kind": "text"}, {}, 3, {"kind": "file"}], "tags": ["a", 1], "grid": [[1], [2, "x"], 5]}"#
+        ),
         [
             "ERROR field.type grid[1][1]: expected integer, found string",
             "ERROR field.type grid[2]: expected array, found integer",
@@ -175,10 +189,13 @@ fn duplicate_keys_anywhere() {
 #[test]
 fn the_first_of_repeated_keys_is_validated() {
     let c = contract(r#"{"name": "a", "type": "string"}"#);
-    assert_eq!(lines(&c, r#"{"a": 1, "a": "x"}"#), [
-        "ERROR field.type a: expected string, found integer",
-        "ERROR json.duplicate_key a: key appears more than once in its object"
-    ]);
+    assert_eq!(
+        lines(&c, r#"{"a": 1, "a": "x"}"#),
+        [
+            "ERROR field.type a: expected string, found integer",
+            "ERROR json.duplicate_key a: key appears more than once in its object"
+        ]
+    );
 }
 
 #[test]
@@ -188,7 +205,10 @@ fn depth_limit_is_exact() {
     // The data object is level 1: 127 more arrays reach the limit of 128.
     assert_eq!(lines(&c, &format!("{{\"a\": {}}}", nested(127))), Vec::<String>::new());
     let too_deep = lines(&c, &format!("{{\"a\": {}}}", nested(128)));
-    assert_eq!(too_deep, [format!("ERROR json.depth a{}: objects and arrays nest deeper than 128 levels", "[0]".repeat(127))]);
+    assert_eq!(
+        too_deep,
+        [format!("ERROR json.depth a{}: objects and arrays nest deeper than 128 levels", "[0]".repeat(127))]
+    );
     // Far deeper input costs no stack.
     let report = c.validate_json(format!("{{\"a\": {}}}", nested(1_000_000)).as_bytes());
     assert_eq!(report.findings()[0].rule(), "json.depth");
@@ -207,11 +227,14 @@ fn one(doc: &str) -> (usize, usize, Option<String>, String) {
     (d[0].line, d[0].column, d[0].field.clone(), d[0].message.clone())
 }
 
+/// Line, column, field and message of the one diagnostic expected.
+type Expected<'a> = (usize, usize, Option<&'a str>, &'a str);
+
 #[test]
 fn structural_errors_name_position_and_field() {
     let head = r#"{"name": "t.c", "revision": "1.0.0", "fields": ["#;
     let f = |fields: &str| format!("{head}\n{fields}\n]}}");
-    let cases: &[(&str, (usize, usize, Option<&str>, &str))] = &[
+    let cases: &[(&str, Expected<'_>)] = &[
         (
             r#"{"name": "a", "type": "string"}, {"name": "a.b", "type": "string"}"#,
             (2, 1, Some("a"), "'a' is declared as string, so it cannot have the child field 'a.b'"),
@@ -256,14 +279,23 @@ fn structural_errors_name_position_and_field() {
     );
     assert_eq!(
         one(r#"{"name": "t", "revision": "1.0.0", "fields": [], "version": 2}"#),
-        (1, 50, None, "unknown key 'version' in contract (expected one of: name, revision, kind, title, doc, strict, fields)".to_string())
+        (
+            1,
+            50,
+            None,
+            "unknown key 'version' in contract (expected one of: name, revision, kind, title, doc, strict, fields)"
+                .to_string()
+        )
     );
 }
 
 #[test]
 fn contract_accessors() {
     let c = ContractSpec::from_path(protocolarc_tests::root().join("contracts/mcp_tool_call_1.0.0.json")).unwrap();
-    assert_eq!((c.name(), c.revision().to_string().as_str(), c.kind(), c.title()), ("mcp.tool_call", "1.0.0", Some("mcp"), Some("MCP Tool Call")));
+    assert_eq!(
+        (c.name(), c.revision().to_string().as_str(), c.kind(), c.title()),
+        ("mcp.tool_call", "1.0.0", Some("mcp"), Some("MCP Tool Call"))
+    );
     assert!(!c.is_strict());
     let paths: Vec<&str> = c.fields().iter().map(|f| f.path().as_str()).collect();
     assert_eq!(paths, ["jsonrpc", "id", "method", "params.name", "params.arguments"]);

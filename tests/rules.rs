@@ -197,7 +197,10 @@ fn field_unknown_is_a_warning() {
 
 #[test]
 fn json_duplicate_key() {
-    check("json.duplicate_key", &[&[("error", "json.duplicate_key", "id", "key appears more than once in its object")]]);
+    check(
+        "json.duplicate_key",
+        &[&[("error", "json.duplicate_key", "id", "key appears more than once in its object")]],
+    );
 }
 
 #[test]
@@ -209,7 +212,12 @@ fn json_depth() {
 #[test]
 fn contract_match() {
     let c = ContractSpec::from_path(root().join("contracts/mcp_tool_call_1.1.0.json")).unwrap();
-    let env = Envelope::new("t:1", "mcp.tool_call", None, br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}"#.to_vec());
+    let env = Envelope::new(
+        "t:1",
+        "mcp.tool_call",
+        None,
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}"#.to_vec(),
+    );
     assert_eq!(rows(&c.validate_envelope(&env)), owned(&[]));
     let other = Envelope::new("t:2", "a2a.task_send", Some("1.1.0".into()), env.data().to_vec());
     assert_eq!(
@@ -234,7 +242,8 @@ fn every_rule_has_a_fixture_or_a_test() {
 #[test]
 fn severities_follow_the_rule_table() {
     for rule in protocolarc::rules::VALIDATION_RULES {
-        let want = if ["revision.hint", "field.unknown"].contains(&rule.id) { Severity::Warning } else { Severity::Error };
+        let want =
+            if ["revision.hint", "field.unknown"].contains(&rule.id) { Severity::Warning } else { Severity::Error };
         assert_eq!(rule.severity, want, "{}", rule.id);
     }
 }
