@@ -109,11 +109,11 @@ enum Path<'p, 'a> {
 
 impl Path<'_, '_> {
     fn render(&self) -> String {
+        if let Path::Root = self {
+            return DATA_FIELD.to_string();
+        }
         let mut out = String::new();
         self.write(&mut out);
-        if out.is_empty() {
-            out.push_str(DATA_FIELD);
-        }
         out
     }
 
@@ -122,14 +122,14 @@ impl Path<'_, '_> {
             Path::Root => {}
             Path::Key(parent, key) => {
                 parent.write(out);
-                if !out.is_empty() {
+                if !matches!(parent, Path::Root) {
                     out.push('.');
                 }
                 out.push_str(&key.decode());
             }
             Path::Name(parent, key) => {
                 parent.write(out);
-                if !out.is_empty() {
+                if !matches!(parent, Path::Root) {
                     out.push('.');
                 }
                 out.push_str(key);

@@ -1,0 +1,49 @@
+//! Inputs shared by the benchmarks: the bundled contracts and envelopes of
+//! realistic sizes, built deterministically.
+
+use std::path::{Path, PathBuf};
+
+use protocolarc::ContractSpec;
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("bench/ has a parent").to_path_buf()
+}
+
+/// A bundled contract by file stem.
+pub fn contract(stem: &str) -> ContractSpec {
+    ContractSpec::from_path(root().join(format!("contracts/{stem}.json"))).expect("bundled contract")
+}
+
+/// A small MCP `tools/call` body (the seed's first envelope).
+pub fn small_tool_call() -> Vec<u8> {
+    br#"{"jsonrpc": "2.0", "id": "req-1", "method": "tools/call", "params": {"name": "search_docs", "arguments": {"query": "arc", "limit": 10, "filters": {"lang": ["en", "de"], "since": "2026-01-01"}}}}"#.to_vec()
+}
+
+/// A `sampling/createMessage` body of about 100 KB: many messages, stop
+/// sequences, hints and a nested metadata object.
+pub fn large_sampling() -> Vec<u8> {
+    let mut messages = Vec::new();
+    for i in 0..60 {
+        let role = if i % 2 == 0 { "user" } else { "assistant" };
+        let text = format!("Message {i}: {}", "lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(28));
+        messages.push(serde_json::json!({"role": role, "content": {"type": "text", "text": text}}));
+    }
+    let hints: Vec<_> = (0..20).map(|i| serde_json::json!({"name": format!("model-family-{i}")})).collect();
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": 12345,
+        "method": "sampling/createMessage",
+        "params": {
+            "messages": messages,
+            "maxTokens": 4096,
+            "temperature": 0.7,
+            "stopSequences": ["\n\nHuman:", "\n\nAssistant:", "</end>"],
+            "modelPreferences": {"costPriority": 0.3, "hints": hints},
+            "includeContext": "thisServer",
+            "systemPrompt": "You are a careful assistant.",
+            "metadata": {"trace": {"spans": (0..50).map(|i| serde_json::json!({"id": i, "ok": true})).collect::<Vec<_>>()}}
+        }
+    });
+    serde_json::to_vec(&body).expect("serialise")
+}
