@@ -39,7 +39,8 @@ impl ContractSpec {
     /// Every input gives a report: bytes that are not JSON give one
     /// `json.syntax` finding, nesting past [`MAX_DEPTH`] one `json.depth`.
     pub fn validate_json(&self, data: &[u8]) -> Report {
-        let mut w = Walker { contract: self, s: Scanner::new(data), findings: Vec::new(), keys: Vec::new() };
+        let mut w =
+            Walker { contract: self, s: Scanner::new(data), findings: Vec::new(), keys: Vec::with_capacity(32) };
         match w.document() {
             Ok(()) => Report::new(w.findings),
             Err(Stop::Syntax(e)) => {

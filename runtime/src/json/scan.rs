@@ -92,6 +92,21 @@ static STRING_CLASS: [u8; 256] = {
     t
 };
 
+const LOW: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Non-zero when some byte of `v` is zero (exact as to existence).
+#[inline]
+fn has_zero(v: u64) -> u64 {
+    v.wrapping_sub(LOW) & !v & HIGH
+}
+
+/// Non-zero when some byte of `v` is below `n` (`n` <= 128; exact as to existence).
+#[inline]
+fn has_less(v: u64, n: u8) -> u64 {
+    v.wrapping_sub(LOW * u64::from(n)) & !v & HIGH
+}
+
 /// A cursor over JSON bytes.
 #[derive(Debug, Clone)]
 pub struct Scanner<'a> {
@@ -170,6 +185,21 @@ impl<'a> Scanner<'a> {
         let mut non_ascii = false;
         let bytes = self.bytes;
         loop {
+            // Eight bytes at a time while none is special (a quote, a
+            // backslash, a control character, or non-ASCII before any was seen).
+            let high = if non_ascii { 0 } else { HIGH };
+            while let Some(chunk) = bytes.get(i..i + 8) {
+                let Ok(word) = <[u8; 8]>::try_from(chunk) else { break };
+                let w = u64::from_le_bytes(word);
+                let special = has_zero(w ^ (LOW * u64::from(b'"')))
+                    | has_zero(w ^ (LOW * u64::from(b'\\')))
+                    | has_less(w, 0x20)
+                    | (w & high);
+                if special != 0 {
+                    break;
+                }
+                i += 8;
+            }
             let Some(&c) = bytes.get(i) else {
                 return self.err(bytes.len(), SyntaxErrorKind::UnexpectedEnd);
             };
