@@ -1,7 +1,7 @@
 //! A positioned JSON tree for documents we interpret rather than stream
 //! (contract files): every node and key keeps its byte offset, so a structural
 //! error can name the line and column it is about. Duplicate keys and nesting
-//! beyond [`MAX_DEPTH`](super::MAX_DEPTH) are refused here.
+//! beyond [`MAX_DEPTH`] are refused here.
 
 use super::number::Decimal;
 use super::scan::{Kind, Scanner, SyntaxError};
