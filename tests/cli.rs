@@ -10,6 +10,14 @@ const SEED_TRANSCRIPT: &str = "\
   ERROR field.enum method: value 'tools/list' not in {'tools/call'}
 ";
 
+/// The seed's A2A fixture against the strict `a2a.task_send` (seed README table).
+const A2A_TRANSCRIPT: &str = "\
+[PASS] a2a.task_send@1.0.0 <- a2a_tasks.json:1
+[FAIL] a2a.task_send@1.0.0 <- a2a_tasks.json:2
+  ERROR field.enum role: value 'supervisor' not in {'user', 'agent'}
+  WARNING field.unknown priority: key is not declared by the strict contract
+";
+
 #[test]
 fn validate_reproduces_the_seed_readme_transcript() {
     let out =
@@ -43,13 +51,7 @@ fn validate_matches_the_seed_readme_expectations_for_1_1_0() {
          ERROR field.required method: required field is missing\n"
     );
     let out = run(bin!(), &["validate", "contracts/a2a_task_send_1.0.0.json", "contracts/fixtures/a2a_tasks.json"]);
-    assert_eq!(
-        out.stdout,
-        "[PASS] a2a.task_send@1.0.0 <- a2a_tasks.json:1\n\
-         [FAIL] a2a.task_send@1.0.0 <- a2a_tasks.json:2\n  \
-         ERROR field.enum role: value 'supervisor' not in {'user', 'agent'}\n  \
-         WARNING field.unknown priority: key is not declared by the strict contract\n"
-    );
+    assert_eq!(out.stdout, A2A_TRANSCRIPT);
     assert_eq!(out.code, 1);
 }
 
@@ -86,13 +88,7 @@ fn validate_with_no_paths_checks_every_bundled_fixture() {
 fn validate_with_a_contract_and_no_envelopes_uses_its_fixtures() {
     let out = run(bin!(), &["validate", "contracts/a2a_task_send_1.0.0.json"]);
     assert_eq!(out.code, 1);
-    assert_eq!(
-        out.stdout,
-        "[PASS] a2a.task_send@1.0.0 <- a2a_tasks.json:1\n\
-         [FAIL] a2a.task_send@1.0.0 <- a2a_tasks.json:2\n  \
-         ERROR field.enum role: value 'supervisor' not in {'user', 'agent'}\n  \
-         WARNING field.unknown priority: key is not declared by the strict contract\n"
-    );
+    assert_eq!(out.stdout, A2A_TRANSCRIPT);
 }
 
 #[test]
