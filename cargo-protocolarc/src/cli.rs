@@ -49,6 +49,40 @@ pub(crate) enum Command {
                       Exit codes: 0 every envelope passed, 1 an envelope failed, 3 usage or input error."
     )]
     Validate(ValidateArgs),
+    /// Classify the change between two revisions: compatible, forward or breaking.
+    #[command(
+        long_about = "Classify the change between two revisions of a contract: compatible, forward or \
+                      breaking, field by field (SPEC §5). Every breaking change that can reject an \
+                      envelope is proven by a witness: a data body the old revision accepts and the new \
+                      one rejects, checked with both validators (shown by --witnesses and in JSON).\n\n\
+                      With no paths, every pair of neighbouring revisions in contracts/ is compared.",
+        after_help = "Examples:\n  \
+                      cargo protocolarc diff contracts/mcp_tool_call_1.0.0.json contracts/mcp_tool_call_2.0.0.json\n  \
+                      cargo protocolarc diff old.json new.json --witnesses\n  \
+                      cargo protocolarc diff --format markdown\n\n\
+                      Exit codes: 0 compatible or forward, 2 breaking, 3 usage or input error \
+                      (including two different contract names)."
+    )]
+    Diff(DiffArgs),
+    /// Cross-check envelopes against contracts: a matrix, plus every revision chain.
+    #[command(
+        long_about = "Cross-check envelopes against contracts. Every envelope is validated against every \
+                      revision of the contract it names (other contracts get a '-' cell), and every \
+                      contract name's revisions are ordered by semver and each neighbouring pair is \
+                      classified, with its version bump checked (revision.bump.insufficient).\n\n\
+                      Defaults: --contracts contracts/ --envelopes contracts/fixtures/.",
+        after_help = "Examples:\n  \
+                      cargo protocolarc matrix\n  \
+                      cargo protocolarc matrix --contracts contracts --envelopes traffic/ --format json\n\n\
+                      Exit codes: 0 every cell passed and every bump suffices, 1 otherwise, 3 usage or input error."
+    )]
+    Matrix(MatrixArgs),
+    /// Render the matrix as a report (Markdown by default), to stdout or a file.
+    #[command(after_help = "Examples:\n  \
+                            cargo protocolarc report --out report.md\n  \
+                            cargo protocolarc report --contracts contracts --envelopes contracts/fixtures/mcp_calls.jsonl --format json\n\n\
+                            Exit codes: 0 the report was written (whatever it says), 3 usage or input error.")]
+    Report(ReportArgs),
     /// Print a contract's field table: paths, types, required, enum, constraints.
     #[command(after_help = "Examples:\n  \
                             cargo protocolarc describe contracts/a2a_task_send_1.0.0.json\n  \
@@ -74,6 +108,63 @@ pub(crate) struct ValidateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
+}
+
+/// The formats of `diff`, `matrix` and `report`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum DiffFormat {
+    /// Human-readable text.
+    Text,
+    /// JSON for tools (witnesses included).
+    Json,
+    /// Markdown for pull-request comments (witnesses included).
+    Markdown,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DiffArgs {
+    /// The older revision (default: every neighbouring pair in contracts/).
+    #[arg(requires = "new")]
+    pub old: Option<PathBuf>,
+    /// The newer revision.
+    pub new: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    pub format: DiffFormat,
+    /// Print each breaking change's witness under it (text format).
+    #[arg(long)]
+    pub witnesses: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct Sources {
+    /// Contract files or directories of *.json contracts (default: contracts/).
+    #[arg(long, num_args = 1.., value_name = "PATH")]
+    pub contracts: Vec<PathBuf>,
+    /// Envelope files or directories (default: contracts/fixtures/).
+    #[arg(long, num_args = 1.., value_name = "PATH")]
+    pub envelopes: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MatrixArgs {
+    #[command(flatten)]
+    pub sources: Sources,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    pub format: DiffFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReportArgs {
+    #[command(flatten)]
+    pub sources: Sources,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Markdown)]
+    pub format: DiffFormat,
+    /// Write the report to this file instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -17,9 +17,12 @@
 //! ```
 
 pub mod catalog;
+pub mod chain;
 pub mod contract;
+pub mod diff;
 pub mod envelope;
 pub mod json;
+pub mod matrix;
 pub mod render;
 pub mod report;
 pub mod rules;

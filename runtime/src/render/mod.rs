@@ -2,4 +2,7 @@
 //! prints is made here, so a library user can produce the same bytes.
 
 pub mod describe;
+pub mod diff;
+mod markdown;
+pub mod matrix;
 pub mod validation;

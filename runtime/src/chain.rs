@@ -1,0 +1,149 @@
+//! Revision chains (SPEC §6): every revision of one contract name, ordered by
+//! semver, each neighbour pair classified, and the version bump checked
+//! against the verdict: breaking needs a major bump (a minor one while the
+//! major is 0), forward a minor bump at least, compatible a patch bump at least.
+
+use std::fmt;
+
+use crate::catalog::Catalog;
+use crate::contract::ContractSpec;
+use crate::diff::{diff, ContractDiff, Impact};
+
+/// The rule id for a bump too small for its verdict.
+pub const BUMP_INSUFFICIENT: &str = "revision.bump.insufficient";
+
+/// How far a version moved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Bump {
+    /// Only pre-release or build metadata changed.
+    None,
+    Patch,
+    Minor,
+    Major,
+}
+
+impl Bump {
+    pub fn between(from: &semver::Version, to: &semver::Version) -> Bump {
+        if to.major != from.major {
+            Bump::Major
+        } else if to.minor != from.minor {
+            Bump::Minor
+        } else if to.patch != from.patch {
+            Bump::Patch
+        } else {
+            Bump::None
+        }
+    }
+
+    /// The smallest bump a verdict needs from `from`.
+    pub fn needed(verdict: Impact, from: &semver::Version) -> Bump {
+        match verdict {
+            Impact::Breaking if from.major == 0 => Bump::Minor,
+            Impact::Breaking => Bump::Major,
+            Impact::Forward => Bump::Minor,
+            Impact::Compatible => Bump::Patch,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bump::None => "no",
+            Bump::Patch => "patch",
+            Bump::Minor => "minor",
+            Bump::Major => "major",
+        }
+    }
+}
+
+impl fmt::Display for Bump {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One neighbour pair of a chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub diff: ContractDiff,
+    pub bump: Bump,
+    pub needed: Bump,
+}
+
+impl Step {
+    /// Whether the version moved far enough for the verdict.
+    pub fn is_sufficient(&self) -> bool {
+        self.bump >= self.needed
+    }
+
+    /// The `revision.bump.insufficient` message, when the bump is too small.
+    pub fn problem(&self) -> Option<String> {
+        (!self.is_sufficient()).then(|| {
+            let a = |b: Bump| if b == Bump::None { "no bump".to_string() } else { format!("a {b} bump") };
+            format!(
+                "{} -> {} is {}, which needs {}; found {}",
+                self.diff.from(),
+                self.diff.to(),
+                self.diff.compatibility(),
+                a(self.needed),
+                a(self.bump)
+            )
+        })
+    }
+}
+
+/// Every revision of one name, oldest first, and the steps between them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chain {
+    pub name: String,
+    pub revisions: Vec<semver::Version>,
+    pub steps: Vec<Step>,
+}
+
+/// The chain of each contract name in the catalog, sorted by name.
+pub fn chains(catalog: &Catalog) -> Vec<Chain> {
+    let mut out: Vec<Chain> = Vec::new();
+    let all: Vec<&ContractSpec> = catalog.contracts().collect();
+    let mut start = 0;
+    while start < all.len() {
+        let name = all[start].name();
+        let end = all[start..].iter().position(|c| c.name() != name).map_or(all.len(), |n| start + n);
+        let group = &all[start..end];
+        let steps = group
+            .windows(2)
+            .filter_map(|pair| {
+                let d = diff(pair[0], pair[1]).ok()?;
+                let bump = Bump::between(pair[0].revision(), pair[1].revision());
+                let needed = Bump::needed(d.compatibility(), pair[0].revision());
+                Some(Step { diff: d, bump, needed })
+            })
+            .collect();
+        out.push(Chain {
+            name: name.to_string(),
+            revisions: group.iter().map(|c| c.revision().clone()).collect(),
+            steps,
+        });
+        start = end;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> semver::Version {
+        semver::Version::parse(s).unwrap()
+    }
+
+    #[test]
+    fn bumps_and_what_verdicts_need() {
+        assert_eq!(Bump::between(&v("1.1.0"), &v("2.0.0")), Bump::Major);
+        assert_eq!(Bump::between(&v("1.0.0"), &v("1.1.0")), Bump::Minor);
+        assert_eq!(Bump::between(&v("1.0.0"), &v("1.0.1")), Bump::Patch);
+        assert_eq!(Bump::between(&v("1.0.0-rc.1"), &v("1.0.0")), Bump::None);
+        assert_eq!(Bump::needed(Impact::Breaking, &v("1.4.2")), Bump::Major);
+        assert_eq!(Bump::needed(Impact::Breaking, &v("0.4.2")), Bump::Minor);
+        assert_eq!(Bump::needed(Impact::Forward, &v("0.4.2")), Bump::Minor);
+        assert_eq!(Bump::needed(Impact::Compatible, &v("1.0.0")), Bump::Patch);
+    }
+}

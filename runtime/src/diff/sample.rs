@@ -1,0 +1,295 @@
+//! Candidate values for witnesses: for a field, values of each type it accepts
+//! near every bound, multiple and length that either revision names, strings
+//! drawn from its pattern, its enum members. Candidates are proposals only:
+//! `witness.rs` keeps a body only after both validators have judged it.
+
+use regex_syntax::hir::{Class, Hir, HirKind};
+
+use crate::contract::{Constraints, FieldSpec, JsonType, Scalar};
+use crate::json::number::Decimal;
+
+/// A JSON value under construction (numbers kept as written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum J {
+    Null,
+    Bool(bool),
+    Num(String),
+    Str(String),
+    Arr(Vec<J>),
+    Obj(Vec<(String, J)>),
+}
+
+impl J {
+    /// Compact JSON text.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    fn write(&self, out: &mut String) {
+        match self {
+            J::Null => out.push_str("null"),
+            J::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            J::Num(n) => out.push_str(n),
+            J::Str(s) => out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())),
+            J::Arr(items) => {
+                out.push('[');
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    v.write(out);
+                }
+                out.push(']');
+            }
+            J::Obj(members) => {
+                out.push('{');
+                for (i, (k, v)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&serde_json::to_string(k).unwrap_or_else(|_| "\"\"".into()));
+                    out.push(':');
+                    v.write(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+
+    pub fn from_scalar(s: &Scalar) -> J {
+        match s {
+            Scalar::Null => J::Null,
+            Scalar::Bool(b) => J::Bool(*b),
+            Scalar::Number(d) => J::Num(d.raw().to_string()),
+            Scalar::String(s) => J::Str(s.clone()),
+        }
+    }
+}
+
+/// One value of every JSON type.
+pub(super) fn every_type() -> Vec<J> {
+    vec![
+        J::Str("x".into()),
+        J::Num("1".into()),
+        J::Num("0.5".into()),
+        J::Bool(true),
+        J::Null,
+        J::Obj(Vec::new()),
+        J::Arr(Vec::new()),
+    ]
+}
+
+/// Scalar candidates for a field: its enum members first, then values of
+/// each accepted type shaped by the constraints of `specs` (the field in
+/// either revision), then one value of every type.
+pub(super) fn candidates(field: &FieldSpec, specs: &[&FieldSpec]) -> Vec<J> {
+    let mut out = Vec::new();
+    for f in std::iter::once(&field).chain(specs) {
+        if let Some(values) = f.enum_values.as_deref() {
+            out.extend(values.iter().map(J::from_scalar));
+        }
+    }
+    let types = field.types;
+    if types.contains(JsonType::String) {
+        for f in std::iter::once(&field).chain(specs) {
+            out.extend(strings(&f.constraints).into_iter().map(J::Str));
+        }
+    }
+    if types.has_numbers() {
+        let integer_only = !types.contains(JsonType::Number);
+        for f in std::iter::once(&field).chain(specs) {
+            for n in numbers(&f.constraints) {
+                if !integer_only || Decimal::parse(&n).is_some_and(|d| d.dec().is_integer()) {
+                    out.push(J::Num(n));
+                }
+            }
+        }
+    }
+    if types.contains(JsonType::Boolean) {
+        out.extend([J::Bool(true), J::Bool(false)]);
+    }
+    if types.contains(JsonType::Null) {
+        out.push(J::Null);
+    }
+    out.extend(every_type());
+    dedup(out)
+}
+
+fn dedup(values: Vec<J>) -> Vec<J> {
+    let mut out: Vec<J> = Vec::with_capacity(values.len());
+    for v in values {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// Strings around the length bounds, and strings drawn from the pattern.
+fn strings(c: &Constraints) -> Vec<String> {
+    let mut out = Vec::new();
+    let lengths = [
+        Some(0),
+        Some(1),
+        c.min_length,
+        c.min_length.map(|n| n.saturating_sub(1)),
+        c.max_length,
+        c.max_length.map(|n| n + 1),
+    ];
+    if let Some(p) = &c.pattern {
+        for s in pattern_samples(p.source()) {
+            for len in lengths.iter().flatten().copied().chain([0]) {
+                out.push(fit(&s, len as usize));
+            }
+            out.push(s);
+        }
+    }
+    for len in lengths.iter().flatten() {
+        out.push("x".repeat((*len).min(100_000) as usize));
+    }
+    out.extend(["other".to_string(), "0".to_string(), "A".to_string()]);
+    out
+}
+
+/// `s` padded (with its own last character) or cut to `len` characters.
+fn fit(s: &str, len: usize) -> String {
+    let n = s.chars().count();
+    if n >= len {
+        return s.to_string();
+    }
+    let pad = s.chars().last().unwrap_or('x');
+    let mut out = s.to_string();
+    out.extend(std::iter::repeat_n(pad, (len - n).min(100_000)));
+    out
+}
+
+/// Numbers at, inside and outside every bound, and multiples of `multipleOf`,
+/// spelled at the bounds' decimal scale so the text is exact.
+fn numbers(c: &Constraints) -> Vec<String> {
+    let bounds: Vec<&Decimal> =
+        [&c.minimum, &c.maximum, &c.exclusive_minimum, &c.exclusive_maximum].into_iter().flatten().collect();
+    let step = c.multiple_of.as_ref();
+    let scale = bounds.iter().chain(step.iter()).map(|d| fraction_digits(d)).max().unwrap_or(0).min(17);
+    let unit = step.map_or(1.0, |m| m.raw().parse::<f64>().unwrap_or(1.0));
+    let mut raw: Vec<f64> = vec![0.0, 1.0, -1.0, 2.0, 0.5, -0.5, 100.0, unit, 2.0 * unit, 3.0 * unit, unit / 2.0];
+    for b in &bounds {
+        let v: f64 = b.raw().parse().unwrap_or(0.0);
+        for delta in [0.0, 1.0, -1.0, 0.5, -0.5, unit, -unit] {
+            raw.push(v + delta);
+        }
+        if step.is_some() && unit != 0.0 {
+            let k = (v / unit).floor();
+            for j in -1..=2 {
+                raw.push((k + f64::from(j)) * unit);
+            }
+        }
+    }
+    let mut out: Vec<String> = raw
+        .into_iter()
+        .filter(|v| v.is_finite())
+        .map(|v| {
+            let text = format!("{v:.scale$}");
+            if text == "-0" || text.starts_with("-0.") && text.trim_start_matches("-0.").chars().all(|c| c == '0') {
+                text.trim_start_matches('-').to_string()
+            } else {
+                text
+            }
+        })
+        .collect();
+    out.extend(bounds.iter().map(|b| b.raw().to_string()));
+    out
+}
+
+/// Digits after the decimal point a decimal needs.
+fn fraction_digits(d: &Decimal) -> usize {
+    let mut canon = String::new();
+    d.dec().canonical(&mut canon);
+    let Some((digits, exp)) = canon.trim_start_matches('-').split_once('e') else { return 0 };
+    let exp: i64 = exp.parse().unwrap_or(0);
+    (digits.len() as i64 - 1 - exp).max(0) as usize
+}
+
+/// A few strings matching a pattern (up to look-arounds and anchors, which
+/// the validator settles): the shortest, and variants taking other branches,
+/// characters and repetition counts.
+pub(super) fn pattern_samples(pattern: &str) -> Vec<String> {
+    let Ok(hir) = regex_syntax::Parser::new().parse(pattern) else { return Vec::new() };
+    (0..4).map(|variant| draw(&hir, variant)).collect()
+}
+
+fn draw(hir: &Hir, variant: usize) -> String {
+    let mut out = String::new();
+    emit(hir, variant, &mut out, 0);
+    out
+}
+
+fn emit(hir: &Hir, variant: usize, out: &mut String, depth: usize) {
+    if depth > 64 || out.len() > 4096 {
+        return;
+    }
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => {}
+        HirKind::Literal(lit) => out.push_str(&String::from_utf8_lossy(&lit.0)),
+        HirKind::Class(Class::Unicode(class)) => {
+            let ranges = class.ranges();
+            if let Some(r) = ranges.get(variant % ranges.len().max(1)) {
+                let c = if variant % 2 == 0 { r.start() } else { r.end() };
+                out.push(c);
+            }
+        }
+        HirKind::Class(Class::Bytes(class)) => {
+            let ranges = class.ranges();
+            if let Some(r) = ranges.get(variant % ranges.len().max(1)) {
+                let b = if variant % 2 == 0 { r.start() } else { r.end() };
+                out.push(char::from(b.min(0x7f)));
+            }
+        }
+        HirKind::Repetition(rep) => {
+            let extra = u32::from(variant >= 2);
+            let n = rep.max.map_or(rep.min + extra, |max| (rep.min + extra).min(max)).min(64);
+            for _ in 0..n {
+                emit(&rep.sub, variant, out, depth + 1);
+            }
+        }
+        HirKind::Capture(cap) => emit(&cap.sub, variant, out, depth + 1),
+        HirKind::Concat(parts) => {
+            for p in parts {
+                emit(p, variant, out, depth + 1);
+            }
+        }
+        HirKind::Alternation(branches) => {
+            if let Some(b) = branches.get(variant % branches.len().max(1)) {
+                emit(b, variant, out, depth + 1);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pattern_samples_match_their_pattern() {
+        for p in ["^[0-9a-f]{8}-[0-9a-f]{4}$", "^(user|agent)$", "b+c", "^[a-z]+/[a-z0-9.+-]+$", "\\d{3}"] {
+            let re = regex::Regex::new(p).unwrap();
+            let samples = pattern_samples(p);
+            assert!(samples.iter().any(|s| re.is_match(s)), "{p}: {samples:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_are_spelled_at_the_bound_scale() {
+        let c = Constraints {
+            minimum: Decimal::parse("0.0075"),
+            multiple_of: Decimal::parse("0.0001"),
+            ..Constraints::default()
+        };
+        let n = numbers(&c);
+        assert!(n.contains(&"0.0075".to_string()), "{n:?}");
+        assert!(n.contains(&"0.0074".to_string()), "{n:?}");
+        assert!(n.iter().all(|s| Decimal::parse(s).is_some()), "{n:?}");
+    }
+}

@@ -1,0 +1,466 @@
+//! Witnesses: for a breaking change, a data body the old revision accepts with
+//! no finding and the new one flags at the changed field.
+//!
+//! Bodies are built from the old revision's shape (its required fields, with
+//! values both revisions accept where there are such), with the changed path
+//! left out or set to a candidate value; fields only the new revision requires
+//! are then added where the old one allows them, so that the new revision
+//! objects to the change and, ideally, to nothing else. A body is kept only
+//! after both real validators have judged it. Nothing unchecked is returned.
+
+use std::collections::BTreeMap;
+
+use super::detect::{sites, Detected, Site};
+use super::rules;
+use super::sample::{candidates, every_type, J};
+use crate::contract::tree::{self, Node};
+use crate::contract::{ContractSpec, FieldPath, FieldSpec, JsonType};
+use crate::report::{Report, Severity};
+
+/// The witness of a breaking change (or `None`) and the change's message,
+/// which says why when there is no witness.
+pub(super) fn prove(old: &ContractSpec, new: &ContractSpec, d: &Detected) -> (Option<String>, String) {
+    if d.rule.id == rules::REMOVED_REQUIRED {
+        return (None, d.message.clone());
+    }
+    let cx = Ctx { old, new, old_sites: sites(old), new_sites: sites(new) };
+    let strict = d.rule.id == rules::STRICT_ENABLED;
+    let mut fallback = None;
+    for body in cx.bodies(d) {
+        let body = cx.repair(body, &d.field);
+        let text = body.text();
+        if !accepted(old, &text) {
+            continue;
+        }
+        let report = new.validate_json(text.as_bytes());
+        match judge(&report, &d.field, strict) {
+            Verdict::Clean => return (Some(text), d.message.clone()),
+            Verdict::Related if fallback.is_none() => fallback = Some(text),
+            _ => {}
+        }
+    }
+    match fallback {
+        Some(text) => (Some(text), d.message.clone()),
+        None => (None, format!("{} (no witness found)", d.message)),
+    }
+}
+
+/// Whether a contract accepts a body with no finding at all.
+pub(super) fn accepted(c: &ContractSpec, body: &str) -> bool {
+    c.validate_json(body.as_bytes()).findings().is_empty()
+}
+
+/// How the new revision's report bears on a change.
+#[derive(Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Flagged at the changed field, and nowhere else.
+    Clean,
+    /// Flagged at the changed field, and elsewhere too.
+    Related,
+    /// Not flagged at the changed field.
+    Unrelated,
+}
+
+fn judge(report: &Report, field: &str, strict: bool) -> Verdict {
+    let flagged: Vec<_> = if strict {
+        report.findings().iter().filter(|f| f.rule() == crate::rules::FIELD_UNKNOWN).collect()
+    } else {
+        report.findings().iter().filter(|f| f.severity() == Severity::Error).collect()
+    };
+    let hit = |f: &&crate::Finding| strict || related(&pattern_of(f.field()), field);
+    if !flagged.iter().any(hit) {
+        Verdict::Unrelated
+    } else if report.findings().iter().all(|f| hit(&f)) {
+        Verdict::Clean
+    } else {
+        Verdict::Related
+    }
+}
+
+/// `parts[2].kind` -> `parts[].kind`.
+fn pattern_of(concrete: &str) -> String {
+    let mut out = String::with_capacity(concrete.len());
+    let mut in_index = false;
+    for c in concrete.chars() {
+        match c {
+            '[' => {
+                in_index = true;
+                out.push('[');
+            }
+            ']' => {
+                in_index = false;
+                out.push(']');
+            }
+            _ if in_index => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether two path patterns are the same, or one lies below the other.
+fn related(a: &str, b: &str) -> bool {
+    a == b || below(a, b) || below(b, a)
+}
+
+/// What follows `path` in `target` (empty if `target` is not longer).
+fn after<'t>(target: &'t str, path: &str) -> &'t str {
+    target.get(path.len()..).unwrap_or("")
+}
+
+/// Whether `target` lies below `path` (through an object key or array step).
+fn below(target: &str, path: &str) -> bool {
+    target.len() > path.len()
+        && target.starts_with(path)
+        && (after(target, path).starts_with('.') || after(target, path).starts_with("[]"))
+}
+
+fn join(prefix: &str, key: &str) -> String {
+    if prefix.is_empty() {
+        key.to_string()
+    } else {
+        format!("{prefix}.{key}")
+    }
+}
+
+/// What to do at the changed path.
+#[derive(Clone, Copy)]
+enum Action<'v> {
+    Omit,
+    Set(&'v J),
+}
+
+struct Ctx<'c> {
+    old: &'c ContractSpec,
+    new: &'c ContractSpec,
+    old_sites: BTreeMap<String, Site<'c>>,
+    new_sites: BTreeMap<String, Site<'c>>,
+}
+
+impl<'c> Ctx<'c> {
+    /// Candidate bodies for a change, most telling first.
+    fn bodies(&self, d: &Detected) -> Vec<J> {
+        let mut out = Vec::new();
+        let base = self.build(self.old, "", None);
+        if d.rule.id == rules::STRICT_ENABLED {
+            if let Some(J::Obj(mut members)) = base {
+                let declared = |k: &str| self.new.tree.keys.iter().chain(&self.old.tree.keys).any(|c| *c.key == *k);
+                let mut key = "undeclared".to_string();
+                while declared(&key) {
+                    key.push('_');
+                }
+                members.push((key, J::Num("0".into())));
+                out.push(J::Obj(members));
+            }
+            return out;
+        }
+        let path = d.field.as_str();
+        let of = self.old_sites.get(path).and_then(|s| s.field);
+        let nf = self.new_sites.get(path).and_then(|s| s.field);
+        out.extend(self.build(self.old, path, Some(Action::Omit)));
+        let mut values = match of.or(nf) {
+            Some(f) => candidates(f, &[of, nf].into_iter().flatten().collect::<Vec<_>>()),
+            None => every_type(),
+        };
+        values.extend(self.arrays(path, of, nf));
+        for v in &values {
+            out.extend(self.build(self.old, path, Some(Action::Set(v))));
+        }
+        out.extend(base);
+        out
+    }
+
+    /// Arrays of telling lengths, with equal and with distinct elements.
+    fn arrays(&self, path: &str, of: Option<&FieldSpec>, nf: Option<&FieldSpec>) -> Vec<J> {
+        if !of.or(nf).is_some_and(|f| f.types.contains(JsonType::Array)) {
+            return Vec::new();
+        }
+        let element_path = format!("{path}[]");
+        let element = self.old_sites.get(&element_path);
+        let one = element.and_then(|s| self.minimal(self.old, s.node, &element_path)).unwrap_or(J::Num("0".into()));
+        let pool: Vec<J> = match element.and_then(|s| s.field) {
+            Some(f) => candidates(f, &[]).into_iter().filter(|v| field_accepts(f, v)).collect(),
+            None => (0..1000).map(|i| J::Num(i.to_string())).collect(),
+        };
+        let mut lengths: Vec<u64> = vec![0, 1, 2];
+        for f in [of, nf].into_iter().flatten() {
+            let c = &f.constraints;
+            let near = [c.min_items, c.min_items.map(|n| n.saturating_sub(1)), c.max_items, c.max_items.map(|n| n + 1)];
+            lengths.extend(near.into_iter().flatten());
+        }
+        lengths.sort_unstable();
+        lengths.dedup();
+        let mut out = Vec::new();
+        for n in lengths.into_iter().filter(|&n| n <= 1000) {
+            let n = n as usize;
+            out.push(J::Arr(vec![one.clone(); n]));
+            if pool.len() >= n {
+                out.push(J::Arr(pool[..n].to_vec()));
+            }
+        }
+        out
+    }
+
+    /// The minimal body of `c` that reaches `target` (every object and array
+    /// on the way present, arrays with at least one element) and applies
+    /// `action` there; `None` when the shape cannot reach it.
+    fn build(&self, c: &'c ContractSpec, target: &str, action: Option<Action<'_>>) -> Option<J> {
+        Some(J::Obj(self.members(c, &c.tree, "", target, action)?))
+    }
+
+    fn members(
+        &self,
+        c: &'c ContractSpec,
+        node: &'c Node,
+        prefix: &str,
+        target: &str,
+        action: Option<Action<'_>>,
+    ) -> Option<Vec<(String, J)>> {
+        let mut out = Vec::new();
+        let mut reached = false;
+        for child in &node.keys {
+            let p = join(prefix, &child.key);
+            if p == target {
+                reached = true;
+                if let Some(Action::Set(v)) = action {
+                    out.push((child.key.to_string(), v.clone()));
+                }
+                continue;
+            }
+            if below(target, &p) {
+                reached = true;
+                out.push((child.key.to_string(), self.reach(c, &child.node, &p, target, action)?));
+            } else if child.node.required {
+                out.push((child.key.to_string(), self.minimal(c, &child.node, &p)?));
+            }
+        }
+        // A target this revision does not declare enters an undeclared key here.
+        let enters_here = prefix.is_empty() || after(target, prefix).starts_with('.');
+        if !reached && !target.is_empty() && enters_here && (prefix.is_empty() || below(target, prefix)) {
+            let rest = if prefix.is_empty() { target } else { after(target, prefix).get(1..).unwrap_or("") };
+            let key_len = rest.find(['.', '[']).unwrap_or(rest.len());
+            let key = &rest[..key_len];
+            if key_len == rest.len() {
+                if let Some(Action::Set(v)) = action {
+                    out.push((key.to_string(), v.clone()));
+                }
+            } else {
+                out.push((key.to_string(), undeclared(&join(prefix, key), target, action)?));
+            }
+        }
+        Some(out)
+    }
+
+    /// The value at `path` on the way to `target`.
+    fn reach(
+        &self,
+        c: &'c ContractSpec,
+        node: &'c Node,
+        path: &str,
+        target: &str,
+        action: Option<Action<'_>>,
+    ) -> Option<J> {
+        if !after(target, path).starts_with("[]") {
+            return Some(J::Obj(self.members(c, node, path, target, action)?));
+        }
+        let element_path = format!("{path}[]");
+        let element = if element_path == target {
+            match action {
+                Some(Action::Set(v)) => v.clone(),
+                Some(Action::Omit) | None => return Some(J::Arr(Vec::new())),
+            }
+        } else {
+            match node.items.as_deref() {
+                Some(items) => self.reach(c, items, &element_path, target, action)?,
+                None => undeclared(&element_path, target, action)?,
+            }
+        };
+        let field = node.field.map(|i| &c.fields[i]);
+        let n = field.and_then(|f| f.constraints.min_items).unwrap_or(1).max(1) as usize;
+        Some(J::Arr(vec![element; n.min(1000)]))
+    }
+
+    /// A value at `path` that `c` accepts, as small as can be found, and
+    /// accepted by the other revision's field at the same path when possible.
+    fn minimal(&self, c: &'c ContractSpec, node: &'c Node, path: &str) -> Option<J> {
+        let field = node.field.map(|i| &c.fields[i]);
+        let types = field.map_or_else(|| node.implied_types(), |f| f.types);
+        let other = if std::ptr::eq(c, self.old) { &self.new_sites } else { &self.old_sites };
+        let twin = other.get(path).and_then(|s| s.field);
+        let pick = |f: &FieldSpec| {
+            let values: Vec<J> = candidates(f, &[]).into_iter().filter(|v| field_accepts(f, v)).collect();
+            let both = values.iter().find(|v| twin.is_none_or(|t| field_accepts(t, v))).cloned();
+            both.or_else(|| values.into_iter().next())
+        };
+        if let Some(f) = field {
+            if node.keys.is_empty() && node.items.is_none() {
+                return pick(f);
+            }
+        }
+        if !node.keys.is_empty() && types.contains(JsonType::Object) {
+            return Some(J::Obj(self.members(c, node, path, "", None)?));
+        }
+        if let Some(items) = node.items.as_deref().filter(|_| types.contains(JsonType::Array)) {
+            let n = field.and_then(|f| f.constraints.min_items).unwrap_or(0) as usize;
+            if n == 0 {
+                return Some(J::Arr(Vec::new()));
+            }
+            let one = self.minimal(c, items, &format!("{path}[]"))?;
+            return Some(J::Arr(vec![one; n.min(1000)]));
+        }
+        field.and_then(pick)
+    }
+
+    /// Adds the fields the new revision requires and the old one does not
+    /// (where the old one still accepts the body), so that the new revision
+    /// objects to the change rather than to a missing field elsewhere.
+    fn repair(&self, mut body: J, change: &str) -> J {
+        for _ in 0..8 {
+            let report = self.new.validate_json(body.text().as_bytes());
+            let mut changed = false;
+            for f in report.findings() {
+                let pattern = pattern_of(f.field());
+                if f.rule() != crate::rules::FIELD_REQUIRED || related(&pattern, change) {
+                    continue;
+                }
+                let Some(site) = self.new_sites.get(&pattern) else { continue };
+                let Some(value) = self.minimal(self.new, site.node, &pattern) else { continue };
+                let mut next = body.clone();
+                if insert(&mut next, f.field(), value) && accepted(self.old, &next.text()) {
+                    body = next;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        body
+    }
+}
+
+/// A value at `path` that a revision leaves open, shaped to reach `target`.
+fn undeclared(path: &str, target: &str, action: Option<Action<'_>>) -> Option<J> {
+    let rest = after(target, path);
+    if let Some(more) = rest.strip_prefix("[]") {
+        let element = if more.is_empty() {
+            match action {
+                Some(Action::Set(v)) => v.clone(),
+                _ => return Some(J::Arr(Vec::new())),
+            }
+        } else {
+            undeclared(&format!("{path}[]"), target, action)?
+        };
+        return Some(J::Arr(vec![element]));
+    }
+    let rest = rest.strip_prefix('.')?;
+    let key = &rest[..rest.find(['.', '[']).unwrap_or(rest.len())];
+    let p = join(path, key);
+    if p == target {
+        return Some(J::Obj(match action {
+            Some(Action::Set(v)) => vec![(key.to_string(), v.clone())],
+            _ => Vec::new(),
+        }));
+    }
+    Some(J::Obj(vec![(key.to_string(), undeclared(&p, target, action)?)]))
+}
+
+/// One step of a concrete path.
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// `params.parts[0].x` as steps; `None` for anything else.
+fn steps(concrete: &str) -> Option<Vec<Step>> {
+    let mut out = Vec::new();
+    for seg in concrete.split('.') {
+        let (key, mut rest) = seg.split_at(seg.find('[').unwrap_or(seg.len()));
+        out.push(Step::Key(key.to_string()));
+        while let Some(r) = rest.strip_prefix('[') {
+            let close = r.find(']')?;
+            out.push(Step::Index(r[..close].parse().ok()?));
+            rest = &r[close + 1..];
+        }
+    }
+    Some(out)
+}
+
+/// Sets `value` at a concrete path, creating objects on the way; false when
+/// the body's shape does not allow it.
+fn insert(body: &mut J, concrete: &str, value: J) -> bool {
+    let Some(steps) = steps(concrete) else { return false };
+    let mut at = body;
+    for (i, step) in steps.iter().enumerate() {
+        let last = i + 1 == steps.len();
+        at = match (step, at) {
+            (Step::Key(k), J::Obj(members)) => {
+                let pos = match members.iter().position(|(m, _)| m == k) {
+                    Some(pos) => pos,
+                    None => {
+                        members.push((k.clone(), J::Obj(Vec::new())));
+                        members.len() - 1
+                    }
+                };
+                if last {
+                    members[pos].1 = value;
+                    return true;
+                }
+                &mut members[pos].1
+            }
+            (Step::Index(n), J::Arr(items)) if *n < items.len() => {
+                if last {
+                    items[*n] = value;
+                    return true;
+                }
+                &mut items[*n]
+            }
+            _ => return false,
+        };
+    }
+    false
+}
+
+/// Whether a field, on its own, accepts a value with no finding.
+fn field_accepts(f: &FieldSpec, v: &J) -> bool {
+    let Ok(path) = FieldPath::parse("v") else { return false };
+    let mut probe = f.clone();
+    probe.path = path;
+    probe.required = true;
+    let fields = vec![probe];
+    let Ok(tree) = tree::build(&fields) else { return false };
+    let spec = ContractSpec {
+        name: "probe".into(),
+        revision: semver::Version::new(0, 0, 0),
+        kind: None,
+        title: None,
+        doc: None,
+        strict: false,
+        fields,
+        tree,
+    };
+    accepted(&spec, &format!("{{\"v\":{}}}", v.text()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn concrete_paths_become_patterns() {
+        assert_eq!(pattern_of("params.parts[12].kind"), "params.parts[].kind");
+        assert_eq!(pattern_of("grid[0][3]"), "grid[][]");
+        assert!(related("params", "params.name"));
+        assert!(related("parts[].kind", "parts"));
+        assert!(!related("params.name", "params.names"));
+    }
+
+    #[test]
+    fn insert_creates_objects_and_respects_arrays() {
+        let mut body = J::Obj(vec![("parts".into(), J::Arr(vec![J::Obj(Vec::new())]))]);
+        assert!(insert(&mut body, "parts[0].kind", J::Str("text".into())));
+        assert!(insert(&mut body, "meta.trace.id", J::Num("1".into())));
+        assert!(!insert(&mut body, "parts[3].kind", J::Null));
+        assert_eq!(body.text(), r#"{"parts":[{"kind":"text"}],"meta":{"trace":{"id":1}}}"#);
+    }
+}

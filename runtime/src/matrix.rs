@@ -1,0 +1,138 @@
+//! The contract matrix: every envelope against every revision of the contract
+//! it names (other contracts get a mismatch cell, not a validation), plus the
+//! revision chains of every contract name. Renderers in `render::matrix` turn
+//! it into text, JSON or Markdown; this module only computes.
+
+use crate::catalog::Catalog;
+use crate::chain::{chains, Chain};
+use crate::envelope::Envelope;
+use crate::report::Report;
+
+/// One column: a contract revision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Column {
+    pub name: String,
+    pub revision: String,
+}
+
+impl Column {
+    /// `name@revision`.
+    pub fn id(&self) -> String {
+        format!("{}@{}", self.name, self.revision)
+    }
+}
+
+/// One envelope against one contract revision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cell {
+    /// The envelope names another contract; it was not validated.
+    Mismatch,
+    /// Validated: the report.
+    Checked(Report),
+}
+
+impl Cell {
+    pub fn report(&self) -> Option<&Report> {
+        match self {
+            Cell::Checked(r) => Some(r),
+            Cell::Mismatch => None,
+        }
+    }
+}
+
+/// One envelope and its cells, one per column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub source: String,
+    pub contract: String,
+    pub revision: Option<String>,
+    pub cells: Vec<Cell>,
+}
+
+/// Counts over the matrix.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Totals {
+    pub contracts: usize,
+    pub envelopes: usize,
+    pub checked: usize,
+    pub passed: usize,
+    pub failed: usize,
+    pub mismatched: usize,
+    /// Envelopes naming a contract none of the columns has.
+    pub unmatched: usize,
+    /// Chain steps whose version bump is too small for their verdict.
+    pub insufficient_bumps: usize,
+}
+
+/// The whole matrix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Matrix {
+    pub columns: Vec<Column>,
+    pub rows: Vec<Row>,
+    pub chains: Vec<Chain>,
+}
+
+impl Matrix {
+    /// Validates each envelope against every revision of the contract it
+    /// names, in catalog order (name, then revision).
+    pub fn build(catalog: &Catalog, envelopes: impl IntoIterator<Item = Envelope>) -> Matrix {
+        let columns: Vec<Column> = catalog
+            .contracts()
+            .map(|c| Column { name: c.name().to_string(), revision: c.revision().to_string() })
+            .collect();
+        let rows = envelopes
+            .into_iter()
+            .map(|e| {
+                let cells =
+                    catalog
+                        .contracts()
+                        .map(|c| {
+                            if c.name() == e.contract() {
+                                Cell::Checked(c.validate_envelope(&e))
+                            } else {
+                                Cell::Mismatch
+                            }
+                        })
+                        .collect();
+                Row {
+                    source: e.source().to_string(),
+                    contract: e.contract().to_string(),
+                    revision: e.revision().map(str::to_string),
+                    cells,
+                }
+            })
+            .collect();
+        Matrix { columns, rows, chains: chains(catalog) }
+    }
+
+    pub fn totals(&self) -> Totals {
+        let mut t = Totals { contracts: self.columns.len(), envelopes: self.rows.len(), ..Totals::default() };
+        for row in &self.rows {
+            if !self.columns.iter().any(|c| c.name == row.contract) {
+                t.unmatched += 1;
+            }
+            for cell in &row.cells {
+                match cell {
+                    Cell::Mismatch => t.mismatched += 1,
+                    Cell::Checked(r) => {
+                        t.checked += 1;
+                        if r.is_valid() {
+                            t.passed += 1;
+                        } else {
+                            t.failed += 1;
+                        }
+                    }
+                }
+            }
+        }
+        t.insufficient_bumps = self.chains.iter().flat_map(|c| &c.steps).filter(|s| !s.is_sufficient()).count();
+        t
+    }
+
+    /// Whether every checked cell passed, every envelope found its contract,
+    /// and every chain's bumps suffice.
+    pub fn is_clean(&self) -> bool {
+        let t = self.totals();
+        t.failed == 0 && t.unmatched == 0 && t.insufficient_bumps == 0
+    }
+}

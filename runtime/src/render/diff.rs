@@ -1,0 +1,98 @@
+//! `diff` output: text (SPEC §5, byte for byte as the seed), JSON, Markdown.
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use super::markdown::{cell, code};
+use crate::diff::ContractDiff;
+
+/// `name: from -> to`, `compatibility: VERDICT`, then one line per change
+/// (`  impact rule field: message`), or `  (no changes)`. With `witnesses`,
+/// each witness follows its change on a line of its own.
+pub fn text(d: &ContractDiff, witnesses: bool) -> String {
+    let mut out = format!("{}: {} -> {}\n", d.name(), d.from(), d.to());
+    out.push_str(&format!("compatibility: {}\n", d.compatibility().as_str().to_uppercase()));
+    for c in d.changes() {
+        out.push_str(&format!("  {} {} {}: {}\n", c.impact(), c.rule(), c.field(), c.message()));
+        if let (true, Some(w)) = (witnesses, c.witness()) {
+            out.push_str(&format!("    witness: {w}\n"));
+        }
+    }
+    if d.changes().is_empty() {
+        out.push_str("  (no changes)\n");
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct JsonDiff<'a> {
+    contract: &'a str,
+    from: String,
+    to: String,
+    compatibility: &'static str,
+    changes: Vec<JsonChange<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonChange<'a> {
+    impact: &'static str,
+    rule: &'static str,
+    field: &'a str,
+    message: &'a str,
+    witness: Option<Box<RawValue>>,
+}
+
+/// The JSON value of a diff (one document per diff).
+pub fn json_value(d: &ContractDiff) -> serde_json::Value {
+    serde_json::to_value(json_doc(d)).unwrap_or(serde_json::Value::Null)
+}
+
+fn json_doc(d: &ContractDiff) -> JsonDiff<'_> {
+    JsonDiff {
+        contract: d.name(),
+        from: d.from().to_string(),
+        to: d.to().to_string(),
+        compatibility: d.compatibility().as_str(),
+        changes: d
+            .changes()
+            .iter()
+            .map(|c| JsonChange {
+                impact: c.impact().as_str(),
+                rule: c.rule(),
+                field: c.field(),
+                message: c.message(),
+                witness: c.witness().and_then(|w| RawValue::from_string(w.to_string()).ok()),
+            })
+            .collect(),
+    }
+}
+
+/// Pretty JSON of several diffs: one object for one diff, an array otherwise.
+pub fn json(diffs: &[ContractDiff]) -> String {
+    let docs: Vec<JsonDiff<'_>> = diffs.iter().map(json_doc).collect();
+    let text =
+        if docs.len() == 1 { serde_json::to_string_pretty(&docs[0]) } else { serde_json::to_string_pretty(&docs) };
+    text.unwrap_or_default() + "\n"
+}
+
+/// A Markdown section: heading, verdict, and a table of changes with witnesses.
+pub fn markdown(d: &ContractDiff) -> String {
+    let mut out = format!("### {} {} -> {}: {}\n\n", d.name(), d.from(), d.to(), d.compatibility().as_str());
+    if d.changes().is_empty() {
+        out.push_str("No changes.\n");
+        return out;
+    }
+    out.push_str("| impact | rule | field | change | witness |\n|---|---|---|---|---|\n");
+    for c in d.changes() {
+        let witness = c.witness().map_or_else(String::new, code);
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
+            c.impact(),
+            code(c.rule()),
+            code(c.field()),
+            cell(c.message()),
+            cell(&witness)
+        ));
+    }
+    out
+}
