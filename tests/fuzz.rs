@@ -106,7 +106,12 @@ fn apply(mut bytes: Vec<u8>, edits: &[Edit]) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: 3000,
+        failure_persistence: None,
+        rng_algorithm: proptest::test_runner::RngAlgorithm::XorShift,
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn syntax_verdict_agrees_with_serde_json(value in json_value(), edits in edits()) {

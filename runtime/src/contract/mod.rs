@@ -188,6 +188,17 @@ impl TypeSet {
         TypeSet(self.0 | other.0)
     }
 
+    /// The types both accept, `integer` counting as a number: `integer` and
+    /// `number` share `integer`.
+    pub fn intersect(self, other: TypeSet) -> TypeSet {
+        let mut t = TypeSet(self.0 & other.0);
+        let int = |s: TypeSet| s.contains(JsonType::Integer) || s.contains(JsonType::Number);
+        if int(self) && int(other) {
+            t = t.with(JsonType::Integer);
+        }
+        t
+    }
+
     pub const fn contains(self, t: JsonType) -> bool {
         self.0 & t.bit() != 0
     }

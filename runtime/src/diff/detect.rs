@@ -29,6 +29,9 @@ pub(super) struct Site<'c> {
     pub required: bool,
 }
 
+/// The node of an open array element (no field, no children).
+static OPEN: Node = Node { field: None, keys: Vec::new(), items: None, required: false };
+
 /// Every path of a contract's tree, with what it means.
 pub(super) fn sites(c: &ContractSpec) -> BTreeMap<String, Site<'_>> {
     fn walk<'c>(c: &'c ContractSpec, node: &'c Node, path: String, out: &mut BTreeMap<String, Site<'c>>) {
@@ -101,7 +104,18 @@ pub(super) fn changes(old: &ContractSpec, new: &ContractSpec) -> Vec<Detected> {
     paths.sort();
     paths.dedup();
     for path in paths {
-        match (a.get(path), b.get(path)) {
+        // Elements of an array one revision declares and leaves open are
+        // `any` there: declaring them narrows, undeclaring them widens.
+        let open = |m: &BTreeMap<String, Site<'_>>, other: Option<&Site<'_>>| {
+            let parent = m.get(path.strip_suffix("[]")?)?;
+            let declared_array = parent.field.is_some_and(|f| f.types.contains(JsonType::Array));
+            let required = other?.required;
+            declared_array.then_some(Site { field: None, node: &OPEN, types: TypeSet::ANY, required })
+        };
+        let (sa, sb) = (a.get(path).copied(), b.get(path).copied());
+        let sa = sa.or_else(|| open(&a, sb.as_ref()));
+        let sb = sb.or_else(|| open(&b, sa.as_ref()));
+        match (sa.as_ref(), sb.as_ref()) {
             (Some(o), None) => {
                 if let Some(f) = o.field {
                     let (id, why) = if f.required {
@@ -118,16 +132,64 @@ pub(super) fn changes(old: &ContractSpec, new: &ContractSpec) -> Vec<Detected> {
                     out.fixed(id, path, format!("added {}", f.types));
                 }
             }
-            (Some(o), Some(n)) => site(&mut out, path, o, n),
+            (Some(o), Some(n)) => {
+                // An element's own `required` matters only through an array
+                // parent that is implied (required when an element field is).
+                let parent = path.strip_suffix("[]");
+                let implied = |m: &BTreeMap<String, Site<'_>>| {
+                    parent.is_some_and(|p| m.get(p).is_some_and(|s| s.field.is_none()))
+                };
+                let element_counts = implied(&a) || implied(&b);
+                site(&mut out, path, o, n, element_counts)
+            }
             (None, None) => {}
         }
     }
     out.0
 }
 
+/// The classes of values a site can hold: its types, narrowed to the types
+/// of its enum members when it has an enum (`boolean|null` with enum `[true]`
+/// holds booleans only).
+fn effective(s: &Site<'_>) -> u8 {
+    let declared = classes(s.types);
+    match s.field.and_then(|f| f.enum_values.as_deref()) {
+        Some(values) => {
+            let members = values.iter().fold(0u8, |acc, v| {
+                acc | match v.json_type() {
+                    JsonType::Number => 4,
+                    t => classes(TypeSet::of(t)),
+                }
+            });
+            declared & members
+        }
+        None => declared,
+    }
+}
+
+/// The types a site holds, as `string|integer`; when its enum holds fewer
+/// types than it declares, those, marked `(by enum)`.
+fn type_label(s: &Site<'_>, effective: u8) -> String {
+    if effective == classes(s.types) {
+        return s.types.label();
+    }
+    let mut parts = Vec::new();
+    for (bits, name) in [(1u8, "string"), (8, "boolean"), (16, "object"), (32, "array"), (64, "null")] {
+        if effective & bits != 0 {
+            parts.push(name);
+        }
+    }
+    match effective & 6 {
+        6 | 4 => parts.insert(usize::from(effective & 1), "number"),
+        2 => parts.insert(usize::from(effective & 1), "integer"),
+        _ => {}
+    }
+    format!("{} (by enum)", parts.join("|"))
+}
+
 /// Compares one path present in both revisions.
-fn site(out: &mut Out, path: &str, o: &Site<'_>, n: &Site<'_>) {
-    let (co, cn) = (classes(o.types), classes(n.types));
+fn site(out: &mut Out, path: &str, o: &Site<'_>, n: &Site<'_>, element_counts: bool) {
+    let (co, cn) = (effective(o), effective(n));
     if co != cn {
         let id = if co & cn == co {
             rules::TYPE_WIDENED
@@ -136,7 +198,7 @@ fn site(out: &mut Out, path: &str, o: &Site<'_>, n: &Site<'_>) {
         } else {
             rules::TYPE_CHANGED
         };
-        out.fixed(id, path, format!("{} -> {}", o.types, n.types));
+        out.fixed(id, path, format!("{} -> {}", type_label(o, co), type_label(n, cn)));
     }
     if o.field.is_none() && n.field.is_none() {
         // Both implied: their required-ness follows their children, whose
@@ -144,7 +206,7 @@ fn site(out: &mut Out, path: &str, o: &Site<'_>, n: &Site<'_>) {
         return;
     }
     let element = path.ends_with("[]");
-    if !element && o.required != n.required {
+    if (!element || element_counts) && o.required != n.required {
         let (id, msg) = if n.required {
             (rules::REQUIRED_TIGHTENED, "optional -> required")
         } else {
@@ -154,24 +216,36 @@ fn site(out: &mut Out, path: &str, o: &Site<'_>, n: &Site<'_>) {
     }
     let empty = Constraints::default();
     let (oc, nc) = (o.field.map_or(&empty, |f| &f.constraints), n.field.map_or(&empty, |f| &f.constraints));
-    enums(out, path, o.field.and_then(|f| f.enum_values.as_deref()), n.field.and_then(|f| f.enum_values.as_deref()));
-    constraints(out, path, oc, nc);
+    // Values of a type only one revision accepts are the type change's
+    // business: enums and constraints are compared on the shared types.
+    let shared = o.types.intersect(n.types);
+    let (oe, ne) = (o.field.and_then(|f| f.enum_values.as_deref()), n.field.and_then(|f| f.enum_values.as_deref()));
+    enums(out, path, oe, ne, (o.types, n.types));
+    constraints(out, path, oc, nc, shared);
 }
 
-fn enums(out: &mut Out, path: &str, old: Option<&[Scalar]>, new: Option<&[Scalar]>) {
+fn enums(out: &mut Out, path: &str, old: Option<&[Scalar]>, new: Option<&[Scalar]>, types: (TypeSet, TypeSet)) {
+    let shared = types.0.intersect(types.1);
+    if shared.is_empty() {
+        return;
+    }
     match (old, new) {
         (None, None) => {}
         (None, Some(n)) => out.fixed(rules::ENUM_ADDED, path, format!("open -> {}", enum_label(n))),
         (Some(o), None) => out.fixed(rules::ENUM_REMOVED, path, format!("{} -> open", enum_label(o))),
         (Some(o), Some(n)) => {
-            let missing = |from: &[Scalar], to: &[Scalar]| -> Vec<Scalar> {
-                from.iter().filter(|v| !to.iter().any(|w| w.same_value(v))).cloned().collect()
+            // Members only one revision's types accept come and go with the types.
+            let missing = |from: &[Scalar], to: &[Scalar], other: TypeSet| -> Vec<Scalar> {
+                from.iter()
+                    .filter(|v| other.accepts(v.json_type()) && !to.iter().any(|w| w.same_value(v)))
+                    .cloned()
+                    .collect()
             };
-            let dropped = missing(o, n);
+            let dropped = missing(o, n, types.1);
             if !dropped.is_empty() {
                 out.fixed(rules::ENUM_RESTRICTED, path, format!("dropped {}", enum_label(&dropped)));
             }
-            let added = missing(n, o);
+            let added = missing(n, o, types.0);
             if !added.is_empty() {
                 out.fixed(rules::ENUM_EXPANDED, path, format!("added {}", enum_label(&added)));
             }
@@ -232,7 +306,19 @@ fn bound_direction(old: Option<Bound<'_>>, new: Option<Bound<'_>>, lower: bool) 
     }
 }
 
-fn constraints(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
+fn constraints(out: &mut Out, path: &str, o: &Constraints, n: &Constraints, shared: TypeSet) {
+    if shared.has_numbers() {
+        numbers(out, path, o, n);
+    }
+    if shared.has_strings() {
+        strings(out, path, o, n);
+    }
+    if shared.has_arrays() {
+        arrays(out, path, o, n);
+    }
+}
+
+fn numbers(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
     for (lower, keyword) in [(true, "minimum"), (false, "maximum")] {
         fn pick(c: &Constraints, lower: bool) -> Option<Bound<'_>> {
             if lower {
@@ -265,27 +351,14 @@ fn constraints(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
         }
         _ => {}
     }
-    let counts = [
-        ("minLength", o.min_length, n.min_length, true),
-        ("maxLength", o.max_length, n.max_length, false),
-        ("minItems", o.min_items, n.min_items, true),
-        ("maxItems", o.max_items, n.max_items, false),
-    ];
-    for (keyword, ov, nv, lower) in counts {
-        // An absent minimum is 0; an absent maximum is no bound at all.
-        let (oe, ne) = if lower { (Some(ov.unwrap_or(0)), Some(nv.unwrap_or(0))) } else { (ov, nv) };
-        let d = match (oe, ne) {
-            (Some(a), Some(b)) if a == b => None,
-            (Some(a), Some(b)) => Some(if (b > a) == lower { Direction::Tightened } else { Direction::Relaxed }),
-            (None, Some(_)) => Some(Direction::Tightened),
-            (Some(_), None) => Some(Direction::Relaxed),
-            (None, None) => None,
-        };
-        if let Some(d) = d {
-            let show = |v: Option<u64>| v.map_or("(none)".to_string(), |v| format!("{keyword} {v}"));
-            out.keyword(keyword, d, path, format!("{} -> {}", show(ov), show(nv)));
-        }
-    }
+}
+
+fn strings(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
+    counts(
+        out,
+        path,
+        [("minLength", o.min_length, n.min_length, true), ("maxLength", o.max_length, n.max_length, false)],
+    );
     match (&o.pattern, &n.pattern) {
         (None, Some(p)) => {
             out.keyword("pattern", Direction::Tightened, path, format!("(none) -> pattern {}", quote(p.source())))
@@ -301,10 +374,33 @@ fn constraints(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
         ),
         _ => {}
     }
+}
+
+fn arrays(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
+    counts(out, path, [("minItems", o.min_items, n.min_items, true), ("maxItems", o.max_items, n.max_items, false)]);
     match (o.unique_items, n.unique_items) {
         (false, true) => out.keyword("uniqueItems", Direction::Tightened, path, "uniqueItems false -> true".into()),
         (true, false) => out.keyword("uniqueItems", Direction::Relaxed, path, "uniqueItems true -> false".into()),
         _ => {}
+    }
+}
+
+/// A pair of count bounds (`minLength`/`maxLength`, `minItems`/`maxItems`).
+fn counts(out: &mut Out, path: &str, pairs: [(&str, Option<u64>, Option<u64>, bool); 2]) {
+    for (keyword, ov, nv, lower) in pairs {
+        // An absent minimum is 0; an absent maximum is no bound at all.
+        let (oe, ne) = if lower { (Some(ov.unwrap_or(0)), Some(nv.unwrap_or(0))) } else { (ov, nv) };
+        let d = match (oe, ne) {
+            (Some(a), Some(b)) if a == b => None,
+            (Some(a), Some(b)) => Some(if (b > a) == lower { Direction::Tightened } else { Direction::Relaxed }),
+            (None, Some(_)) => Some(Direction::Tightened),
+            (Some(_), None) => Some(Direction::Relaxed),
+            (None, None) => None,
+        };
+        if let Some(d) = d {
+            let show = |v: Option<u64>| v.map_or("(none)".to_string(), |v| format!("{keyword} {v}"));
+            out.keyword(keyword, d, path, format!("{} -> {}", show(ov), show(nv)));
+        }
     }
 }
 

@@ -186,20 +186,32 @@ fn numbers(c: &Constraints) -> Vec<String> {
             }
         }
     }
-    let mut out: Vec<String> = raw
-        .into_iter()
-        .filter(|v| v.is_finite())
-        .map(|v| {
-            let text = format!("{v:.scale$}");
-            if text == "-0" || text.starts_with("-0.") && text.trim_start_matches("-0.").chars().all(|c| c == '0') {
-                text.trim_start_matches('-').to_string()
-            } else {
-                text
-            }
-        })
-        .collect();
+    let mut out: Vec<String> =
+        raw.into_iter().filter(|v| v.is_finite()).map(|v| tidy(format!("{v:.scale$}"))).collect();
     out.extend(bounds.iter().map(|b| b.raw().to_string()));
+    // Values off every grid the scale allows: half a step, and a few plain fractions.
+    let fine = (scale + 1).min(18);
+    out.push(tidy(format!("{:.fine$}", unit / 2.0)));
+    for b in &bounds {
+        let v: f64 = b.raw().parse().unwrap_or(0.0);
+        out.push(tidy(format!("{:.fine$}", v + unit / 2.0)));
+        out.push(tidy(format!("{:.fine$}", v - unit / 2.0)));
+    }
+    out.extend(["1.5", "0.25", "0.001", "-1.5"].map(String::from));
     out
+}
+
+/// `1.50` -> `1.5`, `2.00` -> `2`, `-0.0` -> `0`: the same value, plainly.
+fn tidy(text: String) -> String {
+    let mut t = text;
+    if t.contains('.') {
+        let keep = t.trim_end_matches('0').trim_end_matches('.').len();
+        t.truncate(keep);
+    }
+    if t == "-0" {
+        t = "0".into();
+    }
+    t
 }
 
 /// Digits after the decimal point a decimal needs.

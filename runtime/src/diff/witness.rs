@@ -8,7 +8,8 @@
 //! objects to the change and, ideally, to nothing else. A body is kept only
 //! after both real validators have judged it. Nothing unchecked is returned.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 
 use super::detect::{sites, Detected, Site};
 use super::rules;
@@ -23,8 +24,8 @@ pub(super) fn prove(old: &ContractSpec, new: &ContractSpec, d: &Detected) -> (Op
     if d.rule.id == rules::REMOVED_REQUIRED {
         return (None, d.message.clone());
     }
-    let cx = Ctx { old, new, old_sites: sites(old), new_sites: sites(new) };
-    let strict = d.rule.id == rules::STRICT_ENABLED;
+    let cx = Ctx { old, new, old_sites: sites(old), new_sites: sites(new), minimal: RefCell::default() };
+    let want = expect(d);
     let mut fallback = None;
     for body in cx.bodies(d) {
         let body = cx.repair(body, &d.field);
@@ -33,7 +34,7 @@ pub(super) fn prove(old: &ContractSpec, new: &ContractSpec, d: &Detected) -> (Op
             continue;
         }
         let report = new.validate_json(text.as_bytes());
-        match judge(&report, &d.field, strict) {
+        match judge(&report, d, &want) {
             Verdict::Clean => return (Some(text), d.message.clone()),
             Verdict::Related if fallback.is_none() => fallback = Some(text),
             _ => {}
@@ -53,24 +54,62 @@ pub(super) fn accepted(c: &ContractSpec, body: &str) -> bool {
 /// How the new revision's report bears on a change.
 #[derive(Debug, PartialEq, Eq)]
 enum Verdict {
-    /// Flagged at the changed field, and nowhere else.
+    /// Flagged for the change, and for nothing else.
     Clean,
-    /// Flagged at the changed field, and elsewhere too.
+    /// Flagged for the change, and for something else too.
     Related,
-    /// Not flagged at the changed field.
+    /// Not flagged for the change.
     Unrelated,
 }
 
-fn judge(report: &Report, field: &str, strict: bool) -> Verdict {
-    let flagged: Vec<_> = if strict {
-        report.findings().iter().filter(|f| f.rule() == crate::rules::FIELD_UNKNOWN).collect()
-    } else {
-        report.findings().iter().filter(|f| f.severity() == Severity::Error).collect()
+/// The findings that show a change: their rules, and whether they may name
+/// an ancestor of the changed path (a parent that went missing with it).
+struct Expect {
+    rules: Vec<String>,
+    ancestors: bool,
+}
+
+fn expect(d: &Detected) -> Expect {
+    let own = |rules: &[&str]| rules.iter().map(|r| r.to_string()).collect();
+    match d.rule.id {
+        rules::STRICT_ENABLED => Expect { rules: own(&[crate::rules::FIELD_UNKNOWN]), ancestors: true },
+        rules::ADDED_REQUIRED | rules::REQUIRED_TIGHTENED => {
+            Expect { rules: own(&[crate::rules::FIELD_REQUIRED, crate::rules::FIELD_TYPE]), ancestors: true }
+        }
+        // A type an enum leaves no member of is rejected as `field.enum`.
+        rules::TYPE_NARROWED | rules::TYPE_CHANGED => {
+            Expect { rules: own(&[crate::rules::FIELD_TYPE, crate::rules::FIELD_ENUM]), ancestors: false }
+        }
+        rules::ENUM_ADDED | rules::ENUM_RESTRICTED => {
+            Expect { rules: own(&[crate::rules::FIELD_ENUM]), ancestors: false }
+        }
+        id => {
+            // `field.<keyword>.<direction>`: the keyword's own finding; a
+            // bound may be spelled either way.
+            let keyword = id.strip_prefix("field.").and_then(|r| r.split('.').next()).unwrap_or("");
+            let rules = match keyword {
+                "minimum" => vec!["field.minimum".to_string(), "field.exclusiveMinimum".to_string()],
+                "maximum" => vec!["field.maximum".to_string(), "field.exclusiveMaximum".to_string()],
+                k => vec![format!("field.{k}")],
+            };
+            Expect { rules, ancestors: false }
+        }
+    }
+}
+
+fn judge(report: &Report, d: &Detected, want: &Expect) -> Verdict {
+    let shows = |f: &crate::Finding| {
+        let at = pattern_of(f.field());
+        want.rules.iter().any(|r| r == f.rule())
+            && (d.rule.id == rules::STRICT_ENABLED || at == d.field || (want.ancestors && below(&d.field, &at)))
     };
-    let hit = |f: &&crate::Finding| strict || related(&pattern_of(f.field()), field);
-    if !flagged.iter().any(hit) {
+    let hit = report
+        .findings()
+        .iter()
+        .any(|f| shows(f) && (f.severity() == Severity::Error || d.rule.id == rules::STRICT_ENABLED));
+    if !hit {
         Verdict::Unrelated
-    } else if report.findings().iter().all(|f| hit(&f)) {
+    } else if report.findings().iter().all(shows) {
         Verdict::Clean
     } else {
         Verdict::Related
@@ -96,11 +135,6 @@ fn pattern_of(concrete: &str) -> String {
         }
     }
     out
-}
-
-/// Whether two path patterns are the same, or one lies below the other.
-fn related(a: &str, b: &str) -> bool {
-    a == b || below(a, b) || below(b, a)
 }
 
 /// What follows `path` in `target` (empty if `target` is not longer).
@@ -135,6 +169,8 @@ struct Ctx<'c> {
     new: &'c ContractSpec,
     old_sites: BTreeMap<String, Site<'c>>,
     new_sites: BTreeMap<String, Site<'c>>,
+    /// `minimal` values already found, by (revision is old, path).
+    minimal: RefCell<HashMap<(bool, String), Option<J>>>,
 }
 
 impl<'c> Ctx<'c> {
@@ -276,13 +312,35 @@ impl<'c> Ctx<'c> {
             }
         };
         let field = node.field.map(|i| &c.fields[i]);
-        let n = field.and_then(|f| f.constraints.min_items).unwrap_or(1).max(1) as usize;
-        Some(J::Arr(vec![element; n.min(1000)]))
+        let n = field.and_then(|f| f.constraints.min_items).unwrap_or(1).max(1).min(1000) as usize;
+        let mut items = vec![element];
+        if n > 1 {
+            // The other elements differ from it and from each other where
+            // the element field offers enough values (for uniqueItems).
+            let element_field = node.items.as_deref().and_then(|i| i.field).map(|i| &c.fields[i]);
+            let pool: Vec<J> = match element_field {
+                Some(f) => candidates(f, &[]).into_iter().filter(|v| field_accepts(f, v) && *v != items[0]).collect(),
+                None => (0..n).map(|i| J::Num(i.to_string())).filter(|v| *v != items[0]).collect(),
+            };
+            let filler = pool.first().cloned().unwrap_or_else(|| items[0].clone());
+            items.extend((0..n - 1).map(|i| pool.get(i).cloned().unwrap_or_else(|| filler.clone())));
+        }
+        Some(J::Arr(items))
     }
 
     /// A value at `path` that `c` accepts, as small as can be found, and
     /// accepted by the other revision's field at the same path when possible.
     fn minimal(&self, c: &'c ContractSpec, node: &'c Node, path: &str) -> Option<J> {
+        let key = (std::ptr::eq(c, self.old), path.to_string());
+        if let Some(found) = self.minimal.borrow().get(&key) {
+            return found.clone();
+        }
+        let found = self.find_minimal(c, node, path);
+        self.minimal.borrow_mut().insert(key, found.clone());
+        found
+    }
+
+    fn find_minimal(&self, c: &'c ContractSpec, node: &'c Node, path: &str) -> Option<J> {
         let field = node.field.map(|i| &c.fields[i]);
         let types = field.map_or_else(|| node.implied_types(), |f| f.types);
         let other = if std::ptr::eq(c, self.old) { &self.new_sites } else { &self.old_sites };
@@ -320,7 +378,7 @@ impl<'c> Ctx<'c> {
             let mut changed = false;
             for f in report.findings() {
                 let pattern = pattern_of(f.field());
-                if f.rule() != crate::rules::FIELD_REQUIRED || related(&pattern, change) {
+                if f.rule() != crate::rules::FIELD_REQUIRED || pattern == change || below(change, &pattern) {
                     continue;
                 }
                 let Some(site) = self.new_sites.get(&pattern) else { continue };
@@ -450,9 +508,9 @@ mod tests {
     fn concrete_paths_become_patterns() {
         assert_eq!(pattern_of("params.parts[12].kind"), "params.parts[].kind");
         assert_eq!(pattern_of("grid[0][3]"), "grid[][]");
-        assert!(related("params", "params.name"));
-        assert!(related("parts[].kind", "parts"));
-        assert!(!related("params.name", "params.names"));
+        assert!(below("params.name", "params"));
+        assert!(below("parts[].kind", "parts"));
+        assert!(!below("params.names", "params.name"));
     }
 
     #[test]

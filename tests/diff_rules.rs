@@ -1,0 +1,465 @@
+//! Every change rule of SPEC §5, at the top level, in nested objects and in
+//! array elements: the exact impact, rule, field and message, and for each
+//! breaking change a witness that this test re-checks with both validators
+//! (accepted by the old revision with no finding, flagged by the new one).
+
+use protocolarc::diff::{diff, Change, ContractDiff, Impact};
+use protocolarc::ContractSpec;
+
+fn contract(revision: &str, strict: bool, fields: &str) -> ContractSpec {
+    let doc = format!(r#"{{"name": "t.c", "revision": "{revision}", "strict": {strict}, "fields": [{fields}]}}"#);
+    ContractSpec::from_slice(doc.as_bytes(), &format!("t_{revision}.json")).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Checks one witness independently of the engine.
+fn witness_holds(old: &ContractSpec, new: &ContractSpec, c: &Change) {
+    let w = c.witness().unwrap_or_else(|| panic!("{}: no witness", c.rule()));
+    let before = old.validate_json(w.as_bytes());
+    assert!(before.findings().is_empty(), "{}: old flags its witness {w}: {:?}", c.rule(), before.findings());
+    let after = new.validate_json(w.as_bytes());
+    if c.rule() == "contract.strict.enabled" {
+        assert!(after.findings().iter().any(|f| f.rule() == "field.unknown"), "{}: {w}", c.rule());
+    } else {
+        assert!(!after.is_valid(), "{}: new accepts its witness {w}", c.rule());
+    }
+}
+
+/// (impact, rule, field, message, has a witness)
+type Row<'a> = (&'a str, &'a str, &'a str, &'a str, bool);
+
+fn check(old_fields: &str, new_fields: &str, expect: &[Row<'_>]) -> ContractDiff {
+    check_strict((false, false), old_fields, new_fields, expect)
+}
+
+fn check_strict(strict: (bool, bool), old_fields: &str, new_fields: &str, expect: &[Row<'_>]) -> ContractDiff {
+    let old = contract("1.0.0", strict.0, old_fields);
+    let new = contract("2.0.0", strict.1, new_fields);
+    let d = diff(&old, &new).expect("same name");
+    let got: Vec<(String, String, String, String, bool)> = d
+        .changes()
+        .iter()
+        .map(|c| (c.impact().to_string(), c.rule().into(), c.field().into(), c.message().into(), c.witness().is_some()))
+        .collect();
+    let want: Vec<(String, String, String, String, bool)> =
+        expect.iter().map(|(a, b, c, m, w)| (a.to_string(), b.to_string(), c.to_string(), m.to_string(), *w)).collect();
+    assert_eq!(got, want, "\nold: {old_fields}\nnew: {new_fields}");
+    for c in d.changes() {
+        if c.witness().is_some() {
+            witness_holds(&old, &new, c);
+        }
+        if c.impact() != Impact::Breaking {
+            assert!(c.witness().is_none(), "{}: only breaking changes carry witnesses", c.rule());
+        }
+    }
+    let worst = expect.iter().map(|r| r.0).fold("compatible", |w, i| match (w, i) {
+        (_, "breaking") | ("breaking", _) => "breaking",
+        (_, "forward") | ("forward", _) => "forward",
+        _ => "compatible",
+    });
+    assert_eq!(d.compatibility().as_str(), worst);
+    d
+}
+
+const ID: &str = r#"{"name": "id", "type": "string"}"#;
+
+#[test]
+fn no_change_and_documentation_only() {
+    check(ID, ID, &[]);
+    let d = check(
+        r#"{"name": "id", "type": ["string", "integer"], "doc": "old words"}"#,
+        r#"{"name": "id", "type": ["integer", "string"], "doc": "new words"}"#,
+        &[],
+    );
+    assert_eq!(d.compatibility(), Impact::Compatible);
+}
+
+#[test]
+fn field_added() {
+    check(
+        ID,
+        &format!(r#"{ID}, {{"name": "n", "type": "integer", "required": false}}"#),
+        &[("forward", "field.added.optional", "n", "added integer", false)],
+    );
+    check(
+        ID,
+        &format!(r#"{ID}, {{"name": "n", "type": "integer"}}"#),
+        &[("breaking", "field.added.required", "n", "added integer", true)],
+    );
+    // Nested and in array elements.
+    let old = r#"{"name": "p.q", "type": "string"}, {"name": "parts[].kind", "type": "string"}"#;
+    let new = r#"{"name": "p.q", "type": "string"}, {"name": "p.r", "type": "boolean"},
+                 {"name": "parts[].kind", "type": "string"}, {"name": "parts[].text", "type": "string"}"#;
+    check(
+        old,
+        new,
+        &[
+            ("breaking", "field.added.required", "p.r", "added boolean", true),
+            ("breaking", "field.added.required", "parts[].text", "added string", true),
+        ],
+    );
+}
+
+#[test]
+fn field_removed() {
+    check(
+        &format!(r#"{ID}, {{"name": "n", "type": "integer", "required": false}}"#),
+        ID,
+        &[("forward", "field.removed.optional", "n", "removed integer", false)],
+    );
+    check(
+        &format!(r#"{ID}, {{"name": "a.b", "type": "integer"}}"#),
+        ID,
+        &[(
+            "breaking",
+            "field.removed.required",
+            "a.b",
+            "removed integer (no envelope is rejected; readers of the field break)",
+            false,
+        )],
+    );
+}
+
+#[test]
+fn required_tightened_and_relaxed() {
+    let opt = r#"{"name": "p.args", "type": "object", "required": false}"#;
+    let req = r#"{"name": "p.args", "type": "object"}"#;
+    check(opt, req, &[("breaking", "field.required.tightened", "p.args", "optional -> required", true)]);
+    check(req, opt, &[("forward", "field.required.relaxed", "p.args", "required -> optional", false)]);
+    // An element field inside an array.
+    let opt = r#"{"name": "items[].sku", "type": "string", "required": false}"#;
+    let req = r#"{"name": "items[].sku", "type": "string"}"#;
+    // The implied `items` array becomes required with its child; the child's
+    // change is the one reported.
+    check(opt, req, &[("breaking", "field.required.tightened", "items[].sku", "optional -> required", true)]);
+}
+
+#[test]
+fn a_declared_parent_dropped_becomes_required() {
+    // `p` declared optional; the new revision only implies it, and `p.q` is
+    // required, so `p` is now required: breaking, not a forward removal.
+    check(
+        r#"{"name": "p", "type": "object", "required": false}, {"name": "p.q", "type": "string"}"#,
+        r#"{"name": "p.q", "type": "string"}"#,
+        &[("breaking", "field.required.tightened", "p", "optional -> required", true)],
+    );
+}
+
+#[test]
+fn types() {
+    let f = |t: &str| format!(r#"{{"name": "v", "type": {t}}}"#);
+    check(
+        &f(r#"["string", "integer"]"#),
+        &f(r#""string""#),
+        &[("breaking", "field.type.narrowed", "v", "string|integer -> string", true)],
+    );
+    check(&f(r#""integer""#), &f(r#""number""#), &[("forward", "field.type.widened", "v", "integer -> number", false)]);
+    check(
+        &f(r#""number""#),
+        &f(r#""integer""#),
+        &[("breaking", "field.type.narrowed", "v", "number -> integer", true)],
+    );
+    check(&f(r#""string""#), &f(r#""boolean""#), &[("breaking", "field.type.changed", "v", "string -> boolean", true)]);
+    check(&f(r#""string""#), &f(r#""any""#), &[("forward", "field.type.widened", "v", "string -> any", false)]);
+    check(
+        &f(r#""any""#),
+        &f(r#"["string", "null"]"#),
+        &[("breaking", "field.type.narrowed", "v", "any -> string|null", true)],
+    );
+    // integer plus number is number: no change.
+    check(&f(r#"["integer", "number"]"#), &f(r#""number""#), &[]);
+    // In array elements and nested objects.
+    let old = r#"{"name": "m.parts[].n", "type": "number"}"#;
+    let new = r#"{"name": "m.parts[].n", "type": "integer"}"#;
+    check(old, new, &[("breaking", "field.type.narrowed", "m.parts[].n", "number -> integer", true)]);
+}
+
+#[test]
+fn enums() {
+    let f = |e: &str| format!(r#"{{"name": "role", "type": "string"{e}}}"#);
+    check(
+        &f(""),
+        &f(r#", "enum": ["user", "agent"]"#),
+        &[("breaking", "field.enum.added", "role", "open -> {'user', 'agent'}", true)],
+    );
+    check(
+        &f(r#", "enum": ["user", "agent"]"#),
+        &f(""),
+        &[("forward", "field.enum.removed", "role", "{'user', 'agent'} -> open", false)],
+    );
+    check(
+        &f(r#", "enum": ["user", "agent"]"#),
+        &f(r#", "enum": ["user"]"#),
+        &[("breaking", "field.enum.restricted", "role", "dropped {'agent'}", true)],
+    );
+    check(
+        &f(r#", "enum": ["user"]"#),
+        &f(r#", "enum": ["user", "agent"]"#),
+        &[("forward", "field.enum.expanded", "role", "added {'agent'}", false)],
+    );
+    // Both at once, in array elements.
+    let g = |e: &str| format!(r#"{{"name": "msgs[].role", "type": "string", "enum": {e}}}"#);
+    check(
+        &g(r#"["user", "agent"]"#),
+        &g(r#"["user", "system"]"#),
+        &[
+            ("breaking", "field.enum.restricted", "msgs[].role", "dropped {'agent'}", true),
+            ("forward", "field.enum.expanded", "msgs[].role", "added {'system'}", false),
+        ],
+    );
+    // Numbers compare by value: 1 and 1.0 are one member.
+    let h = |e: &str| format!(r#"{{"name": "n", "type": "number", "enum": {e}}}"#);
+    check(&h("[1, 2]"), &h("[2.0, 1.0]"), &[]);
+}
+
+#[test]
+fn lower_bounds() {
+    let f = |k: &str| format!(r#"{{"name": "n", "type": "number"{k}}}"#);
+    check(
+        &f(""),
+        &f(r#", "minimum": 1"#),
+        &[("breaking", "field.minimum.tightened", "n", "(none) -> minimum 1", true)],
+    );
+    check(&f(r#", "minimum": 1"#), &f(""), &[("forward", "field.minimum.relaxed", "n", "minimum 1 -> (none)", false)]);
+    check(
+        &f(r#", "minimum": 1"#),
+        &f(r#", "minimum": 5"#),
+        &[("breaking", "field.minimum.tightened", "n", "minimum 1 -> minimum 5", true)],
+    );
+    check(
+        &f(r#", "minimum": 10"#),
+        &f(r#", "exclusiveMinimum": 10"#),
+        &[("breaking", "field.minimum.tightened", "n", "minimum 10 -> exclusiveMinimum 10", true)],
+    );
+    check(
+        &f(r#", "exclusiveMinimum": 10"#),
+        &f(r#", "minimum": 10"#),
+        &[("forward", "field.minimum.relaxed", "n", "exclusiveMinimum 10 -> minimum 10", false)],
+    );
+    // The tighter of the two keywords is the bound.
+    check(&f(r#", "minimum": 0, "exclusiveMinimum": 5"#), &f(r#", "exclusiveMinimum": 5"#), &[]);
+}
+
+#[test]
+fn upper_bounds() {
+    let f = |k: &str| format!(r#"{{"name": "cfg.limit", "type": "integer"{k}}}"#);
+    // The tightening that removes nothing: a lowered maximum.
+    check(
+        &f(r#", "maximum": 12"#),
+        &f(r#", "maximum": 6"#),
+        &[("breaking", "field.maximum.tightened", "cfg.limit", "maximum 12 -> maximum 6", true)],
+    );
+    check(
+        &f(r#", "maximum": 6"#),
+        &f(r#", "maximum": 12"#),
+        &[("forward", "field.maximum.relaxed", "cfg.limit", "maximum 6 -> maximum 12", false)],
+    );
+    check(
+        &f(r#", "maximum": 6"#),
+        &f(r#", "exclusiveMaximum": 6"#),
+        &[("breaking", "field.maximum.tightened", "cfg.limit", "maximum 6 -> exclusiveMaximum 6", true)],
+    );
+    check(
+        &f(""),
+        &f(r#", "exclusiveMaximum": 100"#),
+        &[("breaking", "field.maximum.tightened", "cfg.limit", "(none) -> exclusiveMaximum 100", true)],
+    );
+}
+
+#[test]
+fn multiple_of() {
+    let f = |m: &str| format!(r#"{{"name": "q", "type": "number"{m}}}"#);
+    check(
+        &f(r#", "multipleOf": 2"#),
+        &f(r#", "multipleOf": 4"#),
+        &[("breaking", "field.multipleOf.tightened", "q", "multipleOf 2 -> 4", true)],
+    );
+    check(
+        &f(r#", "multipleOf": 4"#),
+        &f(r#", "multipleOf": 2"#),
+        &[("forward", "field.multipleOf.relaxed", "q", "multipleOf 4 -> 2", false)],
+    );
+    check(
+        &f(r#", "multipleOf": 2"#),
+        &f(r#", "multipleOf": 3"#),
+        &[("breaking", "field.multipleOf.changed", "q", "multipleOf 2 -> 3", true)],
+    );
+    check(
+        &f(""),
+        &f(r#", "multipleOf": 0.01"#),
+        &[("breaking", "field.multipleOf.tightened", "q", "(none) -> multipleOf 0.01", true)],
+    );
+    check(
+        &f(r#", "multipleOf": 0.01"#),
+        &f(""),
+        &[("forward", "field.multipleOf.relaxed", "q", "multipleOf 0.01 -> (none)", false)],
+    );
+    check(&f(r#", "multipleOf": 0.5"#), &f(r#", "multipleOf": 0.50"#), &[]);
+}
+
+#[test]
+fn string_lengths() {
+    let f = |k: &str| format!(r#"{{"name": "tags[]", "type": "string"{k}}}"#);
+    check(
+        &f(""),
+        &f(r#", "minLength": 1"#),
+        &[("breaking", "field.minLength.tightened", "tags[]", "(none) -> minLength 1", true)],
+    );
+    check(
+        &f(r#", "minLength": 3"#),
+        &f(r#", "minLength": 1"#),
+        &[("forward", "field.minLength.relaxed", "tags[]", "minLength 3 -> minLength 1", false)],
+    );
+    check(
+        &f(r#", "maxLength": 128"#),
+        &f(r#", "maxLength": 64"#),
+        &[("breaking", "field.maxLength.tightened", "tags[]", "maxLength 128 -> maxLength 64", true)],
+    );
+    check(
+        &f(r#", "maxLength": 64"#),
+        &f(""),
+        &[("forward", "field.maxLength.relaxed", "tags[]", "maxLength 64 -> (none)", false)],
+    );
+    // minLength 0 is no bound.
+    check(&f(""), &f(r#", "minLength": 0"#), &[]);
+}
+
+#[test]
+fn patterns() {
+    let f = |p: &str| format!(r#"{{"name": "msg.id", "type": "string"{p}}}"#);
+    check(
+        &f(""),
+        &f(r#", "pattern": "^[0-9a-f]{8}$""#),
+        &[("breaking", "field.pattern.tightened", "msg.id", "(none) -> pattern '^[0-9a-f]{8}$'", true)],
+    );
+    check(
+        &f(r#", "pattern": "^[a-z]+$""#),
+        &f(""),
+        &[("forward", "field.pattern.relaxed", "msg.id", "pattern '^[a-z]+$' -> (none)", false)],
+    );
+    check(
+        &f(r#", "pattern": "^[a-z]+$""#),
+        &f(r#", "pattern": "^[a-f]+$""#),
+        &[("breaking", "field.pattern.changed", "msg.id", "pattern '^[a-z]+$' -> '^[a-f]+$'", true)],
+    );
+}
+
+#[test]
+fn array_sizes_and_uniqueness() {
+    let f =
+        |k: &str| format!(r#"{{"name": "parts", "type": "array"{k}}}, {{"name": "parts[].kind", "type": "string"}}"#);
+    check(
+        &f(""),
+        &f(r#", "minItems": 1"#),
+        &[("breaking", "field.minItems.tightened", "parts", "(none) -> minItems 1", true)],
+    );
+    check(
+        &f(r#", "minItems": 2"#),
+        &f(r#", "minItems": 1"#),
+        &[("forward", "field.minItems.relaxed", "parts", "minItems 2 -> minItems 1", false)],
+    );
+    check(
+        &f(r#", "maxItems": 4"#),
+        &f(r#", "maxItems": 2"#),
+        &[("breaking", "field.maxItems.tightened", "parts", "maxItems 4 -> maxItems 2", true)],
+    );
+    check(
+        &f(r#", "maxItems": 2"#),
+        &f(r#", "maxItems": 4"#),
+        &[("forward", "field.maxItems.relaxed", "parts", "maxItems 2 -> maxItems 4", false)],
+    );
+    check(
+        &f(""),
+        &f(r#", "uniqueItems": true"#),
+        &[("breaking", "field.uniqueItems.tightened", "parts", "uniqueItems false -> true", true)],
+    );
+    check(
+        &f(r#", "uniqueItems": true"#),
+        &f(r#", "uniqueItems": false"#),
+        &[("forward", "field.uniqueItems.relaxed", "parts", "uniqueItems true -> false", false)],
+    );
+}
+
+#[test]
+fn strictness() {
+    check_strict(
+        (false, true),
+        ID,
+        ID,
+        &[("breaking", "contract.strict.enabled", "<contract>", "strict false -> true", true)],
+    );
+    check_strict(
+        (true, false),
+        ID,
+        ID,
+        &[("forward", "contract.strict.disabled", "<contract>", "strict true -> false", false)],
+    );
+}
+
+#[test]
+fn changes_sort_by_impact_then_field_then_rule() {
+    let old = r#"{"name": "b", "type": "string", "maxLength": 5}, {"name": "a", "type": "integer", "required": false}"#;
+    let new = r#"{"name": "b", "type": ["string", "null"], "maxLength": 3}, {"name": "a", "type": "integer"},
+                 {"name": "c", "type": "boolean", "required": false}"#;
+    check(
+        old,
+        new,
+        &[
+            ("breaking", "field.required.tightened", "a", "optional -> required", true),
+            ("breaking", "field.maxLength.tightened", "b", "maxLength 5 -> maxLength 3", true),
+            ("forward", "field.type.widened", "b", "string -> string|null", false),
+            ("forward", "field.added.optional", "c", "added boolean", false),
+        ],
+    );
+}
+
+#[test]
+fn different_contracts_are_refused() {
+    let a = contract("1.0.0", false, ID);
+    let b = ContractSpec::from_slice(br#"{"name": "other", "revision": "1.0.0", "fields": []}"#, "o.json").unwrap();
+    assert_eq!(diff(&a, &b).unwrap_err().to_string(), "cannot compare different contracts: 't.c' and 'other'");
+}
+
+#[test]
+fn every_rule_is_in_the_table_with_its_impact() {
+    use protocolarc::diff::rules;
+    let all = rules::all();
+    let ids: Vec<&str> = all.iter().map(|r| r.id).collect();
+    for id in [
+        "field.added.optional",
+        "field.added.required",
+        "field.removed.required",
+        "field.removed.optional",
+        "field.required.tightened",
+        "field.required.relaxed",
+        "field.type.narrowed",
+        "field.type.widened",
+        "field.type.changed",
+        "field.enum.added",
+        "field.enum.removed",
+        "field.enum.restricted",
+        "field.enum.expanded",
+        "field.minimum.tightened",
+        "field.maximum.relaxed",
+        "field.pattern.changed",
+        "field.multipleOf.changed",
+        "field.uniqueItems.tightened",
+        "contract.strict.enabled",
+        "contract.strict.disabled",
+    ] {
+        assert!(ids.contains(&id), "{id} missing from the rule table");
+    }
+    for r in &all {
+        let want = if r.id.ends_with(".relaxed")
+            || r.id.ends_with(".widened")
+            || r.id.ends_with(".expanded")
+            || r.id.ends_with(".disabled")
+            || ["field.added.optional", "field.removed.optional", "field.enum.removed"].contains(&r.id)
+        {
+            Impact::Forward
+        } else {
+            Impact::Breaking
+        };
+        assert_eq!(r.impact, want, "{}", r.id);
+    }
+    assert!(!ids.contains(&"field.minimum.changed"), "bounds only tighten or relax");
+}
