@@ -312,7 +312,7 @@ impl<'c> Ctx<'c> {
             }
         };
         let field = node.field.map(|i| &c.fields[i]);
-        let n = field.and_then(|f| f.constraints.min_items).unwrap_or(1).max(1).min(1000) as usize;
+        let n = field.and_then(|f| f.constraints.min_items).unwrap_or(1).clamp(1, 1000) as usize;
         let mut items = vec![element];
         if n > 1 {
             // The other elements differ from it and from each other where
