@@ -137,13 +137,16 @@ fn mutate(old: &Option<Spec>, m: &Mutation) -> Option<Spec> {
 /// The slots a contract is made of, in order.
 const SLOTS: [&str; 7] = ["a", "b", "o.x", "o.y", "arr[]", "list[].k", "list[].m"];
 
+/// `arr` itself: (minItems, maxItems, uniqueItems).
+type ArrSpec = (Option<u64>, Option<u64>, bool);
+
 #[derive(Debug, Clone)]
 struct Pair {
     old: Vec<Option<Spec>>,
     new: Vec<Option<Spec>>,
     strict: (bool, bool),
-    /// `arr` itself: present, with (minItems, maxItems, uniqueItems) in old and new.
-    arr: (Option<(Option<u64>, Option<u64>, bool)>, Option<(Option<u64>, Option<u64>, bool)>),
+    /// `arr` itself in old and new, if declared.
+    arr: (Option<ArrSpec>, Option<ArrSpec>),
 }
 
 fn pair() -> impl Strategy<Value = Pair> {
