@@ -17,16 +17,25 @@ fn mark(cell: &Cell) -> &'static str {
     }
 }
 
+/// `1 contract`, `2 contracts`.
+fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 fn summary(t: &Totals) -> String {
     let mut s = format!(
-        "{} contracts, {} envelopes: {} cells checked, {} pass, {} fail",
-        t.contracts, t.envelopes, t.checked, t.passed, t.failed
+        "{}, {}: {} checked, {} pass, {} fail",
+        count(t.contracts, "contract"),
+        count(t.envelopes, "envelope"),
+        count(t.checked, "cell"),
+        t.passed,
+        t.failed
     );
     if t.unmatched > 0 {
-        s.push_str(&format!("; {} envelopes name no contract here", t.unmatched));
+        s.push_str(&format!("; {} name no contract here", count(t.unmatched, "envelope")));
     }
     if t.insufficient_bumps > 0 {
-        s.push_str(&format!("; {} revision bumps too small", t.insufficient_bumps));
+        s.push_str(&format!("; {} too small", count(t.insufficient_bumps, "revision bump")));
     }
     s
 }
