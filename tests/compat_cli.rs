@@ -65,7 +65,10 @@ fn json_witnesses_hold_against_both_revisions() {
     let out = run(bin!(), &["diff", V1, V2, "--format", "json"]);
     let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
     assert_eq!(doc["compatibility"], "breaking");
-    assert_eq!((doc["contract"].as_str(), doc["from"].as_str(), doc["to"].as_str()), (Some("mcp.tool_call"), Some("1.0.0"), Some("2.0.0")));
+    assert_eq!(
+        (doc["contract"].as_str(), doc["from"].as_str(), doc["to"].as_str()),
+        (Some("mcp.tool_call"), Some("1.0.0"), Some("2.0.0"))
+    );
     let old = ContractSpec::from_path(root().join(V1)).unwrap();
     let new = ContractSpec::from_path(root().join(V2)).unwrap();
     let changes = doc["changes"].as_array().expect("changes");
@@ -77,7 +80,11 @@ fn json_witnesses_hold_against_both_revisions() {
             assert!(old.validate_json(body.as_bytes()).findings().is_empty(), "{body}");
             let report = new.validate_json(body.as_bytes());
             assert!(!report.is_valid(), "{body}");
-            assert!(report.findings().iter().all(|f| f.field() == c["field"]), "witness isolates {}: {body}", c["field"]);
+            assert!(
+                report.findings().iter().all(|f| f.field() == c["field"]),
+                "witness isolates {}: {body}",
+                c["field"]
+            );
         } else {
             assert!(w.is_null());
         }
@@ -98,7 +105,10 @@ fn diff_refuses_two_different_contracts() {
 #[test]
 fn diff_of_a_bad_contract_names_the_file() {
     let dir = scratch("diff-bad");
-    write_files(&dir, &[("a.json", br#"{"name": "x", "revision": "1.0.0", "fields": [{"name": "a", "type": "strin"}]}"#)]);
+    write_files(
+        &dir,
+        &[("a.json", br#"{"name": "x", "revision": "1.0.0", "fields": [{"name": "a", "type": "strin"}]}"#)],
+    );
     let v1 = root().join(V1);
     let out = run_in(bin!(), &dir, &["diff", v1.to_str().unwrap(), "a.json"]);
     assert_eq!(out.code, 3);
@@ -107,7 +117,16 @@ fn diff_of_a_bad_contract_names_the_file() {
 
 #[test]
 fn matrix_golden_transcripts() {
-    let seed = ["--contracts", V1, V11, V2, "contracts/a2a_task_send_1.0.0.json", "--envelopes", "contracts/fixtures/mcp_calls.jsonl", "contracts/fixtures/a2a_tasks.json"];
+    let seed = [
+        "--contracts",
+        V1,
+        V11,
+        V2,
+        "contracts/a2a_task_send_1.0.0.json",
+        "--envelopes",
+        "contracts/fixtures/mcp_calls.jsonl",
+        "contracts/fixtures/a2a_tasks.json",
+    ];
     let mut args = vec!["matrix"];
     args.extend(seed);
     let out = run(bin!(), &args);
@@ -137,7 +156,8 @@ fn matrix_is_clean_when_every_cell_passes_and_bumps_suffice() {
     let out = run(bin!(), &["matrix", "--contracts", V11, "--envelopes", "contracts/fixtures/readme/mcp_calls.jsonl"]);
     assert_eq!(out.code, 1, "line 3 names tools/list");
     let dir = scratch("matrix-clean");
-    let line = br#"{"contract": "a2a.task_send", "revision": "1.0.0", "data": {"task_id": "t", "role": "user", "parts": []}}"#;
+    let line =
+        br#"{"contract": "a2a.task_send", "revision": "1.0.0", "data": {"task_id": "t", "role": "user", "parts": []}}"#;
     write_files(&dir, &[("ok.jsonl", line)]);
     let c = root().join("contracts/a2a_task_send_1.0.0.json");
     let out = run_in(bin!(), &dir, &["matrix", "--contracts", c.to_str().unwrap(), "--envelopes", "ok.jsonl"]);
@@ -168,7 +188,13 @@ fn matrix_flags_a_bump_too_small_for_its_verdict() {
         "{}",
         out.stdout
     );
-    assert!(out.stdout.starts_with("matrix: 2 contracts, 4 envelopes: 8 cells checked, 3 pass, 5 fail; 1 revision bump too small\n"), "{}", out.stdout);
+    assert!(
+        out.stdout.starts_with(
+            "matrix: 2 contracts, 4 envelopes: 8 cells checked, 3 pass, 5 fail; 1 revision bump too small\n"
+        ),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
@@ -184,7 +210,11 @@ fn report_writes_a_file() {
     assert!(!dir.join("missing").exists());
     assert_eq!((out.code, out.stdout.as_str()), (0, "wrote report.md\n"));
     assert_eq!(std::fs::read_to_string(dir.join("report.md")).unwrap(), stdout.stdout);
-    assert!(stdout.stdout.starts_with("# Contract matrix\n\n6 contracts, 2 envelopes: 2 cells checked, 1 pass, 1 fail.\n"), "{}", stdout.stdout);
+    assert!(
+        stdout.stdout.starts_with("# Contract matrix\n\n6 contracts, 2 envelopes: 2 cells checked, 1 pass, 1 fail.\n"),
+        "{}",
+        stdout.stdout
+    );
     let mut bad = args.to_vec();
     bad.extend(["--out", "missing/dir/r.md"]);
     let out = run_in(bin!(), &dir, &bad);
