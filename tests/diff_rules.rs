@@ -463,3 +463,280 @@ fn every_rule_is_in_the_table_with_its_impact() {
     }
     assert!(!ids.contains(&"field.minimum.changed"), "bounds only tighten or relax");
 }
+
+/// One field's keywords (without its name) in the old and new revision;
+/// `None` where the revision does not declare it.
+type Case<'a> = (Option<&'a str>, Option<&'a str>, &'a str, &'a str, &'a str, bool);
+
+/// Every rule at three depths: a top-level field, a nested one, and a key in
+/// every element of an array. Rule, impact, message and the witness hold alike.
+#[test]
+fn every_rule_at_the_top_in_nested_objects_and_in_array_elements() {
+    let cases: &[Case<'_>] = &[
+        (
+            None,
+            Some(r#""type": "string", "required": false"#),
+            "forward",
+            "field.added.optional",
+            "added string",
+            false,
+        ),
+        (None, Some(r#""type": "string""#), "breaking", "field.added.required", "added string", true),
+        (
+            Some(r#""type": "string", "required": false"#),
+            None,
+            "forward",
+            "field.removed.optional",
+            "removed string",
+            false,
+        ),
+        (
+            Some(r#""type": "string""#),
+            None,
+            "breaking",
+            "field.removed.required",
+            "removed string (no envelope is rejected; readers of the field break)",
+            false,
+        ),
+        (
+            Some(r#""type": "string", "required": false"#),
+            Some(r#""type": "string""#),
+            "breaking",
+            "field.required.tightened",
+            "optional -> required",
+            true,
+        ),
+        (
+            Some(r#""type": "string""#),
+            Some(r#""type": "string", "required": false"#),
+            "forward",
+            "field.required.relaxed",
+            "required -> optional",
+            false,
+        ),
+        (
+            Some(r#""type": ["string", "null"]"#),
+            Some(r#""type": "string""#),
+            "breaking",
+            "field.type.narrowed",
+            "string|null -> string",
+            true,
+        ),
+        (
+            Some(r#""type": "integer""#),
+            Some(r#""type": "number""#),
+            "forward",
+            "field.type.widened",
+            "integer -> number",
+            false,
+        ),
+        (
+            Some(r#""type": "boolean""#),
+            Some(r#""type": "string""#),
+            "breaking",
+            "field.type.changed",
+            "boolean -> string",
+            true,
+        ),
+        (
+            Some(r#""type": "string""#),
+            Some(r#""type": "string", "enum": ["a"]"#),
+            "breaking",
+            "field.enum.added",
+            "open -> {'a'}",
+            true,
+        ),
+        (
+            Some(r#""type": "string", "enum": ["a"]"#),
+            Some(r#""type": "string""#),
+            "forward",
+            "field.enum.removed",
+            "{'a'} -> open",
+            false,
+        ),
+        (
+            Some(r#""type": "string", "enum": ["a", "b"]"#),
+            Some(r#""type": "string", "enum": ["a"]"#),
+            "breaking",
+            "field.enum.restricted",
+            "dropped {'b'}",
+            true,
+        ),
+        (
+            Some(r#""type": "string", "enum": ["a"]"#),
+            Some(r#""type": "string", "enum": ["a", "b"]"#),
+            "forward",
+            "field.enum.expanded",
+            "added {'b'}",
+            false,
+        ),
+        (
+            Some(r#""type": "number", "minimum": 0"#),
+            Some(r#""type": "number", "minimum": 1"#),
+            "breaking",
+            "field.minimum.tightened",
+            "minimum 0 -> minimum 1",
+            true,
+        ),
+        (
+            Some(r#""type": "number", "minimum": 1"#),
+            Some(r#""type": "number""#),
+            "forward",
+            "field.minimum.relaxed",
+            "minimum 1 -> (none)",
+            false,
+        ),
+        (
+            Some(r#""type": "number""#),
+            Some(r#""type": "number", "exclusiveMaximum": 9"#),
+            "breaking",
+            "field.maximum.tightened",
+            "(none) -> exclusiveMaximum 9",
+            true,
+        ),
+        (
+            Some(r#""type": "number", "maximum": 9"#),
+            Some(r#""type": "number", "maximum": 99"#),
+            "forward",
+            "field.maximum.relaxed",
+            "maximum 9 -> maximum 99",
+            false,
+        ),
+        (
+            Some(r#""type": "integer", "multipleOf": 2"#),
+            Some(r#""type": "integer", "multipleOf": 4"#),
+            "breaking",
+            "field.multipleOf.tightened",
+            "multipleOf 2 -> 4",
+            true,
+        ),
+        (
+            Some(r#""type": "integer", "multipleOf": 4"#),
+            Some(r#""type": "integer", "multipleOf": 2"#),
+            "forward",
+            "field.multipleOf.relaxed",
+            "multipleOf 4 -> 2",
+            false,
+        ),
+        (
+            Some(r#""type": "integer", "multipleOf": 2"#),
+            Some(r#""type": "integer", "multipleOf": 3"#),
+            "breaking",
+            "field.multipleOf.changed",
+            "multipleOf 2 -> 3",
+            true,
+        ),
+        (
+            Some(r#""type": "string""#),
+            Some(r#""type": "string", "minLength": 2"#),
+            "breaking",
+            "field.minLength.tightened",
+            "(none) -> minLength 2",
+            true,
+        ),
+        (
+            Some(r#""type": "string", "minLength": 2"#),
+            Some(r#""type": "string""#),
+            "forward",
+            "field.minLength.relaxed",
+            "minLength 2 -> (none)",
+            false,
+        ),
+        (
+            Some(r#""type": "string", "maxLength": 9"#),
+            Some(r#""type": "string", "maxLength": 3"#),
+            "breaking",
+            "field.maxLength.tightened",
+            "maxLength 9 -> maxLength 3",
+            true,
+        ),
+        (
+            Some(r#""type": "string", "maxLength": 3"#),
+            Some(r#""type": "string", "maxLength": 9"#),
+            "forward",
+            "field.maxLength.relaxed",
+            "maxLength 3 -> maxLength 9",
+            false,
+        ),
+        (
+            Some(r#""type": "string""#),
+            Some(r#""type": "string", "pattern": "^x+$""#),
+            "breaking",
+            "field.pattern.tightened",
+            "(none) -> pattern '^x+$'",
+            true,
+        ),
+        (
+            Some(r#""type": "string", "pattern": "^x+$""#),
+            Some(r#""type": "string""#),
+            "forward",
+            "field.pattern.relaxed",
+            "pattern '^x+$' -> (none)",
+            false,
+        ),
+        (
+            Some(r#""type": "string", "pattern": "^x""#),
+            Some(r#""type": "string", "pattern": "^y""#),
+            "breaking",
+            "field.pattern.changed",
+            "pattern '^x' -> '^y'",
+            true,
+        ),
+        (
+            Some(r#""type": "array""#),
+            Some(r#""type": "array", "minItems": 2"#),
+            "breaking",
+            "field.minItems.tightened",
+            "(none) -> minItems 2",
+            true,
+        ),
+        (
+            Some(r#""type": "array", "minItems": 2"#),
+            Some(r#""type": "array""#),
+            "forward",
+            "field.minItems.relaxed",
+            "minItems 2 -> (none)",
+            false,
+        ),
+        (
+            Some(r#""type": "array", "maxItems": 3"#),
+            Some(r#""type": "array", "maxItems": 1"#),
+            "breaking",
+            "field.maxItems.tightened",
+            "maxItems 3 -> maxItems 1",
+            true,
+        ),
+        (
+            Some(r#""type": "array", "maxItems": 1"#),
+            Some(r#""type": "array", "maxItems": 3"#),
+            "forward",
+            "field.maxItems.relaxed",
+            "maxItems 1 -> maxItems 3",
+            false,
+        ),
+        (
+            Some(r#""type": "array""#),
+            Some(r#""type": "array", "uniqueItems": true"#),
+            "breaking",
+            "field.uniqueItems.tightened",
+            "uniqueItems false -> true",
+            true,
+        ),
+        (
+            Some(r#""type": "array", "uniqueItems": true"#),
+            Some(r#""type": "array""#),
+            "forward",
+            "field.uniqueItems.relaxed",
+            "uniqueItems true -> false",
+            false,
+        ),
+    ];
+    let anchor = r#"{"name": "id", "type": "string"}"#;
+    for path in ["v", "p.q.v", "items[].v"] {
+        for (old, new, impact, rule, message, witness) in cases {
+            let field = |kw: &Option<&str>| kw.map_or(String::new(), |k| format!(r#", {{"name": "{path}", {k}}}"#));
+            let (of, nf) = (format!("{anchor}{}", field(old)), format!("{anchor}{}", field(new)));
+            check(&of, &nf, &[(impact, rule, path, message, *witness)]);
+        }
+    }
+}
