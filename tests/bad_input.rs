@@ -211,6 +211,6 @@ fn default_mode_names_a_fixture_whose_contract_is_missing() {
     assert_eq!(out.code, 3);
     assert_eq!(
         out.stderr,
-        "error: contracts/fixtures/x.jsonl: envelope x.jsonl:1 targets 'nobody', which no contract in contracts defines\n"
+        "error: contracts/fixtures: envelope x.jsonl:1 targets 'nobody', which no contract in contracts defines\n"
     );
 }

@@ -70,13 +70,14 @@ fn validate_flags_an_envelope_for_another_contract() {
 }
 
 #[test]
-fn validate_with_no_paths_checks_every_bundled_fixture() {
+fn validate_with_no_paths_checks_the_configured_fixtures() {
+    // Cargo.toml: [workspace.metadata.protocolarc] fixtures = "contracts/fixtures/valid".
     let out = run(bin!(), &["validate"]);
-    assert_eq!(out.code, 1);
+    assert_eq!(out.code, 0);
     assert_eq!(out.stderr, "");
     golden("validate_default.txt", &out.stdout);
     let json = run(bin!(), &["validate", "--format", "json"]);
-    assert_eq!(json.code, 1);
+    assert_eq!(json.code, 0);
     golden("validate_default.json", &json.stdout);
     let doc: serde_json::Value = serde_json::from_str(&json.stdout).expect("validate --format json is JSON");
     let results = doc["results"].as_array().expect("results array");
@@ -87,8 +88,21 @@ fn validate_with_no_paths_checks_every_bundled_fixture() {
 #[test]
 fn validate_with_a_contract_and_no_envelopes_uses_its_fixtures() {
     let out = run(bin!(), &["validate", "contracts/a2a_task_send_1.0.0.json"]);
-    assert_eq!(out.code, 1);
-    assert_eq!(out.stdout, A2A_TRANSCRIPT);
+    assert_eq!(out.code, 0);
+    assert_eq!(
+        out.stdout,
+        "[PASS] a2a.task_send@1.0.0 <- a2a_task_send.json:1\n[PASS] a2a.task_send@1.0.0 <- a2a_task_send.json:2\n"
+    );
+}
+
+#[test]
+fn validate_with_no_paths_outside_a_cargo_project_uses_contracts_fixtures() {
+    let dir = scratch("no-cargo");
+    let contract = std::fs::read(protocolarc_tests::root().join("contracts/a2a_task_send_1.0.0.json")).unwrap();
+    let seed = std::fs::read(protocolarc_tests::root().join("contracts/fixtures/a2a_tasks.json")).unwrap();
+    write_files(&dir, &[("contracts/a.json", &contract), ("contracts/fixtures/a2a_tasks.json", &seed)]);
+    let out = run_in(bin!(), &dir, &["validate"]);
+    assert_eq!((out.code, out.stdout.as_str()), (1, A2A_TRANSCRIPT));
 }
 
 #[test]
@@ -198,7 +212,8 @@ fn help_teaches_and_exits_zero() {
     let out = run(bin!(), &["--help"]);
     assert_eq!(out.code, 0);
     assert!(out.stdout.starts_with("Versioned contracts for agent-protocol JSON envelopes"), "{}", out.stdout);
-    assert!(out.stdout.contains("Usage: cargo protocolarc <COMMAND>"), "{}", out.stdout);
+    assert!(out.stdout.contains("Usage: cargo protocolarc [OPTIONS] <COMMAND>"), "{}", out.stdout);
+    assert!(out.stdout.contains("Any path may be REV:PATH"), "{}", out.stdout);
     assert!(out.stdout.contains("  3  usage or input error"), "{}", out.stdout);
     let out = run(bin!(), &["validate", "--help"]);
     assert_eq!(out.code, 0);

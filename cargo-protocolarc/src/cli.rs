@@ -1,16 +1,19 @@
 //! Argument definitions. Each command's help says what it reads, what it
-//! prints and how it exits; defaults run on the project's `contracts/`.
+//! prints and how it exits; defaults come from the project's configuration
+//! (`[workspace.metadata.protocolarc]`), else `contracts/` at the workspace root.
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 const EXIT_CODES: &str = "\
+Any path may be REV:PATH to read it as committed at git revision REV.
+
 Exit codes:
   0  success
-  1  validation errors (an envelope failed its contract)
+  1  validation errors, or a failed check
   2  breaking compatibility
-  3  usage or input error (bad arguments, unreadable or malformed files)";
+  3  usage or input error (bad arguments, unreadable or malformed files, a missing git revision)";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -20,12 +23,15 @@ Exit codes:
     about = "Versioned contracts for agent-protocol JSON envelopes (MCP, A2A, JSON-RPC).",
     long_about = "Versioned contracts for agent-protocol JSON envelopes (MCP, A2A, JSON-RPC).\n\n\
                   A contract is a JSON file naming a message shape and its revision. \
-                  Every command runs on the project's contracts/ directory (and \
-                  contracts/fixtures/) when given no paths.",
+                  Every command runs on the project's contracts (configured in \
+                  [workspace.metadata.protocolarc], else contracts/) when given no paths.",
     after_help = EXIT_CODES,
     disable_help_subcommand = true
 )]
 pub(crate) struct Cli {
+    /// The Cargo.toml whose [workspace|package.metadata.protocolarc] configures the run.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -39,9 +45,9 @@ pub(crate) enum Command {
                       .json files (one envelope or an array of them) or directories (every .json and \
                       .jsonl file below, in path order). An envelope is \
                       {\"contract\": NAME, \"revision\": REV, \"data\": {...}}.\n\n\
-                      With no CONTRACT, every envelope under contracts/fixtures/ is checked against the \
-                      contract it names in contracts/ (the revision it declares, else the latest). With a \
-                      CONTRACT and no ENVELOPES, the fixtures that target that contract's name are used.",
+                      With no CONTRACT, every envelope of the project's fixtures is checked against the \
+                      contract it names (the revision it declares, else the latest). With a CONTRACT and \
+                      no ENVELOPES, the fixtures that target that contract's name are used.",
         after_help = "Examples:\n  \
                       cargo protocolarc validate\n  \
                       cargo protocolarc validate contracts/mcp_tool_call_1.0.0.json contracts/fixtures/mcp_calls.jsonl\n  \
@@ -55,13 +61,15 @@ pub(crate) enum Command {
                       breaking, field by field (SPEC §5). Every breaking change that can reject an \
                       envelope is proven by a witness: a data body the old revision accepts and the new \
                       one rejects, checked with both validators (shown by --witnesses and in JSON).\n\n\
-                      With no paths, every pair of neighbouring revisions in contracts/ is compared.",
+                      With --against REV, every contract of the project is compared with the same \
+                      contract as committed at REV (new revision files and files edited in place alike). \
+                      With no paths, every pair of neighbouring revisions in the project is compared.",
         after_help = "Examples:\n  \
                       cargo protocolarc diff contracts/mcp_tool_call_1.0.0.json contracts/mcp_tool_call_2.0.0.json\n  \
-                      cargo protocolarc diff old.json new.json --witnesses\n  \
-                      cargo protocolarc diff --format markdown\n\n\
+                      cargo protocolarc diff main:contracts/tool.json contracts/tool.json --witnesses\n  \
+                      cargo protocolarc diff --against origin/main --format github\n\n\
                       Exit codes: 0 compatible or forward, 2 breaking, 3 usage or input error \
-                      (including two different contract names)."
+                      (including two different contract names, or a revision missing from the clone)."
     )]
     Diff(DiffArgs),
     /// Cross-check envelopes against contracts: a matrix, plus every revision chain.
@@ -70,7 +78,7 @@ pub(crate) enum Command {
                       revision of the contract it names (other contracts get a '-' cell), and every \
                       contract name's revisions are ordered by semver and each neighbouring pair is \
                       classified, with its version bump checked (revision.bump.insufficient).\n\n\
-                      Defaults: --contracts contracts/ --envelopes contracts/fixtures/.",
+                      Defaults: the project's contracts and fixtures.",
         after_help = "Examples:\n  \
                       cargo protocolarc matrix\n  \
                       cargo protocolarc matrix --contracts contracts --envelopes traffic/ --format json\n\n\
@@ -89,25 +97,44 @@ pub(crate) enum Command {
                             cargo protocolarc describe --format json\n\n\
                             Exit codes: 0 success, 3 usage or input error.")]
     Describe(DescribeArgs),
+    /// Guard a repository in CI: load, semver bumps, immutability, lock, fixtures.
+    #[command(
+        long_about = "Run every check of the project's contracts, for CI:\n  \
+                      contract.load               every contract file loads\n  \
+                      revision.bump.insufficient  each revision's version bump covers its changes \
+                      (breaking: major, minor while 0.x; forward: minor; compatible: patch)\n  \
+                      revision.mutated            no revision that exists at the base changed since\n  \
+                      lock.missing, lock.mismatch every revision is pinned in the lock file with its SHA-256\n  \
+                      fixture.invalid             every fixture envelope passes its contract\n  \
+                      accept.stale                every approved break in the accept list still matches a change\n\n\
+                      The base is --against REV, else the configured base, else HEAD.",
+        after_help = "Examples:\n  \
+                      cargo protocolarc check\n  \
+                      cargo protocolarc check --against origin/main --format github\n\n\
+                      Exit codes: 0 every check passed, 1 a check failed, 3 usage or input error \
+                      (including a contract that does not load, or a base revision missing from the clone)."
+    )]
+    Check(CheckArgs),
+    /// Write (or verify) protocolarc.lock: the SHA-256 of every revision's canonical JSON.
+    #[command(after_help = "Examples:\n  \
+                            cargo protocolarc lock\n  \
+                            cargo protocolarc lock --check\n\n\
+                            Exit codes: 0 written (or matching), 1 the lock does not match (--check), 3 usage or input error.")]
+    Lock(LockArgs),
+    /// Render every contract's history (revision, verdict, changes) as Markdown.
+    #[command(after_help = "Examples:\n  \
+                            cargo protocolarc changelog --out CONTRACTS_CHANGELOG.md\n\n\
+                            Exit codes: 0 written, 3 usage or input error.")]
+    Changelog(ChangelogArgs),
 }
 
+/// Text or JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ReportFormat {
     /// Human-readable text.
     Text,
     /// JSON for tools.
     Json,
-}
-
-#[derive(Debug, Args)]
-pub(crate) struct ValidateArgs {
-    /// The contract file to validate against (default: each envelope's own contract in contracts/).
-    pub contract: Option<PathBuf>,
-    /// Envelope files or directories (default: contracts/fixtures/).
-    pub envelopes: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
-    pub format: ReportFormat,
 }
 
 /// The formats of `diff`, `matrix` and `report`.
@@ -121,16 +148,43 @@ pub(crate) enum DiffFormat {
     Markdown,
 }
 
+/// The formats of the CI commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CiFormat {
+    /// Human-readable text.
+    Text,
+    /// JSON for tools.
+    Json,
+    /// A Markdown summary for a pull-request comment.
+    Markdown,
+    /// GitHub Actions workflow commands (`::error file=...,line=...::...`).
+    Github,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ValidateArgs {
+    /// The contract file to validate against (default: each envelope's own contract).
+    pub contract: Option<PathBuf>,
+    /// Envelope files or directories (default: the project's fixtures).
+    pub envelopes: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct DiffArgs {
-    /// The older revision (default: every neighbouring pair in contracts/).
-    #[arg(requires = "new")]
+    /// The older revision (default: every neighbouring pair in the project).
+    #[arg(requires = "new", conflicts_with = "against")]
     pub old: Option<PathBuf>,
     /// The newer revision.
     pub new: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
-    pub format: DiffFormat,
+    /// Compare every contract of the project with the same contract at this git revision.
+    #[arg(long, value_name = "REV")]
+    pub against: Option<String>,
+    /// Output format (`github` only with --against).
+    #[arg(long, value_enum, default_value_t = CiFormat::Text)]
+    pub format: CiFormat,
     /// Print each breaking change's witness under it (text format).
     #[arg(long)]
     pub witnesses: bool,
@@ -138,10 +192,10 @@ pub(crate) struct DiffArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct Sources {
-    /// Contract files or directories of *.json contracts (default: contracts/).
+    /// Contract files or directories of *.json contracts (default: the project's contracts).
     #[arg(long, num_args = 1.., value_name = "PATH")]
     pub contracts: Vec<PathBuf>,
-    /// Envelope files or directories (default: contracts/fixtures/).
+    /// Envelope files or directories (default: the project's fixtures).
     #[arg(long, num_args = 1.., value_name = "PATH")]
     pub envelopes: Vec<PathBuf>,
 }
@@ -169,9 +223,33 @@ pub(crate) struct ReportArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct DescribeArgs {
-    /// The contract file to describe (default: every contract in contracts/).
+    /// The contract file to describe (default: every contract of the project).
     pub contract: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// The git revision whose published contracts must be unchanged (default: configured base, else HEAD).
+    #[arg(long, value_name = "REV")]
+    pub against: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CiFormat::Text)]
+    pub format: CiFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct LockArgs {
+    /// Verify the lock file instead of writing it.
+    #[arg(long)]
+    pub check: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ChangelogArgs {
+    /// Write the changelog to this file instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }

@@ -5,9 +5,14 @@
 //! library's renderers produce. [`run`] is the whole program with its streams
 //! passed in, so tests drive it in-process and compare bytes.
 
+mod ci;
 mod cli;
 mod cmd;
+mod config;
+mod git;
+mod history;
 mod project;
+mod source;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -94,7 +99,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         Ok(cli) => cli,
         Err(e) => return report_clap(e, out, err),
     };
-    let result = cmd::dispatch(cli.command, out);
+    let result = cmd::dispatch(cli, out);
     let flushed = out.flush();
     match (result, flushed) {
         (Ok(code), Ok(())) => code,

@@ -3,7 +3,7 @@
 //! (the current directory or an ancestor holding a `Cargo.toml` next to a
 //! `contracts/`), else `./contracts`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The default contracts directory, as a path relative to the current
 /// directory where it can be (so messages stay short).
@@ -19,9 +19,4 @@ pub(crate) fn contracts_dir() -> PathBuf {
         rel.push("..");
     }
     PathBuf::from("contracts")
-}
-
-/// The fixtures directory inside a contracts directory.
-pub(crate) fn fixtures_dir(contracts: &Path) -> PathBuf {
-    contracts.join("fixtures")
 }

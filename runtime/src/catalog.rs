@@ -53,18 +53,27 @@ impl Catalog {
         for path in paths {
             files.extend(contract_files(path)?);
         }
-        let mut entries: Vec<(PathBuf, ContractSpec)> = Vec::with_capacity(files.len());
+        let mut entries = Vec::with_capacity(files.len());
         for file in files {
             let spec = ContractSpec::from_path(&file)?;
-            if let Some((other, _)) =
-                entries.iter().find(|(_, c)| c.name() == spec.name() && c.revision() == spec.revision())
-            {
-                let msg = format!("{} is also defined in {}", spec.id(), other.display());
-                return Err(InputError::new(file.display().to_string(), msg).into());
-            }
             entries.push((file, spec));
         }
-        entries.sort_by(|a, b| a.1.name().cmp(b.1.name()).then_with(|| a.1.revision().cmp(b.1.revision())));
+        Ok(Catalog::from_entries(entries)?)
+    }
+
+    /// A catalog of contracts already loaded (from wherever), each with the
+    /// path it is known by. Two entries with the same name and revision are
+    /// an error.
+    pub fn from_entries(mut entries: Vec<(PathBuf, ContractSpec)>) -> Result<Catalog, InputError> {
+        entries.sort_by(|a, b| {
+            a.1.name().cmp(b.1.name()).then_with(|| a.1.revision().cmp(b.1.revision())).then_with(|| a.0.cmp(&b.0))
+        });
+        for pair in entries.windows(2) {
+            if pair[0].1.name() == pair[1].1.name() && pair[0].1.revision() == pair[1].1.revision() {
+                let msg = format!("{} is also defined in {}", pair[1].1.id(), pair[0].0.display());
+                return Err(InputError::new(pair[1].0.display().to_string(), msg));
+            }
+        }
         Ok(Catalog { entries })
     }
 

@@ -201,46 +201,60 @@ pub fn read_jsonl<R: BufRead, E: From<InputError>>(
 /// returns an error.
 pub fn read_file<E: From<InputError>>(
     file: &EnvelopeFile,
-    mut each: impl FnMut(Envelope) -> Result<(), E>,
+    each: impl FnMut(Envelope) -> Result<(), E>,
 ) -> Result<usize, E> {
     let origin = file.path.display().to_string();
     let open_err = |e: std::io::Error| InputError::new(&origin, load_io_reason(&e));
-    let mut count = 0;
     if is_jsonl(&file.path) {
         let reader = BufReader::new(File::open(&file.path).map_err(open_err)?);
         return read_jsonl(reader, &file.label, &origin, each);
     }
-    {
-        let bytes = std::fs::read(&file.path).map_err(open_err)?;
-        let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-        let fail = |(offset, message): (usize, String)| {
-            let (line, column) = line_col(text, offset);
-            InputError { origin: origin.clone(), line, column, message }
-        };
-        let mut s = Scanner::new(text);
-        match s.peek_kind().map_err(syntax).map_err(fail)? {
-            Kind::Array => {
-                s.array_start();
-                while s.array_next(count == 0).map_err(syntax).map_err(fail)? {
-                    let source = format!("{}:{}", file.label, count + 1);
-                    let envelope = envelope(&mut s, source).map_err(fail)?;
-                    count += 1;
-                    each(envelope)?;
-                }
-            }
-            Kind::Object => {
-                let envelope = envelope(&mut s, format!("{}:1", file.label)).map_err(fail)?;
+    let bytes = std::fs::read(&file.path).map_err(open_err)?;
+    read_json(&bytes, &file.label, &origin, each)
+}
+
+/// Reads the envelopes of a `.json` document (one envelope or an array of
+/// them) held in memory. Sources are `label:INDEX`; errors name `origin`.
+pub fn read_json<E: From<InputError>>(
+    bytes: &[u8],
+    label: &str,
+    origin: &str,
+    mut each: impl FnMut(Envelope) -> Result<(), E>,
+) -> Result<usize, E> {
+    let mut count = 0;
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let fail = |(offset, message): (usize, String)| {
+        let (line, column) = line_col(text, offset);
+        InputError { origin: origin.to_string(), line, column, message }
+    };
+    let mut s = Scanner::new(text);
+    match s.peek_kind().map_err(syntax).map_err(fail)? {
+        Kind::Array => {
+            s.array_start();
+            while s.array_next(count == 0).map_err(syntax).map_err(fail)? {
+                let source = format!("{label}:{}", count + 1);
+                let envelope = envelope(&mut s, source).map_err(fail)?;
                 count += 1;
                 each(envelope)?;
             }
-            other => {
-                let msg = format!("expected an envelope object or an array of them, found {}", kind_name(other));
-                return Err(fail((s.offset(), msg)).into());
-            }
         }
-        s.finish().map_err(syntax).map_err(fail)?;
+        Kind::Object => {
+            let envelope = envelope(&mut s, format!("{label}:1")).map_err(fail)?;
+            count += 1;
+            each(envelope)?;
+        }
+        other => {
+            let msg = format!("expected an envelope object or an array of them, found {}", kind_name(other));
+            return Err(fail((s.offset(), msg)).into());
+        }
     }
+    s.finish().map_err(syntax).map_err(fail)?;
     Ok(count)
+}
+
+/// Whether a file name is read as JSONL (`.jsonl`, `.ndjson`) rather than JSON.
+pub fn is_jsonl_name(name: &str) -> bool {
+    name.ends_with(".jsonl") || name.ends_with(".ndjson")
 }
 
 fn syntax(e: SyntaxError) -> (usize, String) {

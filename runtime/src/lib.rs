@@ -22,6 +22,7 @@ pub mod contract;
 pub mod diff;
 pub mod envelope;
 pub mod json;
+pub mod lock;
 pub mod matrix;
 pub mod render;
 pub mod report;

@@ -3,15 +3,17 @@
 use std::io::Write;
 
 use protocolarc::render::describe;
-use protocolarc::{Catalog, ContractSpec};
 
+use super::{input, Ctx};
 use crate::cli::{DescribeArgs, ReportFormat};
-use crate::{exit, project, Failure};
+use crate::source::{Input, Repo};
+use crate::{exit, Failure};
 
-pub(crate) fn run(args: DescribeArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+pub(crate) fn run(cx: &Ctx, args: DescribeArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+    let mut repo = Repo::default();
     match args.contract {
         Some(path) => {
-            let c = ContractSpec::from_path(&path)?;
+            let c = repo.contract(&input(&path)?)?;
             let text = match args.format {
                 ReportFormat::Text => describe::text(&c),
                 ReportFormat::Json => describe::json(&c),
@@ -19,7 +21,7 @@ pub(crate) fn run(args: DescribeArgs, out: &mut dyn Write) -> Result<i32, Failur
             out.write_all(text.as_bytes())?;
         }
         None => {
-            let catalog = Catalog::load(&[project::contracts_dir()])?;
+            let catalog = repo.catalog(&[Input::Disk(cx.project()?.contracts)])?;
             match args.format {
                 ReportFormat::Text => {
                     for (i, c) in catalog.contracts().enumerate() {

@@ -1,45 +1,140 @@
-//! `diff`: two revisions, or every neighbouring pair in contracts/.
+//! `diff`: two revisions, every neighbouring pair of the project, or every
+//! contract of the project against a git revision (`--against`).
 
 use std::io::Write;
 
 use protocolarc::chain::chains;
 use protocolarc::diff::{diff, ContractDiff, Impact};
 use protocolarc::render::diff as render;
-use protocolarc::{Catalog, ContractSpec};
 
-use crate::cli::{DiffArgs, DiffFormat};
-use crate::{exit, project, Failure};
+use super::{input, Ctx};
+use crate::ci::{self, Problem};
+use crate::cli::{CiFormat, DiffArgs};
+use crate::git::Rev;
+use crate::history::{self, approval, Relation};
+use crate::source::{Input, Repo};
+use crate::{exit, Failure};
 
-pub(crate) fn run(args: DiffArgs, out: &mut dyn Write) -> Result<i32, Failure> {
-    let diffs: Vec<ContractDiff> = match (args.old, args.new) {
+pub(crate) fn run(cx: &Ctx, args: DiffArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+    if let Some(against) = &args.against {
+        return against_rev(cx, against, &args, out);
+    }
+    let mut repo = Repo::default();
+    let diffs: Vec<ContractDiff> = match (&args.old, &args.new) {
         (Some(old), Some(new)) => {
-            let (old, new) = (ContractSpec::from_path(&old)?, ContractSpec::from_path(&new)?);
+            let (old, new) = (repo.contract(&input(old)?)?, repo.contract(&input(new)?)?);
             vec![diff(&old, &new).map_err(|e| Failure::Input(e.to_string()))?]
         }
         _ => {
-            let catalog = Catalog::load(&[project::contracts_dir()])?;
+            let catalog = repo.catalog(&[Input::Disk(cx.project()?.contracts)])?;
             chains(&catalog).into_iter().flat_map(|c| c.steps.into_iter().map(|s| s.diff)).collect()
         }
     };
+    write_diffs(&diffs, &args, &[], out)?;
+    let breaking = diffs.iter().any(|d| d.compatibility() == Impact::Breaking);
+    Ok(if breaking { exit::BREAKING } else { exit::OK })
+}
+
+/// Text, JSON or Markdown of several diffs; `notes` follow each diff's text.
+fn write_diffs(
+    diffs: &[ContractDiff],
+    args: &DiffArgs,
+    notes: &[Vec<String>],
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     match args.format {
-        DiffFormat::Text => {
+        CiFormat::Text | CiFormat::Github => {
             for (i, d) in diffs.iter().enumerate() {
                 if i > 0 {
                     out.write_all(b"\n")?;
                 }
                 out.write_all(render::text(d, args.witnesses).as_bytes())?;
+                for note in notes.get(i).into_iter().flatten() {
+                    writeln!(out, "  {note}")?;
+                }
             }
         }
-        DiffFormat::Json => out.write_all(render::json(&diffs).as_bytes())?,
-        DiffFormat::Markdown => {
+        CiFormat::Json => out.write_all(render::json(diffs).as_bytes())?,
+        CiFormat::Markdown => {
             for (i, d) in diffs.iter().enumerate() {
                 if i > 0 {
                     out.write_all(b"\n")?;
                 }
                 out.write_all(render::markdown(d).as_bytes())?;
+                for note in notes.get(i).into_iter().flatten() {
+                    writeln!(out, "\n{note}")?;
+                }
             }
         }
     }
-    let breaking = diffs.iter().any(|d| d.compatibility() == Impact::Breaking);
+    Ok(())
+}
+
+fn against_rev(cx: &Ctx, against: &str, args: &DiffArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+    let rev = Rev::parse(against)?;
+    let project = cx.project()?;
+    let mut repo = Repo::at(&project.contracts);
+    repo.require(&rev)?;
+    let work_input = Input::Disk(project.contracts.clone());
+    let (work, broken) = history::load(&mut repo, &work_input)?;
+    if let Some(p) = broken.first() {
+        return Err(Failure::Input(format!("{}:{}: {}", p.file, p.line, p.message)));
+    }
+    let base_input = Input::Git { rev: rev.clone(), path: project.contracts.clone() };
+    // A contracts directory the base does not have yet: everything is new.
+    let (base, _) =
+        if repo.exists(&base_input)? { history::load(&mut repo, &base_input)? } else { (Vec::new(), Vec::new()) };
+    let (pairs, fresh) = history::pair(&base, &work);
+    let mut diffs = Vec::new();
+    let mut notes = Vec::new();
+    let mut problems = Vec::new();
+    let mut breaking = false;
+    for p in &pairs {
+        let d = diff(&p.old.spec, &p.new.spec).map_err(|e| Failure::Input(e.to_string()))?;
+        let mut lines = Vec::new();
+        if p.relation == Relation::Mutated {
+            lines.push(format!(
+                "note: {} was edited in place since {} (see `check`: revision.mutated)",
+                p.new.id(),
+                rev.as_str()
+            ));
+        }
+        for c in d.changes() {
+            match approval(&project.accept, &p.new.spec, c) {
+                Some(a) => lines.push(format!("accepted {} {}: {}", c.rule(), c.field(), a.reason)),
+                None if c.impact() == Impact::Breaking => {
+                    breaking = true;
+                    problems.push(Problem {
+                        file: p.new.file_text(),
+                        line: p.new.spec.revision_line(),
+                        rule: c.rule(),
+                        contract: p.new.id(),
+                        message: format!("breaking change since {}: {}: {}", p.old.id(), c.field(), c.message()),
+                    });
+                }
+                None => {}
+            }
+        }
+        diffs.push(d);
+        notes.push(lines);
+    }
+    let mut summary = format!("diff --against {}: {} changed revision(s)", rev.as_str(), pairs.len());
+    if !fresh.is_empty() {
+        let names: Vec<String> = fresh.iter().map(|r| r.id()).collect();
+        summary.push_str(&format!(", new: {}", names.join(", ")));
+    }
+    summary.push_str(if breaking { "; breaking" } else { "; nothing breaking" });
+    match args.format {
+        CiFormat::Github => out.write_all(ci::render(&problems, CiFormat::Github, "", &summary).as_bytes())?,
+        _ => {
+            write_diffs(&diffs, args, &notes, out)?;
+            if args.format == CiFormat::Text {
+                if !diffs.is_empty() {
+                    out.write_all(b"\n")?;
+                }
+                writeln!(out, "{summary}")?;
+            }
+        }
+    }
     Ok(if breaking { exit::BREAKING } else { exit::OK })
 }

@@ -2,27 +2,32 @@
 
 use std::io::Write;
 
-use protocolarc::envelope::{collect_files, read_file, Envelope};
+use protocolarc::envelope::Envelope;
 use protocolarc::matrix::Matrix;
 use protocolarc::render::matrix as render;
-use protocolarc::Catalog;
 
+use super::{inputs, Ctx};
 use crate::cli::{DiffFormat, MatrixArgs, ReportArgs, Sources};
-use crate::{exit, project, Failure};
+use crate::source::{Input, Repo};
+use crate::{exit, Failure};
 
-fn build(sources: Sources) -> Result<Matrix, Failure> {
-    let contracts_dir = project::contracts_dir();
-    let contracts = if sources.contracts.is_empty() { vec![contracts_dir.clone()] } else { sources.contracts };
-    let envelopes =
-        if sources.envelopes.is_empty() { vec![project::fixtures_dir(&contracts_dir)] } else { sources.envelopes };
-    let catalog = Catalog::load(&contracts)?;
+fn build(cx: &Ctx, sources: Sources) -> Result<Matrix, Failure> {
+    let mut repo = Repo::default();
+    let project = if sources.contracts.is_empty() || sources.envelopes.is_empty() { Some(cx.project()?) } else { None };
+    let contracts = match &project {
+        Some(p) if sources.contracts.is_empty() => vec![Input::Disk(p.contracts.clone())],
+        _ => inputs(&sources.contracts)?,
+    };
+    let envelopes = match &project {
+        Some(p) if sources.envelopes.is_empty() => vec![Input::Disk(p.fixtures.clone())],
+        _ => inputs(&sources.envelopes)?,
+    };
+    let catalog = repo.catalog(&contracts)?;
     let mut all: Vec<Envelope> = Vec::new();
-    for file in collect_files(&envelopes)? {
-        read_file(&file, |e| {
-            all.push(e);
-            Ok::<(), Failure>(())
-        })?;
-    }
+    repo.envelopes(&envelopes, |e| {
+        all.push(e);
+        Ok(())
+    })?;
     Ok(Matrix::build(&catalog, all))
 }
 
@@ -34,14 +39,14 @@ fn render(m: &Matrix, format: DiffFormat) -> String {
     }
 }
 
-pub(crate) fn run(args: MatrixArgs, out: &mut dyn Write) -> Result<i32, Failure> {
-    let m = build(args.sources)?;
+pub(crate) fn run(cx: &Ctx, args: MatrixArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+    let m = build(cx, args.sources)?;
     out.write_all(render(&m, args.format).as_bytes())?;
     Ok(if m.is_clean() { exit::OK } else { exit::FAILED })
 }
 
-pub(crate) fn report(args: ReportArgs, out: &mut dyn Write) -> Result<i32, Failure> {
-    let m = build(args.sources)?;
+pub(crate) fn report(cx: &Ctx, args: ReportArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+    let m = build(cx, args.sources)?;
     let text = render(&m, args.format);
     match args.out {
         Some(path) => {

@@ -1,14 +1,15 @@
 //! `validate`: envelopes against a contract, streamed to text or JSON.
 
 use std::io::Write;
-use std::path::PathBuf;
 
-use protocolarc::envelope::{collect_files, read_file, Envelope};
+use protocolarc::envelope::Envelope;
 use protocolarc::render::validation::{self, Outcome, Summary};
-use protocolarc::{Catalog, ContractSpec};
+use protocolarc::ContractSpec;
 
+use super::{input, inputs, Ctx};
 use crate::cli::{ReportFormat, ValidateArgs};
-use crate::{exit, project, Failure};
+use crate::source::{Input, Repo};
+use crate::{exit, Failure};
 
 /// Writes outcomes as they come.
 struct Sink<'w> {
@@ -46,49 +47,52 @@ impl Sink<'_> {
     }
 }
 
-pub(crate) fn run(args: ValidateArgs, out: &mut dyn Write) -> Result<i32, Failure> {
-    let contracts = project::contracts_dir();
-    let fixtures = project::fixtures_dir(&contracts);
+pub(crate) fn run(cx: &Ctx, args: ValidateArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+    let mut repo = Repo::default();
     let mut sink = Sink { format: args.format, out, summary: Summary::default() };
-    sink.start()?;
-    let searched: Vec<PathBuf>;
+    let searched: Vec<String>;
     match args.contract {
         Some(path) => {
-            let contract = ContractSpec::from_path(&path)?;
+            let contract = repo.contract(&input(&path)?)?;
             let own_fixtures = args.envelopes.is_empty();
-            searched = if own_fixtures { vec![fixtures] } else { args.envelopes };
-            for file in collect_files(&searched)? {
-                read_file(&file, |envelope| {
-                    if own_fixtures && envelope.contract() != contract.name() {
-                        return Ok(());
-                    }
-                    sink.push(&contract, &envelope)
-                })?;
-            }
+            let sources =
+                if own_fixtures { vec![Input::Disk(cx.project()?.fixtures)] } else { inputs(&args.envelopes)? };
+            searched = describe_inputs(&sources);
+            sink.start()?;
+            repo.envelopes(&sources, |envelope| {
+                if own_fixtures && envelope.contract() != contract.name() {
+                    return Ok(());
+                }
+                sink.push(&contract, &envelope)
+            })?;
         }
         None => {
-            let catalog = Catalog::load(std::slice::from_ref(&contracts))?;
-            searched = vec![fixtures];
-            for file in collect_files(&searched)? {
-                read_file(&file, |envelope| {
-                    let Some(contract) = catalog.for_envelope(envelope.contract(), envelope.revision()) else {
-                        return Err(Failure::Input(format!(
-                            "{}: envelope {} targets '{}', which no contract in {} defines",
-                            file.path.display(),
-                            envelope.source(),
-                            envelope.contract(),
-                            contracts.display()
-                        )));
-                    };
-                    sink.push(contract, &envelope)
-                })?;
-            }
+            let project = cx.project()?;
+            let catalog = repo.catalog(&[Input::Disk(project.contracts.clone())])?;
+            let sources = vec![Input::Disk(project.fixtures.clone())];
+            searched = describe_inputs(&sources);
+            sink.start()?;
+            repo.envelopes(&sources, |envelope| {
+                let Some(contract) = catalog.for_envelope(envelope.contract(), envelope.revision()) else {
+                    return Err(Failure::Input(format!(
+                        "{}: envelope {} targets '{}', which no contract in {} defines",
+                        project.fixtures.display(),
+                        envelope.source(),
+                        envelope.contract(),
+                        project.contracts.display()
+                    )));
+                };
+                sink.push(contract, &envelope)
+            })?;
         }
     }
     if sink.summary.envelopes == 0 {
-        let places: Vec<String> = searched.iter().map(|p| p.display().to_string()).collect();
-        return Err(Failure::Input(format!("no envelopes to validate in {}", places.join(", "))));
+        return Err(Failure::Input(format!("no envelopes to validate in {}", searched.join(", "))));
     }
     sink.finish()?;
     Ok(if sink.summary.failed > 0 { exit::FAILED } else { exit::OK })
+}
+
+fn describe_inputs(inputs: &[Input]) -> Vec<String> {
+    inputs.iter().map(crate::source::describe).collect()
 }

@@ -198,6 +198,7 @@ fn contract(cx: &mut Ctx<'_>, root: &Node) -> Option<ContractSpec> {
     let (mut name, mut revision, mut kind, mut title, mut doc) = (None, None, None, None, None);
     let mut strict = Some(false);
     let mut fields_node = None;
+    let mut revision_line = 0;
     let mut seen = [false; 3];
     for (key, value) in members {
         match key.name.as_str() {
@@ -207,6 +208,7 @@ fn contract(cx: &mut Ctx<'_>, root: &Node) -> Option<ContractSpec> {
             }
             "revision" => {
                 seen[1] = true;
+                revision_line = line_col(cx.bytes, value.offset).0;
                 revision = cx.string(value, None, "revision").and_then(|r| match semver::Version::parse(&r) {
                     Ok(v) => Some(v),
                     Err(e) => {
@@ -250,7 +252,7 @@ fn contract(cx: &mut Ctx<'_>, root: &Node) -> Option<ContractSpec> {
             return None;
         }
     };
-    Some(ContractSpec { name, revision, kind, title, doc, strict, fields, tree })
+    Some(ContractSpec { name, revision, kind, title, doc, strict, fields, tree, revision_line })
 }
 
 fn check_name(cx: &mut Ctx<'_>, node: &Node, name: String) -> Option<String> {

@@ -31,6 +31,8 @@ pub struct ContractSpec {
     pub(crate) strict: bool,
     pub(crate) fields: Vec<FieldSpec>,
     pub(crate) tree: tree::Node,
+    /// The line of the `revision` value in the contract file (0 if unknown).
+    pub(crate) revision_line: usize,
 }
 
 impl ContractSpec {
@@ -71,6 +73,12 @@ impl ContractSpec {
     /// The fields in contract order.
     pub fn fields(&self) -> &[FieldSpec] {
         &self.fields
+    }
+
+    /// The line of the contract file that holds its `revision`, for messages
+    /// and CI annotations about the revision as a whole.
+    pub fn revision_line(&self) -> usize {
+        self.revision_line
     }
 
     /// `name@revision`.

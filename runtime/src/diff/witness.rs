@@ -496,6 +496,7 @@ fn field_accepts(f: &FieldSpec, v: &J) -> bool {
         strict: false,
         fields,
         tree,
+        revision_line: 0,
     };
     accepted(&spec, &format!("{{\"v\":{}}}", v.text()))
 }

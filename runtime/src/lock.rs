@@ -1,0 +1,249 @@
+//! Lock hashing (SPEC §6): each contract revision is pinned by the SHA-256 of
+//! its canonical JSON (RFC 8785: keys sorted by UTF-16 code units, numbers in
+//! their ECMAScript form, minimal string escapes), so whitespace and key order
+//! never matter and any other edit does, descriptions included (a silently
+//! changed tool description is the classic "rug pull").
+//!
+//! `protocolarc.lock` is a small JSON document, sorted and stable:
+//! `{"version": 1, "contracts": [{"name", "revision", "sha256"}]}`.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::json::tree::{parse, Node, TreeError, Value};
+
+/// RFC 8785 canonical JSON of a document.
+pub fn canonical_json(bytes: &[u8]) -> Result<String, TreeError> {
+    let root = parse(bytes)?;
+    let mut out = String::with_capacity(bytes.len());
+    write(&root, &mut out);
+    Ok(out)
+}
+
+/// The lowercase hex SHA-256 of a document's canonical JSON.
+pub fn digest(bytes: &[u8]) -> Result<String, TreeError> {
+    let canonical = canonical_json(bytes)?;
+    let hash = Sha256::digest(canonical.as_bytes());
+    let mut hex = String::with_capacity(64);
+    for b in hash {
+        let _ = write!(hex, "{b:02x}");
+    }
+    Ok(hex)
+}
+
+fn write(node: &Node, out: &mut String) {
+    match &node.value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(d) => out.push_str(&es_number(d.raw())),
+        Value::String(s) => string(s, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(members) => {
+            let mut sorted: Vec<&(crate::json::tree::Key, Node)> = members.iter().collect();
+            sorted.sort_by(|a, b| a.0.name.encode_utf16().cmp(b.0.name.encode_utf16()));
+            out.push('{');
+            for (i, (k, v)) in sorted.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                string(&k.name, out);
+                out.push(':');
+                write(v, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// RFC 8785 §3.2.2.2 string form: only `"`, `\` and control characters are
+/// escaped, with the short forms where JSON has them.
+fn string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\u{c}' => out.push_str("\\f"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// A JSON number in its ECMAScript `Number.prototype.toString` form (RFC 8785
+/// §3.2.2.3): the shortest digits that read back as the same double.
+pub fn es_number(raw: &str) -> String {
+    let v: f64 = raw.parse().unwrap_or(0.0);
+    if !v.is_finite() {
+        // Beyond a double (I-JSON forbids it): kept as written.
+        return raw.to_string();
+    }
+    if v == 0.0 {
+        return "0".to_string();
+    }
+    // `{:e}` gives the shortest round-trip digits: `d.ddde±x`.
+    let sci = format!("{:e}", v.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let k = digits.len() as i32;
+    let n = exp + 1;
+    let mut out = String::new();
+    if v < 0.0 {
+        out.push('-');
+    }
+    if k <= n && n <= 21 {
+        out.push_str(&digits);
+        out.push_str(&"0".repeat((n - k) as usize));
+    } else if 0 < n && n <= 21 {
+        out.push_str(&digits[..n as usize]);
+        out.push('.');
+        out.push_str(&digits[n as usize..]);
+    } else if -6 < n && n <= 0 {
+        out.push_str("0.");
+        out.push_str(&"0".repeat((-n) as usize));
+        out.push_str(&digits);
+    } else {
+        out.push_str(&digits[..1]);
+        if k > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let e = n - 1;
+        let _ = write!(out, "e{}{}", if e >= 0 { "+" } else { "-" }, e.abs());
+    }
+    out
+}
+
+/// One pinned revision.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Pin {
+    pub name: String,
+    pub revision: String,
+    pub sha256: String,
+}
+
+/// The lock file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lock {
+    pub version: u32,
+    pub contracts: Vec<Pin>,
+}
+
+impl Lock {
+    /// A lock of these pins, sorted by name then semver revision.
+    pub fn new(mut pins: Vec<Pin>) -> Lock {
+        pins.sort_by(|a, b| {
+            let ver = |p: &Pin| semver::Version::parse(&p.revision).ok();
+            a.name.cmp(&b.name).then_with(|| ver(a).cmp(&ver(b))).then_with(|| a.revision.cmp(&b.revision))
+        });
+        Lock { version: 1, contracts: pins }
+    }
+
+    /// The file's text: pretty JSON, one pin per line, trailing newline.
+    pub fn to_text(&self) -> String {
+        let mut out = String::from("{\n  \"version\": 1,\n  \"contracts\": [\n");
+        for (i, p) in self.contracts.iter().enumerate() {
+            let line = serde_json::to_string(p).unwrap_or_default();
+            out.push_str("    ");
+            out.push_str(&line);
+            out.push_str(if i + 1 < self.contracts.len() { ",\n" } else { "\n" });
+        }
+        out.push_str("  ]\n}\n");
+        out
+    }
+
+    /// Reads a lock file's text.
+    pub fn parse(text: &str) -> Result<Lock, String> {
+        let lock: Lock = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if lock.version != 1 {
+            return Err(format!("unsupported lock version {} (this tool writes version 1)", lock.version));
+        }
+        Ok(lock)
+    }
+
+    pub fn find(&self, name: &str, revision: &str) -> Option<&Pin> {
+        self.contracts.iter().find(|p| p.name == name && p.revision == revision)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_take_their_ecmascript_form() {
+        let cases = [
+            ("0", "0"),
+            ("-0", "0"),
+            ("1.0", "1"),
+            ("1e2", "100"),
+            ("0.5", "0.5"),
+            ("-1.25", "-1.25"),
+            ("1e21", "1e+21"),
+            ("1e20", "100000000000000000000"),
+            ("123456789012345678901234", "1.2345678901234569e+23"),
+            ("0.000001", "0.000001"),
+            ("0.0000001", "1e-7"),
+            ("4.5e-7", "4.5e-7"),
+            ("19.99", "19.99"),
+            ("1E400", "1E400"),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(es_number(raw), want, "{raw}");
+        }
+    }
+
+    #[test]
+    fn canonical_json_follows_rfc_8785() {
+        // RFC 8785 §3.2.3 sorts by UTF-16 code units: "\u{e9}" (0xE9) before
+        // "\u{1F600}" (0xD83D) although its code point is lower, and after "z".
+        let doc = "{\"z\": 1, \"\u{1F600}\": 2, \"\u{e9}\": 3, \"a\": [1.50, \"x\\u0041\\n\"]}";
+        assert_eq!(
+            canonical_json(doc.as_bytes()).unwrap(),
+            "{\"a\":[1.5,\"xA\\n\"],\"z\":1,\"\u{e9}\":3,\"\u{1F600}\":2}"
+        );
+        assert_eq!(digest(b"{ \"b\": 1,\n \"a\": true }").unwrap(), digest(br#"{"a":true,"b":1}"#).unwrap());
+        assert_ne!(digest(br#"{"a":true}"#).unwrap(), digest(br#"{"a":false}"#).unwrap());
+        assert_eq!(
+            digest(b"{}").unwrap(),
+            "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
+            "sha256 of \"{{}}\""
+        );
+    }
+
+    #[test]
+    fn lock_text_round_trips_sorted() {
+        let pin = |n: &str, r: &str| Pin { name: n.into(), revision: r.into(), sha256: "ab".into() };
+        let lock = Lock::new(vec![pin("b", "1.0.0"), pin("a", "10.0.0"), pin("a", "2.0.0")]);
+        let text = lock.to_text();
+        assert_eq!(
+            text,
+            "{\n  \"version\": 1,\n  \"contracts\": [\n    \
+             {\"name\":\"a\",\"revision\":\"2.0.0\",\"sha256\":\"ab\"},\n    \
+             {\"name\":\"a\",\"revision\":\"10.0.0\",\"sha256\":\"ab\"},\n    \
+             {\"name\":\"b\",\"revision\":\"1.0.0\",\"sha256\":\"ab\"}\n  ]\n}\n"
+        );
+        assert_eq!(Lock::parse(&text).unwrap(), lock);
+        assert!(Lock::parse("{\"version\": 2, \"contracts\": []}").unwrap_err().contains("unsupported lock version 2"));
+    }
+}

@@ -1,0 +1,348 @@
+//! The CI gate end to end: temporary git repositories with real commits of
+//! contract revisions, then `diff --against`, `check` and `lock`, asserting
+//! exact exit codes and output.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use protocolarc_tests::{bin, run_in, scratch, write_files, Output};
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+const MANIFEST: &[u8] = b"[workspace]\nmembers = []\n\n[workspace.metadata.protocolarc]\ncontracts = \"contracts\"\n";
+
+fn contract(revision: &str, fields: &str) -> Vec<u8> {
+    format!("{{\n  \"name\": \"t.call\",\n  \"revision\": \"{revision}\",\n  \"fields\": [\n    {fields}\n  ]\n}}\n")
+        .into_bytes()
+}
+
+const V1: &str =
+    r#"{ "name": "id", "type": "string" }, { "name": "limit", "type": "integer", "required": false, "maximum": 50 }"#;
+
+/// A repository with `contracts/<file>` at revision 1.0.0, locked and committed.
+fn repo(name: &str, file: &str) -> PathBuf {
+    let dir = scratch(name);
+    write_files(&dir, &[("Cargo.toml", MANIFEST), (&format!("contracts/{file}"), &contract("1.0.0", V1))]);
+    git(&dir, &["init", "-q"]);
+    assert_eq!(run_in(bin!(), &dir, &["lock"]).code, 0);
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "1.0.0"]);
+    dir
+}
+
+fn cli(dir: &Path, args: &[&str]) -> Output {
+    run_in(bin!(), dir, args)
+}
+
+/// Adds a revision file (per-revision layout), relocks, and returns the dir.
+fn add_revision(dir: &Path, revision: &str, fields: &str) {
+    write_files(dir, &[(&format!("contracts/t_{revision}.json"), &contract(revision, fields))]);
+    assert_eq!(cli(dir, &["lock"]).code, 0);
+}
+
+#[test]
+fn compatible_edit_passes() {
+    let dir = repo("compatible", "t_1.0.0.json");
+    // 1.0.1 only rewords documentation.
+    add_revision(&dir, "1.0.1", &V1.replace(r#""type": "string" }"#, r#""type": "string", "doc": "Request id." }"#));
+    let out = cli(&dir, &["diff", "--against", "HEAD"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        out.stdout,
+        "t.call: 1.0.0 -> 1.0.1\ncompatibility: COMPATIBLE\n  (no changes)\n\ndiff --against HEAD: 1 changed revision(s); nothing breaking\n"
+    );
+    let out = cli(&dir, &["check"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "check: ok (2 revisions, 1 chain steps, 2 pinned, 0 fixtures; base HEAD)\n")
+    );
+}
+
+#[test]
+fn forward_edit_with_a_minor_bump_passes() {
+    let dir = repo("forward", "t_1.0.0.json");
+    add_revision(&dir, "1.1.0", &format!(r#"{V1}, {{ "name": "lang", "type": "string", "required": false }}"#));
+    let out = cli(&dir, &["diff", "--against", "HEAD"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.starts_with(
+        "t.call: 1.0.0 -> 1.1.0\ncompatibility: FORWARD\n  forward field.added.optional lang: added string\n"
+    ));
+    assert_eq!(cli(&dir, &["check"]).code, 0);
+}
+
+#[test]
+fn breaking_edit_without_a_major_bump_fails_both() {
+    let dir = repo("breaking-minor", "t_1.0.0.json");
+    // A lowered maximum removes nothing and still breaks clients.
+    add_revision(&dir, "1.1.0", &V1.replace(r#""maximum": 50"#, r#""maximum": 20"#));
+    let out = cli(&dir, &["diff", "--against", "HEAD"]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.stdout.contains("  breaking field.maximum.tightened limit: maximum 50 -> maximum 20\n"),
+        "{}",
+        out.stdout
+    );
+    let out = cli(&dir, &["check"]);
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stdout,
+        "error[revision.bump.insufficient] contracts/t_1.1.0.json:3: t.call@1.1.0: 1.0.0 -> 1.1.0 is breaking \
+         (field.maximum.tightened limit), which needs a major bump; found a minor bump\ncheck: 1 problem\n"
+    );
+    let out = cli(&dir, &["check", "--format", "github"]);
+    assert_eq!(
+        out.stdout,
+        "::error file=contracts/t_1.1.0.json,line=3,title=revision.bump.insufficient::t.call@1.1.0: 1.0.0 -> 1.1.0 is \
+         breaking (field.maximum.tightened limit), which needs a major bump; found a minor bump\ncheck: 1 problem\n"
+    );
+}
+
+#[test]
+fn breaking_edit_with_a_major_bump_passes_check() {
+    let dir = repo("breaking-major", "t_1.0.0.json");
+    add_revision(&dir, "2.0.0", &V1.replace(r#""maximum": 50"#, r#""maximum": 20"#));
+    assert_eq!(cli(&dir, &["diff", "--against", "HEAD"]).code, 2);
+    let out = cli(&dir, &["check"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "check: ok (2 revisions, 1 chain steps, 2 pinned, 0 fixtures; base HEAD)\n")
+    );
+}
+
+#[test]
+fn an_accepted_break_ships_without_a_major_bump_and_a_stale_one_is_reported() {
+    let dir = repo("accept", "t_1.0.0.json");
+    add_revision(&dir, "1.1.0", &V1.replace(r#""maximum": 50"#, r#""maximum": 20"#));
+    let accept = "\n[[workspace.metadata.protocolarc.accept]]\ncontract = \"t.call\"\nrevision = \"1.1.0\"\n\
+                  rule = \"field.maximum.tightened\"\nfield = \"limit\"\nreason = \"no client ever sent more than 20\"\n";
+    let manifest = [MANIFEST, accept.as_bytes()].concat();
+    write_files(&dir, &[("Cargo.toml", &manifest)]);
+    let out = cli(&dir, &["check"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = cli(&dir, &["diff", "--against", "HEAD"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("  accepted field.maximum.tightened limit: no client ever sent more than 20\n"),
+        "{}",
+        out.stdout
+    );
+    // The same entry on a revision that does not make that change is stale.
+    let stale = [MANIFEST, accept.replace("\"limit\"", "\"id\"").as_bytes()].concat();
+    write_files(&dir, &[("Cargo.toml", &stale)]);
+    let out = cli(&dir, &["check"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stdout.contains("error[accept.stale] Cargo.toml: t.call@1.1.0: accept entry field.maximum.tightened id matches no change; remove it\n"), "{}", out.stdout);
+    // An entry without a reason is refused.
+    let no_reason = [MANIFEST, accept.replace("no client ever sent more than 20", " ").as_bytes()].concat();
+    write_files(&dir, &[("Cargo.toml", &no_reason)]);
+    let out = cli(&dir, &["check"]);
+    assert_eq!(out.code, 3);
+    assert_eq!(out.stderr, "error: accept entry for t.call@1.1.0 field.maximum.tightened limit needs a reason\n");
+}
+
+#[test]
+fn editing_a_published_revision_in_place_is_a_mutation() {
+    let dir = repo("mutated", "t_1.0.0.json");
+    write_files(
+        &dir,
+        &[("contracts/t_1.0.0.json", &contract("1.0.0", &V1.replace("\"maximum\": 50", "\"maximum\": 60")))],
+    );
+    let out = cli(&dir, &["check"]);
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stdout,
+        "error[lock.mismatch] contracts/t_1.0.0.json:3: t.call@1.0.0: content changed since it was pinned in \
+         protocolarc.lock (sha256 "
+            .to_string()
+            + &out.stdout[out.stdout.find("(sha256 ").unwrap() + 8..out.stdout.find(" pinned,").unwrap()]
+            + " pinned, "
+            + &out.stdout[out.stdout.find("pinned, ").unwrap() + 8..out.stdout.find(" now)").unwrap()]
+            + " now)\nerror[revision.mutated] contracts/t_1.0.0.json:3: t.call@1.0.0: t.call@1.0.0 was published at HEAD \
+               and has changed since (published revisions are immutable: publish a new revision instead)\ncheck: 2 problems\n"
+    );
+    // Relocking does not launder it: the base still has the published content.
+    assert_eq!(cli(&dir, &["lock"]).code, 0);
+    let out = cli(&dir, &["check"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stdout.starts_with("error[revision.mutated] contracts/t_1.0.0.json:3: "), "{}", out.stdout);
+    let out = cli(&dir, &["diff", "--against", "HEAD"]);
+    assert_eq!(out.code, 0);
+    assert!(
+        out.stdout.contains("  note: t.call@1.0.0 was edited in place since HEAD (see `check`: revision.mutated)\n"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn one_file_edited_in_place_layout() {
+    let dir = repo("in-place", "t.json");
+    // The file keeps its name; its revision moves on. Breaking with a minor bump:
+    write_files(&dir, &[("contracts/t.json", &contract("1.1.0", &V1.replace(r#""required": false, "#, "")))]);
+    assert_eq!(cli(&dir, &["lock"]).code, 0);
+    let out = cli(&dir, &["diff", "--against", "HEAD"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stdout.starts_with("t.call: 1.0.0 -> 1.1.0\ncompatibility: BREAKING\n  breaking field.required.tightened limit: optional -> required\n"),
+        "{}",
+        out.stdout
+    );
+    let out = cli(&dir, &["check"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout.starts_with(
+            "error[revision.bump.insufficient] contracts/t.json:3: t.call@1.1.0: 1.0.0 -> 1.1.0 is breaking"
+        ),
+        "{}",
+        out.stdout
+    );
+    // With a major bump the same edit passes.
+    write_files(&dir, &[("contracts/t.json", &contract("2.0.0", &V1.replace(r#""required": false, "#, "")))]);
+    assert_eq!(cli(&dir, &["lock"]).code, 0);
+    assert_eq!(cli(&dir, &["check"]).code, 0);
+}
+
+#[test]
+fn lock_mismatch_and_lock_check() {
+    let dir = repo("lock", "t_1.0.0.json");
+    add_revision(&dir, "1.1.0", &format!(r#"{V1}, {{ "name": "x", "type": "string", "required": false }}"#));
+    assert_eq!(cli(&dir, &["lock", "--check"]).code, 0);
+    // The unpublished revision changes after it was locked.
+    write_files(
+        &dir,
+        &[(
+            "contracts/t_1.1.0.json",
+            &contract("1.1.0", &format!(r#"{V1}, {{ "name": "x", "type": "integer", "required": false }}"#)),
+        )],
+    );
+    let out = cli(&dir, &["check"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout.starts_with(
+            "error[lock.mismatch] contracts/t_1.1.0.json:3: t.call@1.1.0: content changed since it was pinned"
+        ),
+        "{}",
+        out.stdout
+    );
+    let out = cli(&dir, &["lock", "--check"]);
+    assert_eq!((out.code, out.stdout.as_str()), (1, "protocolarc.lock does not match the contracts: run `cargo protocolarc lock` and commit it\n  lock.mismatch t.call@1.1.0\n"));
+    // Whitespace and key order are not content: the canonical hash ignores them.
+    let reformatted = String::from_utf8(contract(
+        "1.1.0",
+        &format!(r#"{V1}, {{ "name": "x", "type": "string", "required": false }}"#),
+    ))
+    .unwrap()
+    .replace("  ", "\t");
+    write_files(&dir, &[("contracts/t_1.1.0.json", reformatted.as_bytes())]);
+    assert_eq!(cli(&dir, &["lock", "--check"]).code, 0);
+    // A revision nobody locked.
+    std::fs::remove_file(dir.join("protocolarc.lock")).unwrap();
+    let out = cli(&dir, &["check"]);
+    assert!(
+        out.stdout.contains(
+            "error[lock.missing] protocolarc.lock: -: no lock file: run `cargo protocolarc lock` and commit it\n"
+        ),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_base_missing_from_the_clone_says_how_to_fetch_it() {
+    let dir = repo("missing-base", "t_1.0.0.json");
+    for args in [&["check", "--against", "origin/main"][..], &["diff", "--against", "origin/main"]] {
+        let out = cli(&dir, args);
+        assert_eq!(out.code, 3, "{args:?}");
+        assert_eq!(
+            out.stderr,
+            "error: git revision 'origin/main' is not in this clone. In CI, fetch the history it needs \
+             (actions/checkout with `fetch-depth: 0`, or `git fetch origin main`), then run again.\n"
+        );
+    }
+}
+
+#[test]
+fn injected_refs_are_refused() {
+    let dir = repo("inject", "t_1.0.0.json");
+    for rev in ["--output=x", "-c", "HEAD\nmain", "a b"] {
+        let out = cli(&dir, &["diff", &format!("--against={rev}")]);
+        assert_eq!(out.code, 3, "{rev:?}: {out:?}");
+        assert!(out.stderr.starts_with(&format!("error: invalid git revision {rev:?}: ")), "{}", out.stderr);
+        assert!(!dir.join("x").exists());
+    }
+}
+
+#[test]
+fn rev_path_arguments_read_committed_files() {
+    let dir = repo("rev-path", "t_1.0.0.json");
+    add_revision(&dir, "2.0.0", &V1.replace(r#""maximum": 50"#, r#""maximum": 20"#));
+    let out = cli(&dir, &["diff", "HEAD:contracts/t_1.0.0.json", "contracts/t_2.0.0.json"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stdout.starts_with("t.call: 1.0.0 -> 2.0.0\ncompatibility: BREAKING\n"), "{}", out.stdout);
+    let out = cli(&dir, &["describe", "HEAD:contracts/t_1.0.0.json"]);
+    assert_eq!(out.code, 0);
+    assert!(out.stdout.starts_with("t.call@1.0.0\n"), "{}", out.stdout);
+    let out = cli(&dir, &["describe", "HEAD:contracts/none.json"]);
+    assert_eq!((out.code, out.stderr.as_str()), (3, "error: HEAD:contracts/none.json: not in git at that revision\n"));
+}
+
+#[test]
+fn manifest_path_from_another_directory() {
+    let dir = repo("manifest-path", "t_1.0.0.json");
+    add_revision(&dir, "1.1.0", &V1.replace(r#""maximum": 50"#, r#""maximum": 20"#));
+    let elsewhere = scratch("manifest-path-elsewhere");
+    let manifest = dir.join("Cargo.toml");
+    let out = cli(&elsewhere, &["check", "--manifest-path", manifest.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{out:?}");
+    let file = dir.join("contracts/t_1.1.0.json");
+    assert!(
+        out.stdout.starts_with(&format!("error[revision.bump.insufficient] {}:3: t.call@1.1.0: ", file.display())),
+        "{}",
+        out.stdout
+    );
+    let out = cli(&elsewhere, &["diff", "--against", "HEAD", "--manifest-path", manifest.to_str().unwrap()]);
+    assert_eq!(out.code, 2, "{out:?}");
+    let out = cli(&elsewhere, &["check", "--manifest-path", "nope/Cargo.toml"]);
+    assert_eq!(out.code, 3);
+    assert!(out.stderr.starts_with("error: cannot read nope/Cargo.toml: "), "{}", out.stderr);
+}
+
+#[test]
+fn changelog_renders_every_chain() {
+    let dir = repo("changelog", "t_1.0.0.json");
+    add_revision(&dir, "1.1.0", &format!(r#"{V1}, {{ "name": "lang", "type": "string", "required": false }}"#));
+    add_revision(
+        &dir,
+        "2.0.0",
+        &format!(r#"{}, {{ "name": "lang", "type": "string", "required": false }}"#, V1.replace("50", "20")),
+    );
+    let out = cli(&dir, &["changelog"]);
+    assert_eq!(out.code, 0);
+    assert_eq!(
+        out.stdout,
+        "# Contract changelog\n\nComputed by `cargo protocolarc changelog` from the contracts themselves.\n\n\
+         ## t.call\n\n\
+         ### 2.0.0 (breaking, from 1.1.0; major bump)\n\n\
+         - breaking `field.maximum.tightened` `limit`: maximum 50 -> maximum 20\n\n\
+         ### 1.1.0 (forward, from 1.0.0; minor bump)\n\n\
+         - forward `field.added.optional` `lang`: added string\n\n\
+         ### 1.0.0 (first revision)\n"
+    );
+}
