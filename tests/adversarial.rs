@@ -1471,7 +1471,13 @@ fn contract_errors() {
     s.load_err("{\n  \"name\": \"x\"\n  \"revision\": \"1.0.0\",\n  \"fields\": []\n}\n", &["\"revision\""]);
     s.load_err("{\n  \"name\": \"x\",\n  \"revision\": \"1.0.0\",\n  \"fields\": [ 01 ]\n}\n", &["\"fields\""]);
     s.load_bytes_err(b"");
-    s.load_bytes_err(b"\xef\xbb\xbf{\"name\":\"x\",\"revision\":\"1.0.0\",\"fields\":[]}");
+    // A UTF-8 byte-order mark is tolerated, as in envelope files.
+    s.cases += 1;
+    if ContractSpec::from_slice(b"\xef\xbb\xbf{\"name\":\"x\",\"revision\":\"1.0.0\",\"fields\":[]}", "bom.json")
+        .is_err()
+    {
+        s.fail("a contract with a byte-order mark did not load".into());
+    }
     s.load_bytes_err(b"{\"name\":\"\xff\",\"revision\":\"1.0.0\",\"fields\":[]}");
     s.load_bytes_err(b"{\"name\":\"x\",\"revision\":\"1.0.0\",\"fields\":[");
     s.load_bytes_err(format!("{}{}", "[".repeat(100_000), "]".repeat(100_000)).as_bytes());

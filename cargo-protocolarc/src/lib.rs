@@ -29,6 +29,8 @@ pub mod exit {
     pub const BREAKING: i32 = 2;
     /// Usage or input error.
     pub const INPUT: i32 = 3;
+    /// Output closed before the run finished (128 + SIGPIPE).
+    pub const BROKEN_PIPE: i32 = 141;
 }
 
 /// Why a command could not finish: bad input (exit 3) or a failed write.
@@ -76,7 +78,12 @@ pub fn main() -> ! {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut err = io::stderr();
-    let code = run(std::env::args_os().collect(), &mut out, &mut err);
+    // A panic is a bug: the hook has said so in one line; the exit code is the
+    // input-error code, never a backtrace.
+    let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run(std::env::args_os().collect(), &mut out, &mut err)
+    }))
+    .unwrap_or(exit::INPUT);
     let _ = out.flush();
     drop(out);
     std::process::exit(code);
@@ -103,7 +110,10 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
     let flushed = out.flush();
     match (result, flushed) {
         (Ok(code), Ok(())) => code,
-        (Err(Failure::Io(e)), _) | (Ok(_), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => exit::OK,
+        // The reader went away (`| head`): the verdict stands if it was reached,
+        // else the conventional code of a process killed by SIGPIPE.
+        (Ok(code), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => code,
+        (Err(Failure::Io(e)), _) if e.kind() == io::ErrorKind::BrokenPipe => exit::BROKEN_PIPE,
         (Err(Failure::Io(e)), _) | (Ok(_), Err(e)) => {
             let _ = writeln!(err, "error: cannot write output: {e}");
             exit::INPUT

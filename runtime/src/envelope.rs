@@ -124,7 +124,8 @@ pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<EnvelopeFile>, InputError>
             if found.is_empty() {
                 return Err(InputError::new(origin, "directory contains no .json or .jsonl files"));
             }
-            found.sort();
+            // Sorted by path, component by component (`a/b.jsonl` before `a.jsonl`).
+            found.sort_by(|a, b| a.1.cmp(&b.1));
             out.extend(found.into_iter().map(|(label, path)| EnvelopeFile { path, label }));
         } else {
             let label = path.file_name().map_or(origin.clone(), |n| n.to_string_lossy().into_owned());
@@ -153,7 +154,7 @@ fn walk(root: &Path, dir: &Path, found: &mut Vec<(String, PathBuf)>) -> Result<(
 }
 
 fn is_envelope_file(path: &Path) -> bool {
-    matches!(path.extension().and_then(|e| e.to_str()), Some("json" | "jsonl"))
+    matches!(path.extension().and_then(|e| e.to_str()), Some("json" | "jsonl" | "ndjson"))
 }
 
 fn is_jsonl(path: &Path) -> bool {
@@ -183,7 +184,11 @@ pub fn read_jsonl<R: BufRead, E: From<InputError>>(
         if number == 1 {
             text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
         }
-        if text.iter().all(|b| b.is_ascii_whitespace()) {
+        // The line break is not part of the document: an error at its end
+        // is reported at the end of the line, not on the next one.
+        text = text.strip_suffix(b"\n").unwrap_or(text);
+        text = text.strip_suffix(b"\r").unwrap_or(text);
+        if text.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
             continue;
         }
         let source = format!("{label}:{number}");

@@ -78,7 +78,8 @@ impl ContractSpec {
         }
         if let Some(rev) = envelope.revision() {
             if rev != self.revision.to_string() {
-                let msg = format!("envelope declares revision {rev}, contract is {}", self.revision);
+                let shown: String = rev.chars().flat_map(char::escape_debug).take(QUOTE_MAX).collect();
+                let msg = format!("envelope declares revision {shown}, contract is {}", self.revision);
                 findings.push(Finding::new(Severity::Warning, rules::REVISION_HINT, ENVELOPE_FIELD, msg));
             }
         }
@@ -118,23 +119,27 @@ impl Path<'_, '_> {
         out
     }
 
+    /// Appends `key` below this path; control characters are escaped so a
+    /// key cannot forge lines of text output.
+    fn write_key(&self, out: &mut String, key: &str) {
+        self.write(out);
+        if !matches!(self, Path::Root) {
+            out.push('.');
+        }
+        for c in key.chars() {
+            if c.is_control() {
+                out.push_str(&c.escape_default().to_string());
+            } else {
+                out.push(c);
+            }
+        }
+    }
+
     fn write(&self, out: &mut String) {
         match self {
             Path::Root => {}
-            Path::Key(parent, key) => {
-                parent.write(out);
-                if !matches!(parent, Path::Root) {
-                    out.push('.');
-                }
-                out.push_str(&key.decode());
-            }
-            Path::Name(parent, key) => {
-                parent.write(out);
-                if !matches!(parent, Path::Root) {
-                    out.push('.');
-                }
-                out.push_str(key);
-            }
+            Path::Key(parent, key) => parent.write_key(out, &key.decode()),
+            Path::Name(parent, key) => parent.write_key(out, key),
             Path::Index(parent, i) => {
                 parent.write(out);
                 out.push('[');
@@ -250,6 +255,7 @@ impl<'c, 'a> Walker<'c, 'a> {
             }
             Kind::Object => {
                 if self.type_ok(types, JsonType::Object, path) {
+                    self.not_in_enum(spec, "an object", path);
                     self.object(Some(node), path, depth, false)?;
                 } else {
                     self.skip_typed(path, depth)?;
@@ -257,6 +263,7 @@ impl<'c, 'a> Walker<'c, 'a> {
             }
             Kind::Array => {
                 if self.type_ok(types, JsonType::Array, path) {
+                    self.not_in_enum(spec, "an array", path);
                     self.array(node.items.as_deref(), Some(spec), path, depth)?;
                 } else {
                     self.skip_typed(path, depth)?;
@@ -264,6 +271,13 @@ impl<'c, 'a> Walker<'c, 'a> {
             }
         }
         Ok(())
+    }
+
+    /// An enum lists scalars only: an object or array is never a member.
+    fn not_in_enum(&mut self, spec: &FieldSpec, what: &str, path: &Path<'_, '_>) {
+        if let Some(values) = &spec.enum_values {
+            self.error(rules::FIELD_ENUM, path, format!("{what} is not in {}", enum_label(values)));
+        }
     }
 
     /// Records `field.type` unless `types` accepts `actual`.
@@ -440,7 +454,10 @@ impl<'c, 'a> Walker<'c, 'a> {
             }
         }
         if let Some(p) = &c.pattern {
-            let matched = if s.is_escaped() { p.is_match(s.decode().as_bytes()) } else { p.is_match(s.raw()) };
+            let matched = match std::str::from_utf8(s.raw()) {
+                Ok(text) if !s.is_escaped() => p.is_match(text),
+                _ => p.is_match(&s.decode()),
+            };
             if !matched {
                 let msg = format!(
                     "value {} does not match pattern {}",

@@ -16,10 +16,17 @@ struct Sink<'w> {
     format: ReportFormat,
     out: &'w mut dyn Write,
     summary: Summary,
+    started: bool,
 }
 
 impl Sink<'_> {
+    /// Opens the JSON document on the first result, so an input error before
+    /// any result leaves stdout empty.
     fn start(&mut self) -> std::io::Result<()> {
+        if self.started {
+            return Ok(());
+        }
+        self.started = true;
         match self.format {
             ReportFormat::Text => Ok(()),
             ReportFormat::Json => validation::write_json_start(self.out),
@@ -27,6 +34,7 @@ impl Sink<'_> {
     }
 
     fn push(&mut self, contract: &ContractSpec, envelope: &Envelope) -> Result<(), Failure> {
+        self.start()?;
         let report = contract.validate_envelope(envelope);
         let revision = contract.revision().to_string();
         let outcome =
@@ -45,11 +53,29 @@ impl Sink<'_> {
             ReportFormat::Json => validation::write_json_end(self.out, self.summary.envelopes > 0, &self.summary),
         }
     }
+
+    /// Closes a started JSON document with the error that stopped the run.
+    fn abort(&mut self, error: &str) -> std::io::Result<()> {
+        if self.started && self.format == ReportFormat::Json {
+            validation::write_json_abort(self.out, self.summary.envelopes > 0, &self.summary, error)?;
+        }
+        Ok(())
+    }
 }
 
 pub(crate) fn run(cx: &Ctx, args: ValidateArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+    let mut sink = Sink { format: args.format, out, summary: Summary::default(), started: false };
+    match validate(cx, args, &mut sink) {
+        Err(Failure::Input(msg)) => {
+            sink.abort(&msg)?;
+            Err(Failure::Input(msg))
+        }
+        other => other,
+    }
+}
+
+fn validate(cx: &Ctx, args: ValidateArgs, sink: &mut Sink<'_>) -> Result<i32, Failure> {
     let mut repo = Repo::default();
-    let mut sink = Sink { format: args.format, out, summary: Summary::default() };
     let searched: Vec<String>;
     match args.contract {
         Some(path) => {
@@ -58,7 +84,6 @@ pub(crate) fn run(cx: &Ctx, args: ValidateArgs, out: &mut dyn Write) -> Result<i
             let sources =
                 if own_fixtures { vec![Input::Disk(cx.project()?.fixtures)] } else { inputs(&args.envelopes)? };
             searched = describe_inputs(&sources);
-            sink.start()?;
             repo.envelopes(&sources, |envelope| {
                 if own_fixtures && envelope.contract() != contract.name() {
                     return Ok(());
@@ -71,7 +96,6 @@ pub(crate) fn run(cx: &Ctx, args: ValidateArgs, out: &mut dyn Write) -> Result<i
             let catalog = repo.catalog(&[Input::Disk(project.contracts.clone())])?;
             let sources = vec![Input::Disk(project.fixtures.clone())];
             searched = describe_inputs(&sources);
-            sink.start()?;
             repo.envelopes(&sources, |envelope| {
                 let Some(contract) = catalog.for_envelope(envelope.contract(), envelope.revision()) else {
                     return Err(Failure::Input(format!(

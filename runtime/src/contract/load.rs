@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::{tree, Constraints, ContractSpec, FieldPath, FieldSpec, JsonType, Pattern, Scalar, TypeSet};
 use crate::json::number::{Decimal, MAX_DIVISOR_DIGITS};
-use crate::json::scan::line_col;
+use crate::json::scan::{line_col, Positions};
 use crate::json::text::quote;
 use crate::json::tree::{parse, Node, Value};
 
@@ -55,7 +55,7 @@ impl ContractError {
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(field) = &self.field {
-            write!(f, "field '{field}': ")?;
+            write!(f, "field {}: ", quote(field, 80))?;
         }
         f.write_str(&self.message)
     }
@@ -94,13 +94,13 @@ const TYPE_NAMES: &str = "string, integer, number, boolean, object, array, null,
 
 struct Ctx<'a> {
     bytes: &'a [u8],
-    diags: Vec<(usize, Diagnostic)>,
+    /// Problems by byte offset; positioned in one pass at the end.
+    diags: Vec<(usize, Option<String>, String)>,
 }
 
 impl Ctx<'_> {
     fn at(&mut self, offset: usize, field: Option<&str>, message: String) {
-        let (line, column) = line_col(self.bytes, offset);
-        self.diags.push((offset, Diagnostic { line, column, field: field.map(str::to_string), message }));
+        self.diags.push((offset, field.map(str::to_string), message));
     }
 
     fn string(&mut self, node: &Node, field: Option<&str>, key: &str) -> Option<String> {
@@ -125,6 +125,10 @@ impl Ctx<'_> {
 
     fn number(&mut self, node: &Node, field: Option<&str>, key: &str) -> Option<Decimal> {
         match &node.value {
+            Value::Number(d) if !d.dec().is_in_range() => {
+                self.at(node.offset, field, out_of_range(key, d));
+                None
+            }
             Value::Number(d) => Some(d.clone()),
             other => {
                 self.at(node.offset, field, format!("'{key}' must be a number, found {}", other.type_name()));
@@ -149,6 +153,10 @@ impl Ctx<'_> {
     }
 }
 
+fn out_of_range(key: &str, d: &Decimal) -> String {
+    format!("'{key}' {} is beyond the supported range of numbers (a decimal exponent within ±2^39)", d.raw())
+}
+
 /// A non-negative integral decimal as `u64`.
 fn to_u64(d: &Decimal) -> Option<u64> {
     let dec = d.dec();
@@ -170,6 +178,7 @@ fn to_u64(d: &Decimal) -> Option<u64> {
 }
 
 pub(super) fn from_slice(bytes: &[u8], origin: &str) -> Result<ContractSpec, ContractError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut cx = Ctx { bytes, diags: Vec::new() };
     let spec = match parse(bytes) {
         Ok(root) => contract(&mut cx, &root),
@@ -181,11 +190,17 @@ pub(super) fn from_slice(bytes: &[u8], origin: &str) -> Result<ContractSpec, Con
     match spec {
         Some(spec) if cx.diags.is_empty() => Ok(spec),
         _ => {
-            cx.diags.sort_by_key(|(offset, _)| *offset);
-            Err(ContractError {
-                origin: origin.to_string(),
-                diagnostics: cx.diags.into_iter().map(|(_, d)| d).collect(),
-            })
+            cx.diags.sort_by_key(|(offset, _, _)| *offset);
+            let mut positions = Positions::new(bytes);
+            let diagnostics = cx
+                .diags
+                .into_iter()
+                .map(|(offset, field, message)| {
+                    let (line, column) = positions.of(offset);
+                    Diagnostic { line, column, field, message }
+                })
+                .collect();
+            Err(ContractError { origin: origin.to_string(), diagnostics })
         }
     }
 }
@@ -239,19 +254,26 @@ fn contract(cx: &mut Ctx<'_>, root: &Node) -> Option<ContractSpec> {
             cx.at(root.offset, None, format!("missing required key '{key}'"));
         }
     }
-    let fields = fields_node.and_then(|node| fields(cx, node));
-    let (name, revision, strict, fields) = (name?, revision?, strict?, fields?);
+    let (fields, all_fields) = match fields_node.map(|node| fields(cx, node)) {
+        Some((fields, ok)) => (fields, ok),
+        None => (Vec::new(), false),
+    };
+    // Path conflicts are checked among the fields that did load, so one run
+    // reports them alongside every other problem.
     let tree = match tree::build(&fields) {
-        Ok(tree) => tree,
+        Ok(tree) => Some(tree),
         Err(conflicts) => {
             for c in conflicts {
                 let f = &fields[c.field];
-                let offset = line_offset(cx.bytes, f.line);
-                cx.at(offset, Some(f.path.as_str()), c.message);
+                cx.at(f.offset, Some(f.path.as_str()), c.message);
             }
-            return None;
+            None
         }
     };
+    if !all_fields {
+        return None;
+    }
+    let (name, revision, strict, tree) = (name?, revision?, strict?, tree?);
     Some(ContractSpec { name, revision, kind, title, doc, strict, fields, tree, revision_line })
 }
 
@@ -267,33 +289,31 @@ fn check_name(cx: &mut Ctx<'_>, node: &Node, name: String) -> Option<String> {
     Some(name)
 }
 
-/// The byte offset where a 1-based line starts, to re-anchor a diagnostic.
-fn line_offset(bytes: &[u8], line: usize) -> usize {
-    if line <= 1 {
-        return 0;
-    }
-    bytes.iter().enumerate().filter(|(_, &b)| b == b'\n').nth(line - 2).map_or(0, |(i, _)| i + 1)
-}
-
-fn fields(cx: &mut Ctx<'_>, node: &Node) -> Option<Vec<FieldSpec>> {
+/// The fields that load, and whether all of them did.
+fn fields(cx: &mut Ctx<'_>, node: &Node) -> (Vec<FieldSpec>, bool) {
     let Value::Array(items) = &node.value else {
         cx.at(node.offset, None, format!("'fields' must be an array, found {}", node.value.type_name()));
-        return None;
+        return (Vec::new(), false);
     };
     let before = cx.diags.len();
     let mut out = Vec::with_capacity(items.len());
     let mut first_at: HashMap<String, usize> = HashMap::new();
     for item in items {
         let Some(spec) = field(cx, item) else { continue };
-        if let Some(line) = first_at.get(spec.path.as_str()) {
-            let msg = format!("duplicate field path (first declared on line {line})");
+        if let Some(&first) = first_at.get(spec.path.as_str()) {
+            let msg = format!("duplicate field path (first declared on line {})", line_col(cx.bytes, first).0);
             cx.at(item.offset, Some(spec.path.as_str()), msg);
             continue;
         }
-        first_at.insert(spec.path.as_str().to_string(), spec.line);
+        first_at.insert(spec.path.as_str().to_string(), spec.offset);
         out.push(spec);
     }
-    (cx.diags.len() == before).then_some(out)
+    // Lines of every field in one pass (fields come in document order).
+    let mut positions = Positions::new(cx.bytes);
+    for f in &mut out {
+        f.line = positions.of(f.offset).0;
+    }
+    (out, cx.diags.len() == before)
 }
 
 fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
@@ -357,7 +377,9 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
                 continue;
             }
         }
-        if let Some(kw) = KEYWORDS.iter().find(|kw| kw.0 == k) {
+        // `uniqueItems: false` constrains nothing, so it applies to any type.
+        let inert = k == "uniqueItems" && matches!(value.value, Value::Bool(false));
+        if let Some(kw) = KEYWORDS.iter().find(|kw| kw.0 == k).filter(|_| !inert) {
             used.push((kw.0, value));
         }
     }
@@ -389,8 +411,16 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
     if cx.diags.len() > before {
         return None;
     }
-    let (line, _) = line_col(cx.bytes, node.offset);
-    Some(FieldSpec { path: path?, types: types?, required: required?, enum_values, doc, constraints: c, line })
+    Some(FieldSpec {
+        path: path?,
+        types: types?,
+        required: required?,
+        enum_values,
+        doc,
+        constraints: c,
+        line: 0,
+        offset: node.offset,
+    })
 }
 
 type Applies = fn(TypeSet) -> bool;
@@ -481,7 +511,7 @@ fn multiple_of(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<Dec
 }
 
 fn pattern(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>, source: String) -> Option<Pattern> {
-    match regex::bytes::RegexBuilder::new(&source).size_limit(1 << 22).build() {
+    match regex::RegexBuilder::new(&source).size_limit(1 << 22).build() {
         Ok(regex) => Some(Pattern { source, regex }),
         Err(e) => {
             let msg = format!("pattern {} does not compile: {}", quote(&source, 200), regex_reason(&e));
@@ -513,6 +543,11 @@ fn enum_values(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<Vec
         let value = match &item.value {
             Value::Null => Scalar::Null,
             Value::Bool(b) => Scalar::Bool(*b),
+            Value::Number(d) if !d.dec().is_in_range() => {
+                cx.at(item.offset, label, out_of_range("enum", d));
+                ok = false;
+                continue;
+            }
             Value::Number(d) => Scalar::Number(d.clone()),
             Value::String(s) => Scalar::String(s.clone()),
             other => {

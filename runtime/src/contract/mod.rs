@@ -97,6 +97,8 @@ pub struct FieldSpec {
     pub(crate) doc: Option<String>,
     pub(crate) constraints: Constraints,
     pub(crate) line: usize,
+    /// Byte offset of the field's object in the contract file.
+    pub(crate) offset: usize,
 }
 
 impl FieldSpec {
@@ -307,7 +309,7 @@ pub fn enum_label(values: &[Scalar]) -> String {
 #[derive(Debug, Clone)]
 pub struct Pattern {
     pub(crate) source: String,
-    pub(crate) regex: regex::bytes::Regex,
+    pub(crate) regex: regex::Regex,
 }
 
 impl Pattern {
@@ -316,7 +318,7 @@ impl Pattern {
     }
 
     /// Unanchored search, as JSON Schema's `pattern`.
-    pub fn is_match(&self, text: &[u8]) -> bool {
+    pub fn is_match(&self, text: &str) -> bool {
         self.regex.is_match(text)
     }
 }

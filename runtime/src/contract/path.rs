@@ -24,6 +24,7 @@ impl FieldPath {
             return Err("empty field path".into());
         }
         let mut segments = Vec::new();
+        let mut depth = 0;
         for part in text.split('.') {
             let mut key = part;
             let mut arrays = 0;
@@ -40,6 +41,11 @@ impl FieldPath {
             }
             if key.contains(['[', ']']) {
                 return Err(format!("path '{text}': segment '{part}' may hold '[]' only at its end"));
+            }
+            depth += 1 + arrays;
+            if depth > crate::json::MAX_DEPTH {
+                let shown = crate::json::text::quote(text, 40);
+                return Err(format!("path {shown} nests deeper than {} levels", crate::json::MAX_DEPTH));
             }
             segments.push(Segment { key: key.to_string(), arrays });
         }
@@ -91,5 +97,12 @@ mod tests {
         assert_eq!(FieldPath::parse("a.").unwrap_err(), "path 'a.' has an empty segment");
         assert_eq!(FieldPath::parse("[].a").unwrap_err(), "path '[].a': '[]' must follow a key");
         assert_eq!(FieldPath::parse("a[0]").unwrap_err(), "path 'a[0]': segment 'a[0]' may hold '[]' only at its end");
+        let deep = vec!["a"; 129].join(".");
+        assert_eq!(
+            FieldPath::parse(&deep).unwrap_err(),
+            format!("path '{}...' nests deeper than 128 levels", "a.".repeat(20))
+        );
+        assert!(FieldPath::parse(&vec!["a"; 128].join(".")).is_ok());
+        assert!(FieldPath::parse(&format!("a{}", "[]".repeat(200_000))).is_err());
     }
 }

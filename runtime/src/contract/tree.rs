@@ -3,7 +3,12 @@
 //! envelope. A node is either declared (a field names its exact path) or
 //! implied (a parent that only exists because a child names it).
 
+use std::collections::HashMap;
+
 use super::{FieldSpec, JsonType, TypeSet};
+
+/// Nodes with at most this many keys are searched by a scan.
+const LINEAR: usize = 8;
 use crate::json::text::Str;
 
 /// A position in the contract's shape.
@@ -13,6 +18,8 @@ pub(crate) struct Node {
     pub field: Option<usize>,
     /// Object keys below this node, in contract order.
     pub keys: Vec<Child>,
+    /// Where each key sits in `keys`, for nodes with many keys.
+    pub index: HashMap<Box<str>, usize>,
     /// The node for every element, when paths step into this array.
     pub items: Option<Box<Node>>,
     /// Declared: the field's flag. Implied: whether any child is required.
@@ -26,15 +33,19 @@ pub(crate) struct Child {
 }
 
 impl Node {
-    /// The index in `keys` of the child for an envelope key.
+    /// The index in `keys` of the child for an envelope key: a scan of a few
+    /// keys, a hash lookup among many.
     #[inline]
     pub fn child(&self, key: &Str<'_>) -> Option<usize> {
         if key.is_escaped() {
             let text = key.decode();
-            return self.keys.iter().position(|c| *c.key == *text);
+            return self.index.get(&*text).copied();
         }
         let raw = key.raw();
-        self.keys.iter().position(|c| c.key.as_bytes() == raw)
+        if self.keys.len() <= LINEAR {
+            return self.keys.iter().position(|c| c.key.as_bytes() == raw);
+        }
+        self.index.get(std::str::from_utf8(raw).ok()?).copied()
     }
 
     /// What an implied node must be: an object, an array, or either.
@@ -70,10 +81,11 @@ pub(crate) fn build(fields: &[FieldSpec]) -> Result<Node, Vec<Conflict>> {
     for (i, f) in fields.iter().enumerate() {
         let mut node = &mut root;
         for seg in f.path.segments() {
-            let at = match node.keys.iter().position(|c| *c.key == *seg.key) {
-                Some(at) => at,
+            let at = match node.index.get(seg.key.as_str()) {
+                Some(&at) => at,
                 None => {
                     node.keys.push(Child { key: seg.key.as_str().into(), node: Node::default() });
+                    node.index.insert(seg.key.as_str().into(), node.keys.len() - 1);
                     node.keys.len() - 1
                 }
             };

@@ -30,7 +30,7 @@ pub(super) struct Site<'c> {
 }
 
 /// The node of an open array element (no field, no children).
-static OPEN: Node = Node { field: None, keys: Vec::new(), items: None, required: false };
+static OPEN: std::sync::LazyLock<Node> = std::sync::LazyLock::new(Node::default);
 
 /// Every path of a contract's tree, with what it means.
 pub(super) fn sites(c: &ContractSpec) -> BTreeMap<String, Site<'_>> {

@@ -102,6 +102,13 @@ impl<'a> Dec<'a> {
         self.len == 0
     }
 
+    /// Whether the exponent is well inside the clamp, so that comparisons
+    /// with this number are exact. Contract numbers must be; a document's
+    /// value beyond it is still ordered correctly against them.
+    pub fn is_in_range(&self) -> bool {
+        self.sci.abs() < EXP_CLAMP / 2
+    }
+
     pub fn is_negative(&self) -> bool {
         self.neg && self.len > 0
     }
@@ -245,6 +252,9 @@ impl Decimal {
 
     /// Parses a JSON number; `None` if `text` is not one.
     pub fn parse(text: &str) -> Option<Decimal> {
+        if text.trim() != text {
+            return None;
+        }
         let mut s = crate::json::scan::Scanner::new(text.as_bytes());
         if s.peek_kind().ok()? != crate::json::scan::Kind::Number {
             return None;

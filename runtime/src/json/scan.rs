@@ -451,6 +451,41 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// Turns nondecreasing byte offsets into lines and columns in one forward
+/// pass, so positioning many places costs one scan of the document.
+#[derive(Debug)]
+pub struct Positions<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    line: usize,
+    col: usize,
+}
+
+impl<'a> Positions<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Positions { bytes, at: 0, line: 1, col: 1 }
+    }
+
+    /// The 1-based line and column of `offset`; offsets before the last one
+    /// asked for restart the scan.
+    pub fn of(&mut self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.bytes.len());
+        if offset < self.at {
+            *self = Positions::new(self.bytes);
+        }
+        for &b in &self.bytes[self.at..offset] {
+            if b == b'\n' {
+                self.line += 1;
+                self.col = 1;
+            } else if (b & 0xC0) != 0x80 {
+                self.col += 1;
+            }
+        }
+        self.at = offset;
+        (self.line, self.col)
+    }
+}
+
 /// 1-based line and column (in characters) of a byte offset.
 pub fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
     let offset = offset.min(bytes.len());

@@ -95,10 +95,11 @@ fn value(s: &mut Scanner<'_>, depth: usize) -> Result<Node, TreeError> {
         Kind::Object => {
             s.object_start();
             let mut members: Vec<(Key, Node)> = Vec::new();
+            let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
             while let Some(k) = s.object_key(members.is_empty())? {
                 let name = k.decode().into_owned();
                 let key_offset = k.offset() - 1;
-                if members.iter().any(|(m, _)| m.name == name) {
+                if !names.insert(name.clone()) {
                     return Err(TreeError {
                         offset: key_offset,
                         message: format!("duplicate key {}", super::text::quote(&name, 80)),

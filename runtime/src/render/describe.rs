@@ -2,10 +2,11 @@
 
 use serde::Serialize;
 
-use serde_json::Value;
+use std::collections::BTreeMap;
+
+use serde_json::value::RawValue;
 
 use crate::contract::{enum_label, Constraints, ContractSpec, Scalar};
-use crate::json::number::Decimal;
 
 /// The field table as aligned text.
 pub fn text(c: &ContractSpec) -> String {
@@ -77,8 +78,9 @@ struct JsonField<'a> {
     types: Vec<&'static str>,
     required: bool,
     #[serde(rename = "enum")]
-    enum_values: Option<Vec<serde_json::Value>>,
-    constraints: serde_json::Map<String, serde_json::Value>,
+    enum_values: Option<Vec<Box<RawValue>>>,
+    /// Sorted by keyword, whatever serde_json's features.
+    constraints: BTreeMap<&'static str, Box<RawValue>>,
     doc: Option<&'a str>,
     line: usize,
 }
@@ -109,22 +111,23 @@ pub fn json(c: &ContractSpec) -> String {
     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
 }
 
-/// A number as JSON, as written; a string where `serde_json` cannot hold it.
-fn number_json(d: &Decimal) -> Value {
-    serde_json::from_str(d.raw()).unwrap_or_else(|_| Value::String(d.raw().to_string()))
+/// JSON text kept exactly: numbers as written in the contract (`1e-400`
+/// stays `1e-400`), strings and literals as serde_json writes them.
+fn raw(text: String) -> Box<RawValue> {
+    RawValue::from_string(text).unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON"))
 }
 
-fn scalar_json(s: &Scalar) -> Value {
-    match s {
-        Scalar::Null => Value::Null,
-        Scalar::Bool(b) => Value::Bool(*b),
-        Scalar::Number(d) => number_json(d),
-        Scalar::String(s) => Value::String(s.clone()),
-    }
+fn scalar_json(s: &Scalar) -> Box<RawValue> {
+    raw(match s {
+        Scalar::Null => "null".into(),
+        Scalar::Bool(b) => b.to_string(),
+        Scalar::Number(d) => d.raw().to_string(),
+        Scalar::String(s) => serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()),
+    })
 }
 
-fn constraints_json(c: &Constraints) -> serde_json::Map<String, Value> {
-    let mut m = serde_json::Map::new();
+fn constraints_json(c: &Constraints) -> BTreeMap<&'static str, Box<RawValue>> {
+    let mut m = BTreeMap::new();
     let numbers = [
         ("minimum", &c.minimum),
         ("exclusiveMinimum", &c.exclusive_minimum),
@@ -134,7 +137,7 @@ fn constraints_json(c: &Constraints) -> serde_json::Map<String, Value> {
     ];
     for (k, v) in numbers {
         if let Some(v) = v {
-            m.insert(k.into(), number_json(v));
+            m.insert(k, raw(v.raw().to_string()));
         }
     }
     let counts = [
@@ -145,14 +148,14 @@ fn constraints_json(c: &Constraints) -> serde_json::Map<String, Value> {
     ];
     for (k, v) in counts {
         if let Some(v) = v {
-            m.insert(k.into(), Value::from(v));
+            m.insert(k, raw(v.to_string()));
         }
     }
     if let Some(p) = &c.pattern {
-        m.insert("pattern".into(), Value::String(p.source().to_string()));
+        m.insert("pattern", raw(serde_json::to_string(p.source()).unwrap_or_default()));
     }
     if c.unique_items {
-        m.insert("uniqueItems".into(), Value::Bool(true));
+        m.insert("uniqueItems", raw("true".into()));
     }
     m
 }

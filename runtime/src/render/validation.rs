@@ -85,3 +85,17 @@ pub fn write_json_end(w: &mut dyn Write, any: bool, summary: &Summary) -> io::Re
     serde_json::to_writer(&mut *w, summary).map_err(io::Error::other)?;
     w.write_all(b"}\n")
 }
+
+/// Closes a JSON stream cut short by an input error, so that what was
+/// written is still one JSON document: the results so far, the summary, and
+/// the error.
+pub fn write_json_abort(w: &mut dyn Write, any: bool, summary: &Summary, error: &str) -> io::Result<()> {
+    if any {
+        w.write_all(b"\n")?;
+    }
+    w.write_all(b"],\n\"summary\":")?;
+    serde_json::to_writer(&mut *w, summary).map_err(io::Error::other)?;
+    w.write_all(b",\n\"error\":")?;
+    serde_json::to_writer(&mut *w, error).map_err(io::Error::other)?;
+    w.write_all(b"}\n")
+}

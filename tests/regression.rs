@@ -1,0 +1,192 @@
+//! One test per fixed bug (found in review of the foundation), so each stays fixed.
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+
+use protocolarc::ContractSpec;
+use protocolarc_tests::{bin, root, run_in, scratch, write_files};
+
+fn lines(c: &ContractSpec, data: &str) -> Vec<String> {
+    c.validate_json(data.as_bytes()).findings().iter().map(|f| f.to_string()).collect()
+}
+
+fn load(doc: &str) -> Result<ContractSpec, String> {
+    ContractSpec::from_slice(doc.as_bytes(), "r.json").map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_path_deeper_than_the_limit_is_a_structural_error_not_a_stack_overflow() {
+    let path = vec!["a"; 30_000].join(".");
+    let doc = format!(r#"{{"name": "t", "revision": "1.0.0", "fields": [{{"name": "{path}", "type": "string"}}]}}"#);
+    let err = load(&doc).unwrap_err();
+    assert_eq!(
+        err,
+        format!(
+            "r.json:1:56: field '{}...': path '{}...' nests deeper than 128 levels",
+            "a.".repeat(40),
+            "a.".repeat(20)
+        )
+    );
+    let dir = scratch("deep-path");
+    write_files(&dir, &[("p.json", doc.as_bytes())]);
+    let out = run_in(bin!(), &dir, &["describe", "p.json"]);
+    assert_eq!(out.code, 3);
+}
+
+#[test]
+fn keys_and_revisions_cannot_forge_lines_of_text_output() {
+    let c = load(r#"{"name": "t", "revision": "1.0.0", "strict": true, "fields": []}"#).unwrap();
+    assert_eq!(
+        lines(&c, "{\"x\\n[PASS] forged\": 1}"),
+        ["WARNING field.unknown x\\n[PASS] forged: key is not declared by the strict contract"]
+    );
+    let dir = scratch("forge");
+    let contract = std::fs::read(root().join("contracts/a2a_task_send_1.0.0.json")).unwrap();
+    let line = br#"{"contract": "a2a.task_send", "revision": "9\n[PASS] forged", "data": {"task_id": "t", "role": "user", "parts": []}}"#;
+    write_files(&dir, &[("c.json", &contract), ("e.jsonl", line)]);
+    let out = run_in(bin!(), &dir, &["validate", "c.json", "e.jsonl"]);
+    assert_eq!(
+        out.stdout,
+        "[PASS] a2a.task_send@1.0.0 <- e.jsonl:1\n  WARNING revision.hint <envelope>: envelope declares revision 9\\n[PASS] forged, contract is 1.0.0\n"
+    );
+}
+
+#[test]
+fn describe_json_keeps_numbers_as_written() {
+    let dir = scratch("describe-numbers");
+    let doc = br#"{"name": "t", "revision": "1.0.0", "fields": [
+        {"name": "n", "type": "number", "multipleOf": 1e-300, "maximum": 12345678901234567890123, "minimum": 1e2}]}"#;
+    write_files(&dir, &[("c.json", doc)]);
+    let out = run_in(bin!(), &dir, &["describe", "c.json", "--format", "json"]);
+    assert_eq!(out.code, 0);
+    assert!(
+        out.stdout.contains(
+            "\"constraints\": {\n        \"maximum\": 12345678901234567890123,\n        \"minimum\": 1e2,\n        \"multipleOf\": 1e-300\n      }"
+        ),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn jsonl_errors_at_the_end_of_a_line_stay_on_that_line() {
+    let dir = scratch("eol");
+    let contract = std::fs::read(root().join("contracts/a2a_task_send_1.0.0.json")).unwrap();
+    write_files(&dir, &[("c.json", &contract), ("e.jsonl", b"{\"contract\":\"t\",\"data\":{\"p\":1}\r\n")]);
+    let out = run_in(bin!(), &dir, &["validate", "c.json", "e.jsonl"]);
+    assert_eq!((out.code, out.stderr.as_str()), (3, "error: e.jsonl:1:31: unexpected end of input\n"));
+}
+
+#[test]
+fn json_output_is_one_document_even_when_input_fails() {
+    let dir = scratch("json-abort");
+    let contract = std::fs::read(root().join("contracts/a2a_task_send_1.0.0.json")).unwrap();
+    let lines = b"{\"contract\":\"a2a.task_send\",\"data\":{\"task_id\":\"t\",\"role\":\"user\",\"parts\":[]}}\n[1]\n";
+    write_files(&dir, &[("c.json", &contract), ("e.jsonl", lines)]);
+    let out = run_in(bin!(), &dir, &["validate", "c.json", "e.jsonl", "--format", "json"]);
+    assert_eq!(out.code, 3);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("a complete JSON document");
+    assert_eq!(doc["error"], "e.jsonl:2:1: an envelope must be a JSON object, found array");
+    assert_eq!(doc["summary"]["envelopes"], 1);
+    let out = run_in(bin!(), &dir, &["validate", "missing.json", "e.jsonl", "--format", "json"]);
+    assert_eq!((out.code, out.stdout.as_str()), (3, ""), "nothing is printed before the contract loads");
+}
+
+#[test]
+fn a_closed_pipe_never_turns_failures_into_success() {
+    let dir = scratch("pipe");
+    let seed = std::fs::read(root().join("contracts/fixtures/mcp_calls.jsonl")).unwrap();
+    write_files(&dir, &[("many.jsonl", &seed.repeat(5000))]);
+    let contract = root().join("contracts/mcp_tool_call_1.1.0.json");
+    let mut child = Command::new(bin!())
+        .args(["protocolarc", "validate", contract.to_str().unwrap(), "many.jsonl"])
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let mut first = [0u8; 16];
+    child.stdout.take().expect("stdout").read_exact(&mut first).expect("first bytes");
+    let code = child.wait().expect("wait").code();
+    assert!(matches!(code, Some(1) | Some(141)), "{code:?}");
+}
+
+#[test]
+fn every_structural_error_is_reported_with_its_column() {
+    let doc = "{\"name\": \"t\", \"revision\": \"1.0.0\", \"fields\": [\n  {\"name\": \"a\", \"type\": \"string\"}, {\"name\": \"a.b\", \"type\": \"string\"},\n  {\"name\": \"c\", \"type\": \"strin\"}\n]}";
+    let err = load(doc).unwrap_err();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "r.json:2:3: field 'a': 'a' is declared as string, so it cannot have the child field 'a.b'",
+            "r.json:3:25: field 'c': unknown type 'strin' (expected one of: string, integer, number, boolean, object, array, null, any)",
+        ]
+    );
+}
+
+#[test]
+fn an_enum_rejects_objects_and_arrays() {
+    let c = load(r#"{"name": "t", "revision": "1.0.0", "fields": [{"name": "a", "type": ["string", "object", "array"], "enum": ["x"]}]}"#)
+        .unwrap();
+    assert_eq!(lines(&c, r#"{"a": {}}"#), ["ERROR field.enum a: an object is not in {'x'}"]);
+    assert_eq!(lines(&c, r#"{"a": [1]}"#), ["ERROR field.enum a: an array is not in {'x'}"]);
+    assert_eq!(lines(&c, r#"{"a": "x"}"#), Vec::<String>::new());
+}
+
+#[test]
+fn contract_numbers_beyond_the_exact_range_are_refused_and_values_near_it_compare_exactly() {
+    let err = load(r#"{"name": "t", "revision": "1.0.0", "fields": [{"name": "n", "type": "number", "maximum": 1e1099511627777}]}"#)
+        .unwrap_err();
+    assert!(
+        err.ends_with(
+            "'maximum' 1e1099511627777 is beyond the supported range of numbers (a decimal exponent within ±2^39)"
+        ),
+        "{err}"
+    );
+    let c = load(r#"{"name": "t", "revision": "1.0.0", "fields": [{"name": "n", "type": "number", "exclusiveMaximum": 1e549755813887}]}"#)
+        .unwrap();
+    assert_eq!(lines(&c, r#"{"n": 1e549755813886}"#), Vec::<String>::new());
+    assert_eq!(lines(&c, r#"{"n": 1e1099511627776}"#).len(), 1, "a larger value is still above the bound");
+}
+
+#[test]
+fn patterns_work_on_text_not_bytes() {
+    let err = load(
+        r#"{"name": "t", "revision": "1.0.0", "fields": [{"name": "s", "type": "string", "pattern": "^(?-u:..)$"}]}"#,
+    )
+    .unwrap_err();
+    assert!(err.starts_with("r.json:1:90: field 's': pattern '^(?-u:..)$' does not compile: "), "{err}");
+}
+
+#[test]
+fn a_byte_order_mark_is_tolerated_in_contracts_as_in_envelopes() {
+    let c =
+        ContractSpec::from_slice(b"\xef\xbb\xbf{\"name\": \"t\", \"revision\": \"1.0.0\", \"fields\": []}", "bom.json");
+    assert!(c.is_ok());
+}
+
+#[test]
+fn unique_items_false_constrains_nothing_and_fits_any_type() {
+    assert!(load(
+        r#"{"name": "t", "revision": "1.0.0", "fields": [{"name": "s", "type": "string", "uniqueItems": false}]}"#
+    )
+    .is_ok());
+    let err =
+        load(r#"{"name": "t", "revision": "1.0.0", "fields": [{"name": "s", "type": "string", "uniqueItems": true}]}"#)
+            .unwrap_err();
+    assert!(err.ends_with("'uniqueItems' applies to arrays, but the field's type is string"), "{err}");
+}
+
+#[test]
+fn directories_are_read_in_path_order_and_include_ndjson() {
+    let dir = scratch("dir-order");
+    let contract = std::fs::read(root().join("contracts/a2a_task_send_1.0.0.json")).unwrap();
+    let env = br#"{"contract": "a2a.task_send", "data": {"task_id": "t", "role": "user", "parts": []}}"#;
+    write_files(&dir, &[("c.json", &contract), ("in/a.jsonl", env), ("in/a/b.jsonl", env), ("in/z.ndjson", env)]);
+    let out = run_in(bin!(), &dir, &["validate", "c.json", "in"]);
+    assert_eq!(
+        out.stdout,
+        "[PASS] a2a.task_send@1.0.0 <- a/b.jsonl:1\n[PASS] a2a.task_send@1.0.0 <- a.jsonl:1\n[PASS] a2a.task_send@1.0.0 <- z.ndjson:1\n"
+    );
+}
