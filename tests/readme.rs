@@ -21,5 +21,5 @@ fn readme_transcripts_are_current() {
         assert!(actual == expected, "README block `{command}` is stale:\n{}", line_diff(expected, &actual));
         checked += 1;
     }
-    assert_eq!(checked, 11, "console blocks checked");
+    assert_eq!(checked, 15, "console blocks checked");
 }
