@@ -547,7 +547,7 @@ fn keyword_applicability() {
         (r#""type":"any","maxItems":1"#, r#""ab""#, &[]),
         (r#""type":"any","pattern":"^x""#, "{}", &[]),
         // A value of the wrong type gets field.type and no further check.
-        (r#""type":"string","enum":["a"],"maxLength":0"#, "5", &["field.type"]),
+        (r#""type":"string","enum":["a"],"maxLength":1"#, "5", &["field.type"]),
         (r#""type":"integer","minimum":10"#, "1.5", &["field.type"]),
         (r#""type":"array","minItems":3,"uniqueItems":true"#, "{}", &["field.type"]),
         (r#""type":"string","pattern":"^x","minLength":4"#, "[1]", &["field.type"]),

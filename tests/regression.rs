@@ -190,3 +190,13 @@ fn directories_are_read_in_path_order_and_include_ndjson() {
         "[PASS] a2a.task_send@1.0.0 <- a/b.jsonl:1\n[PASS] a2a.task_send@1.0.0 <- a.jsonl:1\n[PASS] a2a.task_send@1.0.0 <- z.ndjson:1\n"
     );
 }
+
+#[test]
+fn an_enum_member_its_own_field_rejects_is_a_structural_error() {
+    let err = load(r#"{"name": "t", "revision": "1.0.0", "fields": [{"name": "n", "type": "integer", "enum": [1, 7], "minimum": 5}]}"#)
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "r.json:1:89: field 'n': enum value 1 can never pass: field.minimum: value 1 is less than minimum 5"
+    );
+}

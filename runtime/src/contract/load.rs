@@ -411,7 +411,7 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
     if cx.diags.len() > before {
         return None;
     }
-    Some(FieldSpec {
+    let spec = FieldSpec {
         path: path?,
         types: types?,
         required: required?,
@@ -420,7 +420,20 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
         constraints: c,
         line: 0,
         offset: node.offset,
-    })
+    };
+    // An enum member the field's own constraints reject can never be sent.
+    if let (Some(values), Some(Value::Array(items)), Some(probe)) =
+        (&spec.enum_values, enum_node.map(|n| &n.value), ContractSpec::probe(&spec, false))
+    {
+        for (value, item) in values.iter().zip(items) {
+            let report = probe.validate_json(format!("{{\"v\":{}}}", value.json()).as_bytes());
+            let why = report.errors().next().map(|f| format!("{}: {}", f.rule(), f.message()));
+            if let Some(why) = why {
+                cx.at(item.offset, label, format!("enum value {} can never pass: {why}", value.display()));
+            }
+        }
+    }
+    (cx.diags.len() == before).then_some(spec)
 }
 
 type Applies = fn(TypeSet) -> bool;

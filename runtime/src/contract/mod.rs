@@ -81,6 +81,31 @@ impl ContractSpec {
         self.revision_line
     }
 
+    /// A one-field contract holding `field` (as `v`, required, without its
+    /// enum when `keep_enum` is false), to judge single values with the real
+    /// validator: `{"v": value}`.
+    pub(crate) fn probe(field: &FieldSpec, keep_enum: bool) -> Option<ContractSpec> {
+        let mut f = field.clone();
+        f.path = FieldPath::parse("v").ok()?;
+        f.required = true;
+        if !keep_enum {
+            f.enum_values = None;
+        }
+        let fields = vec![f];
+        let tree = tree::build(&fields).ok()?;
+        Some(ContractSpec {
+            name: "probe".into(),
+            revision: semver::Version::new(0, 0, 0),
+            kind: None,
+            title: None,
+            doc: None,
+            strict: false,
+            fields,
+            tree,
+            revision_line: 0,
+        })
+    }
+
     /// `name@revision`.
     pub fn id(&self) -> String {
         format!("{}@{}", self.name, self.revision)
@@ -287,6 +312,16 @@ impl Scalar {
             Scalar::Bool(b) => b.to_string(),
             Scalar::Number(d) => d.raw().to_string(),
             Scalar::String(s) => quote(s, 80),
+        }
+    }
+
+    /// The value as JSON text.
+    pub fn json(&self) -> String {
+        match self {
+            Scalar::Null => "null".into(),
+            Scalar::Bool(b) => b.to_string(),
+            Scalar::Number(d) => d.raw().to_string(),
+            Scalar::String(s) => serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()),
         }
     }
 

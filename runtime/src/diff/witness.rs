@@ -14,8 +14,8 @@ use std::collections::{BTreeMap, HashMap};
 use super::detect::{sites, Detected, Site};
 use super::rules;
 use super::sample::{candidates, every_type, J};
-use crate::contract::tree::{self, Node};
-use crate::contract::{ContractSpec, FieldPath, FieldSpec, JsonType};
+use crate::contract::tree::Node;
+use crate::contract::{ContractSpec, FieldSpec, JsonType};
 use crate::report::{Report, Severity};
 
 /// The witness of a breaking change (or `None`) and the change's message,
@@ -481,24 +481,7 @@ fn insert(body: &mut J, concrete: &str, value: J) -> bool {
 
 /// Whether a field, on its own, accepts a value with no finding.
 fn field_accepts(f: &FieldSpec, v: &J) -> bool {
-    let Ok(path) = FieldPath::parse("v") else { return false };
-    let mut probe = f.clone();
-    probe.path = path;
-    probe.required = true;
-    let fields = vec![probe];
-    let Ok(tree) = tree::build(&fields) else { return false };
-    let spec = ContractSpec {
-        name: "probe".into(),
-        revision: semver::Version::new(0, 0, 0),
-        kind: None,
-        title: None,
-        doc: None,
-        strict: false,
-        fields,
-        tree,
-        revision_line: 0,
-    };
-    accepted(&spec, &format!("{{\"v\":{}}}", v.text()))
+    ContractSpec::probe(f, true).is_some_and(|spec| accepted(&spec, &format!("{{\"v\":{}}}", v.text())))
 }
 
 #[cfg(test)]
