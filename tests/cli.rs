@@ -229,3 +229,37 @@ fn usage_errors_exit_three() {
         assert_eq!(out.stdout, "");
     }
 }
+
+#[test]
+fn rules_lists_and_explains_every_rule() {
+    let out = run(bin!(), &["rules", "field.maximum.tightened"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (
+            0,
+            "field.maximum.tightened [diff (breaking)]\n  the constraint accepts fewer values (a bound introduced or moved \
+             in, uniqueItems on, a pattern added, multipleOf added or made a multiple)\n"
+        )
+    );
+    let out = run(bin!(), &["rules", "revision.hint"]);
+    assert_eq!(
+        out.stdout,
+        "revision.hint [validate, warning]\n  the envelope's revision differs from the contract's\n"
+    );
+    let all = run(bin!(), &["rules"]).stdout;
+    for id in [
+        "json.duplicate_key",
+        "contract.strict.enabled",
+        "field.multipleOf.changed",
+        "revision.mutated",
+        "lock.mismatch",
+    ] {
+        assert!(
+            all.lines().any(|l| l.split_whitespace().nth(if l.starts_with("diff") { 2 } else { 1 }) == Some(id)),
+            "{id}:\n{all}"
+        );
+    }
+    assert!(!all.contains("field.minimum.changed"));
+    let out = run(bin!(), &["rules", "nope"]);
+    assert_eq!((out.code, out.stderr.as_str()), (3, "error: unknown rule 'nope' (see `cargo protocolarc rules`)\n"));
+}

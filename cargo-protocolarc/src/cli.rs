@@ -121,6 +121,12 @@ pub(crate) enum Command {
                             cargo protocolarc lock --check\n\n\
                             Exit codes: 0 written (or matching), 1 the lock does not match (--check), 3 usage or input error.")]
     Lock(LockArgs),
+    /// List every rule (validation, compatibility, CI), or explain one.
+    #[command(after_help = "Examples:\n  \
+                            cargo protocolarc rules\n  \
+                            cargo protocolarc rules field.maximum.tightened\n\n\
+                            Exit codes: 0 success, 3 an unknown rule.")]
+    Rules(RulesArgs),
     /// Render every contract's history (revision, verdict, changes) as Markdown.
     #[command(after_help = "Examples:\n  \
                             cargo protocolarc changelog --out CONTRACTS_CHANGELOG.md\n\n\
@@ -252,4 +258,10 @@ pub(crate) struct ChangelogArgs {
     /// Write the changelog to this file instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RulesArgs {
+    /// The rule to explain (default: list every rule).
+    pub rule: Option<String>,
 }

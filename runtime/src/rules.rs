@@ -26,7 +26,7 @@ rules! {
     REVISION_HINT = "revision.hint", Warning, "the envelope's revision differs from the contract's";
     FIELD_REQUIRED = "field.required", Error, "a required field is missing";
     FIELD_TYPE = "field.type", Error, "a value is of no accepted type (or a parent is not an object or array)";
-    FIELD_ENUM = "field.enum", Error, "a scalar is outside the field's enum";
+    FIELD_ENUM = "field.enum", Error, "a value is outside the field's enum (an object or array never is in it)";
     FIELD_MINIMUM = "field.minimum", Error, "a number is below `minimum`";
     FIELD_MAXIMUM = "field.maximum", Error, "a number is above `maximum`";
     FIELD_EXCLUSIVE_MINIMUM = "field.exclusiveMinimum", Error, "a number is not above `exclusiveMinimum`";

@@ -6,6 +6,7 @@ mod describe;
 mod diff;
 mod lock;
 mod matrix;
+mod rules;
 mod validate;
 
 use std::io::Write;
@@ -48,5 +49,6 @@ pub(crate) fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<i32, Failure> {
         Command::Check(args) => check::run(&cx, args, out),
         Command::Lock(args) => lock::run(&cx, args, out),
         Command::Changelog(args) => changelog::run(&cx, args, out),
+        Command::Rules(args) => rules::run(args, out),
     }
 }
