@@ -30,6 +30,20 @@ pub const ENVELOPE_FIELD: &str = "<envelope>";
 /// Longest value quoted in a message, in characters.
 const QUOTE_MAX: usize = 80;
 
+/// A key of an object being read: where its raw text sits in the input.
+#[derive(Debug, Clone, Copy)]
+struct KeyRef {
+    offset: usize,
+    len: usize,
+    escaped: bool,
+}
+
+thread_local! {
+    /// The key stack, reused from call to call: a valid document costs no
+    /// allocation once a thread has validated one of its size.
+    static KEY_POOL: std::cell::Cell<Vec<KeyRef>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// Objects with more keys than this switch duplicate detection to a hash set.
 const LINEAR_KEYS: usize = 32;
 
@@ -40,8 +54,12 @@ impl ContractSpec {
     /// `json.syntax` finding, nesting past [`MAX_DEPTH`] one `json.depth`.
     pub fn validate_json(&self, data: &[u8]) -> Report {
         let mut w =
-            Walker { contract: self, s: Scanner::new(data), findings: Vec::new(), keys: Vec::with_capacity(32) };
-        match w.document() {
+            Walker { contract: self, s: Scanner::new(data), findings: Vec::new(), keys: KEY_POOL.with(|p| p.take()) };
+        let outcome = w.document();
+        let mut keys = std::mem::take(&mut w.keys);
+        keys.clear();
+        KEY_POOL.with(|p| p.set(keys));
+        match outcome {
             Ok(()) => Report::new(w.findings),
             Err(Stop::Syntax(e)) => {
                 let (line, column) = line_col(data, e.offset);
@@ -186,7 +204,7 @@ struct Walker<'c, 'a> {
     s: Scanner<'a>,
     findings: Vec<Finding>,
     /// Keys of every object being read, innermost last.
-    keys: Vec<Str<'a>>,
+    keys: Vec<KeyRef>,
 }
 
 impl<'c, 'a> Walker<'c, 'a> {
@@ -384,13 +402,15 @@ impl<'c, 'a> Walker<'c, 'a> {
         if let Some(set) = many {
             return !set.insert(key.decode().into_owned());
         }
-        let dup = self.keys[base..].iter().any(|k| same_key(k, &key));
+        let bytes = self.s.bytes();
+        let stored = |k: &KeyRef| Str::new(&bytes[k.offset..k.offset + k.len], k.escaped, k.offset);
+        let dup = self.keys[base..].iter().any(|k| same_key(&stored(k), &key));
         if dup {
             return true;
         }
-        self.keys.push(key);
+        self.keys.push(KeyRef { offset: key.offset(), len: key.raw().len(), escaped: key.is_escaped() });
         if self.keys.len() - base > LINEAR_KEYS {
-            *many = Some(self.keys[base..].iter().map(|k| k.decode().into_owned()).collect());
+            *many = Some(self.keys[base..].iter().map(|k| stored(k).decode().into_owned()).collect());
         }
         false
     }

@@ -196,6 +196,10 @@ impl<'a> Scanner<'a> {
                     | has_less(w, 0x20)
                     | (w & high);
                 if special != 0 {
+                    // The lowest flagged byte is the first special one (the
+                    // tricks are exact for the first; only later bytes may be
+                    // flagged falsely): skip the plain bytes before it.
+                    i += (special.trailing_zeros() / 8) as usize;
                     break;
                 }
                 i += 8;
