@@ -150,7 +150,6 @@ pub(crate) fn bump_problem(old: &Revision, new: &Revision, accept: &[Accept]) ->
     if bump >= needed {
         return None;
     }
-    let a = |b: Bump| if b == Bump::None { "no bump".to_string() } else { format!("a {b} bump") };
     let worst: Vec<String> = d
         .changes()
         .iter()
@@ -167,8 +166,8 @@ pub(crate) fn bump_problem(old: &Revision, new: &Revision, accept: &[Accept]) ->
             old.spec.revision(),
             new.spec.revision(),
             worst.join(", "),
-            a(needed),
-            a(bump)
+            needed.phrase(),
+            bump.phrase()
         ),
     })
 }

@@ -45,6 +45,15 @@ impl Bump {
         }
     }
 
+    /// `no bump`, `a minor bump`: the bump in a sentence.
+    pub fn phrase(self) -> String {
+        if self == Bump::None {
+            "no bump".to_string()
+        } else {
+            format!("a {} bump", self.as_str())
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Bump::None => "no",
@@ -78,14 +87,13 @@ impl Step {
     /// The `revision.bump.insufficient` message, when the bump is too small.
     pub fn problem(&self) -> Option<String> {
         (!self.is_sufficient()).then(|| {
-            let a = |b: Bump| if b == Bump::None { "no bump".to_string() } else { format!("a {b} bump") };
             format!(
                 "{} -> {} is {}, which needs {}; found {}",
                 self.diff.from(),
                 self.diff.to(),
                 self.diff.compatibility(),
-                a(self.needed),
-                a(self.bump)
+                self.needed.phrase(),
+                self.bump.phrase()
             )
         })
     }

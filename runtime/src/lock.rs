@@ -68,7 +68,7 @@ fn write(node: &Node, out: &mut String) {
 
 /// RFC 8785 §3.2.2.2 string form: only `"`, `\` and control characters are
 /// escaped, with the short forms where JSON has them.
-fn string(s: &str, out: &mut String) {
+pub(crate) fn string(s: &str, out: &mut String) {
     out.push('"');
     for c in s.chars() {
         match c {

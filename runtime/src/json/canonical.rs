@@ -14,7 +14,7 @@ pub fn canonical(s: &mut Scanner<'_>, out: &mut String) -> Result<(), SyntaxErro
             None => "null",
         }),
         Kind::Number => s.number()?.dec().canonical(out),
-        Kind::String => string(&s.string()?.decode(), out),
+        Kind::String => crate::lock::string(&s.string()?.decode(), out),
         Kind::Array => {
             s.array_start();
             out.push('[');
@@ -42,7 +42,7 @@ pub fn canonical(s: &mut Scanner<'_>, out: &mut String) -> Result<(), SyntaxErro
                 if i > 0 {
                     out.push(',');
                 }
-                string(k, out);
+                crate::lock::string(k, out);
                 out.push(':');
                 out.push_str(v);
             }
@@ -50,19 +50,6 @@ pub fn canonical(s: &mut Scanner<'_>, out: &mut String) -> Result<(), SyntaxErro
         }
     }
     Ok(())
-}
-
-fn string(text: &str, out: &mut String) {
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 #[cfg(test)]
