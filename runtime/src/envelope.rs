@@ -249,7 +249,7 @@ pub fn read_json<E: From<InputError>>(
             each(envelope)?;
         }
         other => {
-            let msg = format!("expected an envelope object or an array of them, found {}", kind_name(other));
+            let msg = format!("expected an envelope object or an array of them, found {}", other.name());
             return Err(fail((s.offset(), msg)).into());
         }
     }
@@ -266,17 +266,6 @@ fn syntax(e: SyntaxError) -> (usize, String) {
     (e.offset, e.kind.message().to_string())
 }
 
-fn kind_name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Null => "null",
-        Kind::Bool => "boolean",
-        Kind::Number => "number",
-        Kind::String => "string",
-        Kind::Object => "object",
-        Kind::Array => "array",
-    }
-}
-
 /// Parses a whole document holding exactly one envelope.
 fn parse_one(text: &[u8], source: String) -> Result<Envelope, (usize, String)> {
     let mut s = Scanner::new(text);
@@ -291,7 +280,7 @@ fn envelope(s: &mut Scanner<'_>, source: String) -> Result<Envelope, (usize, Str
     let kind = s.peek_kind().map_err(syntax)?;
     let start = s.offset();
     if kind != Kind::Object {
-        return Err((start, format!("an envelope must be a JSON object, found {}", kind_name(kind))));
+        return Err((start, format!("an envelope must be a JSON object, found {}", kind.name())));
     }
     s.object_start();
     let mut contract: Option<String> = None;
@@ -322,7 +311,7 @@ fn envelope(s: &mut Scanner<'_>, source: String) -> Result<Envelope, (usize, Str
             continue;
         }
         if kind != Kind::String {
-            return Err((at, format!("'{name}' must be a string, found {}", kind_name(kind))));
+            return Err((at, format!("'{name}' must be a string, found {}", kind.name())));
         }
         let value = s.string().map_err(syntax)?.decode().into_owned();
         if name == "contract" {

@@ -143,11 +143,14 @@ impl Ctx<'_> {
             _ => None,
         };
         if value.is_none() {
-            let found = match &node.value {
-                Value::Number(d) => d.raw().to_string(),
-                other => other.type_name().to_string(),
+            let msg = match &node.value {
+                Value::Number(d) if d.dec().is_integer() && !d.dec().is_negative() => {
+                    format!("'{key}' {} is too large (at most {})", d.raw(), u64::MAX)
+                }
+                Value::Number(d) => format!("'{key}' must be a non-negative integer, found {}", d.raw()),
+                other => format!("'{key}' must be a non-negative integer, found {}", other.type_name()),
             };
-            self.at(node.offset, field, format!("'{key}' must be a non-negative integer, found {found}"));
+            self.at(node.offset, field, msg);
         }
         value
     }
@@ -159,22 +162,7 @@ fn out_of_range(key: &str, d: &Decimal) -> String {
 
 /// A non-negative integral decimal as `u64`.
 fn to_u64(d: &Decimal) -> Option<u64> {
-    let dec = d.dec();
-    if dec.is_negative() || !dec.is_integer() {
-        return None;
-    }
-    if dec.is_zero() {
-        return Some(0);
-    }
-    let mut canon = String::new();
-    dec.canonical(&mut canon);
-    let (digits, exp) = canon.split_once('e')?;
-    let exp: usize = exp.parse().ok()?;
-    let zeros = (exp + 1).checked_sub(digits.len())?;
-    if exp > 19 {
-        return None;
-    }
-    format!("{digits}{}", "0".repeat(zeros)).parse().ok()
+    d.dec().to_u128()?.try_into().ok()
 }
 
 pub(super) fn from_slice(bytes: &[u8], origin: &str) -> Result<ContractSpec, ContractError> {

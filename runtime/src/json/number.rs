@@ -185,6 +185,19 @@ impl<'a> Dec<'a> {
         (r * shift) % b == 0
     }
 
+    /// The value as an unsigned integer, if it is one that fits.
+    pub fn to_u128(&self) -> Option<u128> {
+        if self.len == 0 {
+            return Some(0);
+        }
+        if self.neg || !self.is_integer() || self.sci > 38 {
+            return None;
+        }
+        let digits = (0..self.len).try_fold(0u128, |v, i| v.checked_mul(10)?.checked_add(u128::from(self.digit(i))))?;
+        let zeros = u32::try_from(self.sci - (self.len as i64 - 1)).ok()?;
+        digits.checked_mul(10u128.checked_pow(zeros)?)
+    }
+
     /// A spelling that is equal for equal values (`1`, `1.0`, `10e-1` all
     /// give `1e0`), for equality tests such as `uniqueItems`.
     pub fn canonical(&self, out: &mut String) {

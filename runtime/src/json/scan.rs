@@ -70,6 +70,20 @@ pub enum Kind {
     Array,
 }
 
+impl Kind {
+    /// The JSON type name (`number` for every number).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Null => "null",
+            Kind::Bool => "boolean",
+            Kind::Number => "number",
+            Kind::String => "string",
+            Kind::Object => "object",
+            Kind::Array => "array",
+        }
+    }
+}
+
 /// Byte classes inside a string: 0 plain ASCII, 1 quote, 2 backslash,
 /// 3 control character, 4 non-ASCII.
 static STRING_CLASS: [u8; 256] = {
