@@ -89,6 +89,15 @@ pub fn main() -> ! {
     std::process::exit(code);
 }
 
+/// An I/O error in words, without the OS error number.
+pub(crate) fn io_reason(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
 /// Drops the `protocolarc` word that cargo passes when it runs
 /// `cargo-protocolarc` as `cargo protocolarc`, so both spellings parse alike.
 pub fn normalize_args(mut args: Vec<OsString>) -> Vec<OsString> {
@@ -115,7 +124,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
         (Ok(code), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => code,
         (Err(Failure::Io(e)), _) if e.kind() == io::ErrorKind::BrokenPipe => exit::BROKEN_PIPE,
         (Err(Failure::Io(e)), _) | (Ok(_), Err(e)) => {
-            let _ = writeln!(err, "error: cannot write output: {e}");
+            let _ = writeln!(err, "error: cannot write output: {}", io_reason(&e));
             exit::INPUT
         }
         (Err(Failure::Input(msg)), _) => {

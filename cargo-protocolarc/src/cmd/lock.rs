@@ -47,7 +47,8 @@ pub(crate) fn run(cx: &Ctx, args: crate::cli::LockArgs, out: &mut dyn Write) -> 
         }
         return Ok(exit::FAILED);
     }
-    std::fs::write(&project.lock, &text).map_err(|e| Failure::Input(format!("{shown}: cannot write: {e}")))?;
+    std::fs::write(&project.lock, &text)
+        .map_err(|e| Failure::Input(format!("{shown}: cannot write: {}", crate::io_reason(&e))))?;
     writeln!(out, "wrote {shown} ({} revisions)", lock.contracts.len())?;
     Ok(exit::OK)
 }

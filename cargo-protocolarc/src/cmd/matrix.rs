@@ -50,8 +50,9 @@ pub(crate) fn report(cx: &Ctx, args: ReportArgs, out: &mut dyn Write) -> Result<
     let text = render(&m, args.format);
     match args.out {
         Some(path) => {
-            std::fs::write(&path, text)
-                .map_err(|e| Failure::Input(format!("{}: cannot write the report: {e}", path.display())))?;
+            std::fs::write(&path, text).map_err(|e| {
+                Failure::Input(format!("{}: cannot write the report: {}", path.display(), crate::io_reason(&e)))
+            })?;
             writeln!(out, "wrote {}", path.display())?;
         }
         None => out.write_all(text.as_bytes())?,
