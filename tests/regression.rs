@@ -200,3 +200,32 @@ fn an_enum_member_its_own_field_rejects_is_a_structural_error() {
         "r.json:1:89: field 'n': enum value 1 can never pass: field.minimum: value 1 is less than minimum 5"
     );
 }
+
+/// Witnesses the second review found missing although they exist.
+#[test]
+fn witnesses_exist_for_these_breaking_changes() {
+    use protocolarc::diff::diff;
+    let pairs = [
+        (
+            r#"[{"name":"b","type":"array","minItems":1},{"name":"x","type":"string"}]"#,
+            r#"[{"name":"b","type":"array","minItems":1},{"name":"x","type":"integer"}]"#,
+        ),
+        (r#"[{"name":"a[].x","type":"null"}]"#, r#"[{"name":"a[]","type":"null"}]"#),
+        (r#"[{"name":"x","type":"string","pattern":"^a"}]"#, r#"[{"name":"x","type":"string","maxLength":2}]"#),
+    ];
+    for (old, new) in pairs {
+        let old = load(&format!(r#"{{"name": "w", "revision": "1.0.0", "fields": {old}}}"#)).unwrap();
+        let new = load(&format!(r#"{{"name": "w", "revision": "2.0.0", "fields": {new}}}"#)).unwrap();
+        let d = diff(&old, &new).unwrap();
+        let first = &d.changes()[0];
+        let w = first.witness().unwrap_or_else(|| panic!("no witness for {}", first.message()));
+        assert!(old.validate_json(w.as_bytes()).findings().is_empty(), "{w}");
+        assert!(!new.validate_json(w.as_bytes()).is_valid(), "{w}");
+    }
+}
+
+#[test]
+fn canonical_numbers_break_ties_to_even_as_ecmascript_does() {
+    let a = protocolarc::lock::canonical_json(br#"{"a": 852325852412319.2, "b": 94614632987514.12}"#).unwrap();
+    assert_eq!(a, r#"{"a":852325852412319.2,"b":94614632987514.12}"#);
+}

@@ -40,10 +40,16 @@ pub(crate) fn load(repo: &mut Repo, input: &Input) -> Result<(Vec<Revision>, Vec
     for (file, bytes) in repo.files(input)? {
         let shown = file.display().to_string();
         match ContractSpec::from_slice(&bytes, &shown) {
-            Ok(spec) => {
-                let digest = digest(&bytes).unwrap_or_default();
-                revisions.push(Revision { spec, file, digest });
-            }
+            Ok(spec) => match digest(&bytes) {
+                Ok(digest) => revisions.push(Revision { spec, file, digest }),
+                Err(e) => problems.push(Problem {
+                    file: shown.clone(),
+                    line: protocolarc::json::scan::line_col(&bytes, e.offset).0,
+                    rule: "contract.load",
+                    contract: spec.id(),
+                    message: format!("cannot be pinned: {}", e.message),
+                }),
+            },
             Err(e) => {
                 for d in e.diagnostics() {
                     problems.push(Problem {

@@ -14,11 +14,12 @@ use sha2::{Digest, Sha256};
 
 use crate::json::tree::{parse, Node, TreeError, Value};
 
-/// RFC 8785 canonical JSON of a document.
+/// RFC 8785 canonical JSON of a document. A number beyond IEEE 754 double
+/// range has no canonical form: an error, as RFC 8785 requires.
 pub fn canonical_json(bytes: &[u8]) -> Result<String, TreeError> {
     let root = parse(bytes)?;
     let mut out = String::with_capacity(bytes.len());
-    write(&root, &mut out);
+    write(&root, &mut out)?;
     Ok(out)
 }
 
@@ -33,11 +34,18 @@ pub fn digest(bytes: &[u8]) -> Result<String, TreeError> {
     Ok(hex)
 }
 
-fn write(node: &Node, out: &mut String) {
+fn write(node: &Node, out: &mut String) -> Result<(), TreeError> {
     match &node.value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(d) => out.push_str(&es_number(d.raw())),
+        Value::Number(d) => match d.raw().parse::<f64>() {
+            Ok(v) if v.is_finite() => out.push_str(&es_number(d.raw())),
+            _ => {
+                let message =
+                    format!("number {} is beyond IEEE 754 double range: RFC 8785 has no form for it", d.raw());
+                return Err(TreeError { offset: node.offset, message });
+            }
+        },
         Value::String(s) => string(s, out),
         Value::Array(items) => {
             out.push('[');
@@ -45,7 +53,7 @@ fn write(node: &Node, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                write(item, out);
+                write(item, out)?;
             }
             out.push(']');
         }
@@ -59,11 +67,12 @@ fn write(node: &Node, out: &mut String) {
                 }
                 string(&k.name, out);
                 out.push(':');
-                write(v, out);
+                write(v, out)?;
             }
             out.push('}');
         }
     }
+    Ok(())
 }
 
 /// RFC 8785 §3.2.2.2 string form: only `"`, `\` and control characters are
@@ -102,8 +111,13 @@ pub fn es_number(raw: &str) -> String {
     // `{:e}` gives the shortest round-trip digits: `d.ddde±x`.
     let sci = format!("{:e}", v.abs());
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+    let mut digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
     let exp: i32 = exp.parse().unwrap_or(0);
+    // When the double lies exactly halfway between two shortest spellings,
+    // ECMAScript takes the one whose last digit is even; Rust may not.
+    if let Some(even) = even_tie(v.abs(), &digits, exp) {
+        digits = even;
+    }
     let k = digits.len() as i32;
     let n = exp + 1;
     let mut out = String::new();
@@ -131,6 +145,39 @@ pub fn es_number(raw: &str) -> String {
         let _ = write!(out, "e{}{}", if e >= 0 { "+" } else { "-" }, e.abs());
     }
     out
+}
+
+/// The even neighbour of `digits` (shortest round-trip digits of `v`, first
+/// digit at 10^`exp`) when `v` is exactly halfway between the two.
+fn even_tie(v: f64, digits: &str, exp: i32) -> Option<String> {
+    let last = digits.bytes().last()? - b'0';
+    if last % 2 == 0 {
+        return None;
+    }
+    // The exact decimal expansion of the double (Rust prints it exactly
+    // given enough precision), trailing zeros dropped.
+    let exact = format!("{v:.1100e}");
+    let (mantissa, e) = exact.split_once('e')?;
+    if e.parse::<i32>().ok()? != exp {
+        return None;
+    }
+    let exact_digits = mantissa.replace('.', "");
+    let exact_digits = exact_digits.trim_end_matches('0');
+    // Halfway above the lower neighbour means: lower digits, then a 5.
+    let lower = format!("{}{}", &digits[..digits.len() - 1], last - 1);
+    let halfway_above_lower = format!("{lower}5");
+    let reads_back = |d: &str| format!("{}.{}0e{exp}", &d[..1], &d[1..]).parse::<f64>().ok() == Some(v);
+    if exact_digits == halfway_above_lower && reads_back(&lower) {
+        return Some(lower);
+    }
+    // Or halfway below the upper neighbour.
+    if last < 9 && exact_digits == format!("{digits}5") {
+        let upper = format!("{}{}", &digits[..digits.len() - 1], last + 1);
+        if reads_back(&upper) {
+            return Some(upper);
+        }
+    }
+    None
 }
 
 /// One pinned revision.
@@ -207,6 +254,10 @@ mod tests {
             ("4.5e-7", "4.5e-7"),
             ("19.99", "19.99"),
             ("1E400", "1E400"),
+            // Halfway between two shortest spellings: the even digit.
+            ("852325852412319.2", "852325852412319.2"),
+            ("797297771533269.2", "797297771533269.2"),
+            ("94614632987514.12", "94614632987514.12"),
         ];
         for (raw, want) in cases {
             assert_eq!(es_number(raw), want, "{raw}");
@@ -224,6 +275,8 @@ mod tests {
         );
         assert_eq!(digest(b"{ \"b\": 1,\n \"a\": true }").unwrap(), digest(br#"{"a":true,"b":1}"#).unwrap());
         assert_ne!(digest(br#"{"a":true}"#).unwrap(), digest(br#"{"a":false}"#).unwrap());
+        let beyond = canonical_json(br#"{"a": 1E400}"#).unwrap_err();
+        assert_eq!(beyond.message, "number 1E400 is beyond IEEE 754 double range: RFC 8785 has no form for it");
         assert_eq!(
             digest(b"{}").unwrap(),
             "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",

@@ -93,9 +93,8 @@ pub(super) fn candidates(field: &FieldSpec, specs: &[&FieldSpec]) -> Vec<J> {
     }
     let types = field.types;
     if types.contains(JsonType::String) {
-        for f in std::iter::once(&field).chain(specs) {
-            out.extend(strings(&f.constraints).into_iter().map(J::Str));
-        }
+        let all: Vec<&Constraints> = std::iter::once(&field).chain(specs).map(|f| &f.constraints).collect();
+        out.extend(strings(&all).into_iter().map(J::Str));
     }
     if types.has_numbers() {
         let integer_only = !types.contains(JsonType::Number);
@@ -113,6 +112,15 @@ pub(super) fn candidates(field: &FieldSpec, specs: &[&FieldSpec]) -> Vec<J> {
     if types.contains(JsonType::Null) {
         out.push(J::Null);
     }
+    if types.contains(JsonType::Array) {
+        // Arrays as long as any revision asks, of distinct numbers.
+        for f in std::iter::once(&field).chain(specs) {
+            for n in [f.constraints.min_items, f.constraints.max_items.map(|n| n + 1)].into_iter().flatten() {
+                let n = n.min(1000) as usize;
+                out.push(J::Arr((0..n).map(|i| J::Num(i.to_string())).collect()));
+            }
+        }
+    }
     out.extend(every_type());
     dedup(out)
 }
@@ -127,27 +135,32 @@ fn dedup(values: Vec<J>) -> Vec<J> {
     out
 }
 
-/// Strings around the length bounds, and strings drawn from the pattern.
-fn strings(c: &Constraints) -> Vec<String> {
+/// Strings around every revision's length bounds, and strings drawn from
+/// every revision's pattern, padded to each of those lengths.
+fn strings(all: &[&Constraints]) -> Vec<String> {
+    let mut lengths: Vec<u64> = vec![0, 1];
+    for c in all {
+        lengths.extend(
+            [c.min_length, c.min_length.map(|n| n.saturating_sub(1)), c.max_length, c.max_length.map(|n| n + 1)]
+                .into_iter()
+                .flatten(),
+        );
+    }
+    lengths.sort_unstable();
+    lengths.dedup();
     let mut out = Vec::new();
-    let lengths = [
-        Some(0),
-        Some(1),
-        c.min_length,
-        c.min_length.map(|n| n.saturating_sub(1)),
-        c.max_length,
-        c.max_length.map(|n| n + 1),
-    ];
-    if let Some(p) = &c.pattern {
-        for s in pattern_samples(p.source()) {
-            for len in lengths.iter().flatten().copied().chain([0]) {
-                out.push(fit(&s, len as usize));
+    for c in all {
+        if let Some(p) = &c.pattern {
+            for s in pattern_samples(p.source()) {
+                for &len in &lengths {
+                    out.push(fit(&s, len as usize));
+                }
+                out.push(s);
             }
-            out.push(s);
         }
     }
-    for len in lengths.iter().flatten() {
-        out.push("x".repeat((*len).min(100_000) as usize));
+    for &len in &lengths {
+        out.push("x".repeat(len.min(100_000) as usize));
     }
     out.extend(["other".to_string(), "0".to_string(), "A".to_string()]);
     out

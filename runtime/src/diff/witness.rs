@@ -199,6 +199,11 @@ impl<'c> Ctx<'c> {
             None => every_type(),
         };
         values.extend(self.arrays(path, of, nf));
+        // The old revision's own smallest value there (an object with its
+        // required children, an array of valid elements).
+        if let Some(site) = self.old_sites.get(path) {
+            values.extend(self.minimal(self.old, site.node, path));
+        }
         for v in &values {
             out.extend(self.build(self.old, path, Some(Action::Set(v))));
         }
