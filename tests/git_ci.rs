@@ -242,7 +242,14 @@ fn lock_mismatch_and_lock_check() {
         out.stdout
     );
     let out = cli(&dir, &["lock", "--check"]);
-    assert_eq!((out.code, out.stdout.as_str()), (1, "protocolarc.lock does not match the contracts: run `cargo protocolarc lock` and commit it\n  lock.mismatch t.call@1.1.0\n"));
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (
+            1,
+            "protocolarc.lock does not match the contracts: run `cargo protocolarc lock` and commit it\n  \
+             lock.mismatch t.call@1.1.0: content changed since it was pinned\n"
+        )
+    );
     // Whitespace and key order are not content: the canonical hash ignores them.
     let reformatted = String::from_utf8(contract(
         "1.1.0",
@@ -300,7 +307,7 @@ fn rev_path_arguments_read_committed_files() {
     assert_eq!(out.code, 0);
     assert!(out.stdout.starts_with("t.call@1.0.0\n"), "{}", out.stdout);
     let out = cli(&dir, &["describe", "HEAD:contracts/none.json"]);
-    assert_eq!((out.code, out.stderr.as_str()), (3, "error: HEAD:contracts/none.json: not in git at that revision\n"));
+    assert_eq!((out.code, out.stderr.as_str()), (3, "error: HEAD:contracts/none.json: not in git at that revision (looked for 'contracts/none.json' in the repository)\n"));
 }
 
 #[test]
@@ -344,5 +351,131 @@ fn changelog_renders_every_chain() {
          ### 1.1.0 (forward, from 1.0.0; minor bump)\n\n\
          - forward `field.added.optional` `lang`: added string\n\n\
          ### 1.0.0 (first revision)\n"
+    );
+}
+
+#[test]
+fn package_metadata_is_read_for_the_package_in_use() {
+    // A workspace whose member package configures its own contracts.
+    let dir = scratch("package-metadata");
+    let member = b"[package]\nname = \"svc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\npath = \"lib.rs\"\n\n\
+                   [package.metadata.protocolarc]\ncontracts = \"spec\"\nlock = \"spec.lock\"\n";
+    write_files(
+        &dir,
+        &[
+            (
+                "Cargo.toml",
+                b"[workspace]\nmembers = [\"pkg\"]\n\n[workspace.metadata.protocolarc]\ncontracts = \"wscontracts\"\n",
+            ),
+            ("pkg/Cargo.toml", member),
+            ("pkg/lib.rs", b""),
+            ("pkg/spec/t.json", &contract("1.0.0", V1)),
+        ],
+    );
+    let out = cli(&dir, &["lock", "--manifest-path", "pkg/Cargo.toml"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "wrote pkg/spec.lock (1 revisions)\n"), "{out:?}");
+    // From inside the package, its own metadata applies without --manifest-path.
+    let out = cli(&dir.join("pkg"), &["lock", "--check"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "spec.lock matches (1 revisions)\n"), "{out:?}");
+}
+
+#[test]
+fn a_broken_manifest_is_reported_not_ignored() {
+    let dir = scratch("broken-manifest");
+    write_files(&dir, &[("Cargo.toml", b"[workspace]\nmembers = \n"), ("contracts/t.json", &contract("1.0.0", V1))]);
+    let out = cli(&dir, &["check"]);
+    assert_eq!(out.code, 3);
+    assert!(out.stderr.starts_with("error: cannot read Cargo.toml: "), "{}", out.stderr);
+    let bad_table = [MANIFEST, b"lock = 7\n"].concat();
+    write_files(&dir, &[("Cargo.toml", &bad_table)]);
+    let out = cli(&dir, &["check"]);
+    assert_eq!(out.code, 3);
+    assert!(
+        out.stderr.starts_with("error: Cargo.toml: [workspace.metadata.protocolarc]: invalid type: integer `7`"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_repository_without_commits_checks_everything_but_mutation() {
+    let dir = scratch("unborn");
+    write_files(&dir, &[("Cargo.toml", MANIFEST), ("contracts/t.json", &contract("1.0.0", V1))]);
+    git(&dir, &["init", "-q"]);
+    assert_eq!(cli(&dir, &["lock"]).code, 0);
+    let out = cli(&dir, &["check"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "check: ok (1 revisions, 0 chain steps, 1 pinned, 0 fixtures; base HEAD (no commit yet: revision.mutated not checked))\n")
+    );
+}
+
+#[test]
+fn deleting_a_published_revision_fails_the_gate() {
+    let dir = repo("deleted", "t_1.0.0.json");
+    add_revision(&dir, "1.1.0", &format!(r#"{V1}, {{ "name": "lang", "type": "string", "required": false }}"#));
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "1.1.0"]);
+    std::fs::remove_file(dir.join("contracts/t_1.0.0.json")).unwrap();
+    assert_eq!(cli(&dir, &["lock"]).code, 0);
+    let out = cli(&dir, &["check"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (
+            1,
+            "error[revision.deleted] contracts/t_1.0.0.json: t.call@1.0.0: t.call@1.0.0 was published at HEAD and its file \
+             has been deleted (published revisions stay)\ncheck: 1 problem\n"
+        )
+    );
+}
+
+#[test]
+fn a_line_break_cannot_enter_the_git_pipe() {
+    let dir = repo("newline-path", "t_1.0.0.json");
+    let out = cli(&dir, &["describe", "HEAD:contracts/t_1.0.0.json\nHEAD:contracts/x.json"]);
+    assert_eq!(out.code, 3);
+    assert!(
+        out.stderr.starts_with("error: invalid path \"contracts/t_1.0.0.json\\nHEAD:contracts/x.json\""),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn leaving_a_pre_release_needs_no_bump() {
+    let dir = scratch("pre-release");
+    write_files(&dir, &[("Cargo.toml", MANIFEST), ("contracts/t_1.0.0-rc.1.json", &contract("1.0.0-rc.1", V1))]);
+    git(&dir, &["init", "-q"]);
+    assert_eq!(cli(&dir, &["lock"]).code, 0);
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "rc"]);
+    // The release tightens a bound: breaking, yet a pre-release promised nothing.
+    add_revision(&dir, "1.0.0", &V1.replace("\"maximum\": 50", "\"maximum\": 20"));
+    let out = cli(&dir, &["check"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "check: ok (2 revisions, 1 chain steps, 2 pinned, 0 fixtures; base HEAD)\n")
+    );
+}
+
+#[test]
+fn a_sha256_repository_is_read_as_well() {
+    let dir = scratch("sha256");
+    write_files(
+        &dir,
+        &[
+            ("Cargo.toml", MANIFEST),
+            ("contracts/t.json", &contract("1.0.0", V1)),
+            ("fx/a.jsonl", br#"{"contract": "t.call", "data": {"id": "a"}}"#),
+            ("fx/sub/b.jsonl", br#"{"contract": "t.call", "data": {"id": 1}}"#),
+        ],
+    );
+    git(&dir, &["init", "-q", "--object-format=sha256"]);
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "init"]);
+    let out = cli(&dir, &["validate", "contracts/t.json", "HEAD:fx"]);
+    assert_eq!(
+        out.stdout,
+        "[PASS] t.call@1.0.0 <- a.jsonl:1\n[FAIL] t.call@1.0.0 <- sub/b.jsonl:1\n  ERROR field.type id: expected string, found integer\n"
     );
 }

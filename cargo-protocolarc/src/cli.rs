@@ -104,6 +104,7 @@ pub(crate) enum Command {
                       revision.bump.insufficient  each revision's version bump covers its changes \
                       (breaking: major, minor while 0.x; forward: minor; compatible: patch)\n  \
                       revision.mutated            no revision that exists at the base changed since\n  \
+                      revision.deleted            no revision that exists at the base lost its file\n  \
                       lock.missing, lock.mismatch every revision is pinned in the lock file with its SHA-256\n  \
                       fixture.invalid             every fixture envelope passes its contract\n  \
                       accept.stale                every approved break in the accept list still matches a change\n\n\

@@ -74,30 +74,38 @@ impl Project {
         if let Some(p) = manifest_path {
             cmd.manifest_path(p);
         }
+        let cwd = std::env::current_dir().unwrap_or_default();
+        // The manifest the run is about: the one named, else the nearest
+        // Cargo.toml above the current directory.
+        let nearest = manifest_path
+            .map(Path::to_path_buf)
+            .or_else(|| cwd.ancestors().map(|d| d.join("Cargo.toml")).find(|m| m.is_file()));
         let meta = match cmd.exec() {
             Ok(meta) => meta,
-            Err(e) if manifest_path.is_some() => {
+            Err(e) if nearest.is_some() => {
                 let why = e.to_string();
                 let why = why.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or(&why).trim().to_string();
-                return Err(Failure::Input(format!(
-                    "cannot read {}: {why}",
-                    manifest_path.unwrap_or(Path::new("")).display()
-                )));
+                let shown = nearest.as_deref().map(display).unwrap_or_default();
+                return Err(Failure::Input(format!("cannot read {}: {why}", shown.display())));
             }
             Err(_) => return Ok(Project::fallback()),
         };
         let root: PathBuf = meta.workspace_root.clone().into_std_path_buf();
-        let package = manifest_path.and_then(|_| meta.root_package());
-        let from_package = package.and_then(|p| p.metadata.get("protocolarc").cloned()).map(|v| {
-            let dir = p_dir(package.map(|p| p.manifest_path.clone().into_std_path_buf()));
-            (v, dir, package.map(|p| p.manifest_path.clone().into_std_path_buf()))
+        let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        let target = nearest.as_deref().map(canonical);
+        let package = meta.packages.iter().find(|p| Some(canonical(p.manifest_path.as_std_path())) == target);
+        let from_package = package.and_then(|p| {
+            let value = p.metadata.get("protocolarc")?.clone();
+            let manifest = p.manifest_path.clone().into_std_path_buf();
+            Some((value, p_dir(Some(manifest.clone())), Some(manifest), "[package.metadata.protocolarc]"))
         });
-        let (value, base_dir, manifest) = match from_package {
+        let (value, base_dir, manifest, table) = match from_package {
             Some(found) => found,
             None => (
                 meta.workspace_metadata.get("protocolarc").cloned().unwrap_or(serde_json::Value::Null),
                 root.clone(),
                 Some(root.join("Cargo.toml")),
+                "[workspace.metadata.protocolarc]",
             ),
         };
         let raw: Raw = if value.is_null() {
@@ -105,7 +113,8 @@ impl Project {
         } else {
             serde_json::from_value(value).map_err(|e| {
                 let at = manifest.as_deref().map(display).unwrap_or_default();
-                Failure::Input(format!("{}: [metadata.protocolarc]: {e}", at.display()))
+                let why = e.to_string().replace("struct Raw", "a table").replace("struct Accept", "a table");
+                Failure::Input(format!("{}: {table}: {why}", at.display()))
             })?
         };
         let at = |p: PathBuf| display(&base_dir.join(p));

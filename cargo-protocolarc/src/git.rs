@@ -96,6 +96,12 @@ impl Git {
 
     /// One object: its type and content, or `None` if git has no such object.
     fn object(&mut self, spec: &str) -> Result<Option<(String, Vec<u8>)>, Failure> {
+        Ok(self.object_with_id(spec)?.map(|(_, kind, content)| (kind, content)))
+    }
+
+    /// One object with its id (whose length tells the hash: 40 hex digits for
+    /// SHA-1, 64 for SHA-256).
+    fn object_with_id(&mut self, spec: &str) -> Result<Option<(String, String, Vec<u8>)>, Failure> {
         let broken = |e: std::io::Error| Failure::Input(format!("git cat-file failed: {e}"));
         writeln!(self.input, "{spec}").map_err(broken)?;
         self.input.flush().map_err(broken)?;
@@ -106,12 +112,12 @@ impl Git {
             return Ok(None);
         }
         let mut parts = header.split(' ');
-        let (_, kind, size) = (parts.next(), parts.next().unwrap_or(""), parts.next().unwrap_or("0"));
+        let (oid, kind, size) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""), parts.next().unwrap_or("0"));
         let size: usize = size.parse().map_err(|_| Failure::Input(format!("unexpected git output: {header}")))?;
         let mut content = vec![0; size + 1];
         self.output.read_exact(&mut content).map_err(broken)?;
         content.pop();
-        Ok(Some((kind.to_string(), content)))
+        Ok(Some((oid.to_string(), kind.to_string(), content)))
     }
 
     /// Whether a revision names a commit in this clone.
@@ -155,11 +161,11 @@ impl Git {
         } else {
             format!("{}:{repo_path}", rev.as_str())
         };
-        let Some((kind, content)) = self.object(&spec)? else { return Ok(None) };
+        let Some((oid, kind, content)) = self.object_with_id(&spec)? else { return Ok(None) };
         if kind != "tree" {
             return Ok(None);
         }
-        Ok(Some(parse_tree(&content)))
+        Ok(Some(parse_tree(&content, oid.len() / 2)))
     }
 
     /// A blob by object id.
@@ -168,13 +174,11 @@ impl Git {
     }
 }
 
-/// The entries of a raw tree object: `<mode> <name>\0<binary id>` repeated.
-fn parse_tree(content: &[u8]) -> Vec<Entry> {
+/// The entries of a raw tree object: `<mode> <name>\0<binary id>` repeated,
+/// ids of `id_len` bytes (20 for SHA-1, 32 for SHA-256); names never hold NUL.
+fn parse_tree(content: &[u8], id_len: usize) -> Vec<Entry> {
     let mut out = Vec::new();
     let mut rest = content;
-    // Object ids are 20 bytes (SHA-1 repositories, git's default); names
-    // never hold NUL.
-    let id_len = 20;
     while let Some(space) = rest.iter().position(|&b| b == b' ') {
         let mode = &rest[..space];
         let Some(nul) = rest[space..].iter().position(|&b| b == 0).map(|n| n + space) else { break };

@@ -168,10 +168,10 @@ pub(crate) fn bump_problem(old: &Revision, new: &Revision, accept: &[Accept]) ->
         rule: protocolarc::chain::BUMP_INSUFFICIENT,
         contract: new.id(),
         message: format!(
-            "{} -> {} is {verdict} ({}), which needs {}; found {}",
+            "{} -> {} is {verdict}{}, which needs {}; found {}",
             old.spec.revision(),
             new.spec.revision(),
-            worst.join(", "),
+            if worst.is_empty() { String::new() } else { format!(" ({})", worst.join(", ")) },
             needed.phrase(),
             bump.phrase()
         ),

@@ -25,7 +25,13 @@ impl Input {
         }
         let text = arg.to_string_lossy();
         match text.split_once(':') {
-            Some((rev, path)) if !rev.is_empty() => Ok(Input::Git { rev: Rev::parse(rev)?, path: PathBuf::from(path) }),
+            Some((rev, path)) if !rev.is_empty() => {
+                // The batch protocol is line based: a path cannot carry one.
+                if path.chars().any(char::is_control) {
+                    return Err(Failure::Input(format!("invalid path {path:?} in {text:?}: control characters")));
+                }
+                Ok(Input::Git { rev: Rev::parse(rev)?, path: PathBuf::from(path) })
+            }
             _ => Ok(Input::Disk(arg.to_path_buf())),
         }
     }
@@ -107,7 +113,10 @@ impl Repo {
             return Ok(vec![(shown(path), bytes)]);
         }
         let Some(entries) = git.tree(rev, &repo_path)? else {
-            return Err(Failure::Input(format!("{}: not in git at that revision", shown(path).display())));
+            return Err(Failure::Input(format!(
+                "{}: not in git at that revision (looked for '{repo_path}' in the repository)",
+                shown(path).display()
+            )));
         };
         let mut out = Vec::new();
         for e in entries.iter().filter(|e| !e.is_tree && e.name.ends_with(".json")) {

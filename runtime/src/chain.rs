@@ -35,8 +35,12 @@ impl Bump {
         }
     }
 
-    /// The smallest bump a verdict needs from `from`.
+    /// The smallest bump a verdict needs from `from`. A pre-release promises
+    /// nothing, so the step out of one needs no bump.
     pub fn needed(verdict: Impact, from: &semver::Version) -> Bump {
+        if !from.pre.is_empty() {
+            return Bump::None;
+        }
         match verdict {
             Impact::Breaking if from.major == 0 => Bump::Minor,
             Impact::Breaking => Bump::Major,
@@ -153,5 +157,6 @@ mod tests {
         assert_eq!(Bump::needed(Impact::Breaking, &v("0.4.2")), Bump::Minor);
         assert_eq!(Bump::needed(Impact::Forward, &v("0.4.2")), Bump::Minor);
         assert_eq!(Bump::needed(Impact::Compatible, &v("1.0.0")), Bump::Patch);
+        assert_eq!(Bump::needed(Impact::Breaking, &v("1.0.0-rc.1")), Bump::None);
     }
 }

@@ -33,7 +33,10 @@ pub(crate) fn run(cx: &Ctx, args: CheckArgs, out: &mut dyn Write) -> Result<i32,
     let rev = Rev::parse(&base)?;
     let explicit = args.against.is_some() || project.base.is_some();
     let mut base_note = String::new();
+    let has_git = repo.git().is_ok();
+    let unborn = has_git && !explicit && !repo.git()?.has_commit(&rev)?;
     match repo.git() {
+        Ok(_) if unborn => base_note = " (no commit yet: revision.mutated not checked)".to_string(),
         Ok(_) => {
             repo.require(&rev)?;
             let base_input = Input::Git { rev: rev.clone(), path: project.contracts.clone() };
@@ -50,6 +53,28 @@ pub(crate) fn run(cx: &Ctx, args: CheckArgs, out: &mut dyn Write) -> Result<i32,
                         steps += 1;
                         problems.extend(history::bump_problem(p.old, p.new, &project.accept));
                         mark_used(&project.accept, p.old, p.new, &mut used);
+                    }
+                }
+                // A published revision whose file is gone (not edited in place
+                // into a later revision) was deleted: clients pinned to it break.
+                for old in &published {
+                    let kept = work
+                        .iter()
+                        .any(|w| w.spec.name() == old.spec.name() && w.spec.revision() == old.spec.revision());
+                    let file = old.file_text();
+                    let path = file.strip_prefix(&format!("{}:", rev.as_str())).unwrap_or(&file).to_string();
+                    if !kept && !std::path::Path::new(&path).exists() {
+                        problems.push(Problem {
+                            file: path,
+                            line: 0,
+                            rule: "revision.deleted",
+                            contract: old.id(),
+                            message: format!(
+                                "{} was published at {} and its file has been deleted (published revisions stay)",
+                                old.id(),
+                                rev.as_str()
+                            ),
+                        });
                     }
                 }
                 for new in &work {

@@ -31,19 +31,39 @@ pub(crate) fn run(cx: &Ctx, args: crate::cli::LockArgs, out: &mut dyn Write) -> 
     let text = lock.to_text();
     let shown = project.lock.display();
     if args.check {
+        // Compared pin by pin: formatting and line endings are not content.
         let current = std::fs::read_to_string(&project.lock).unwrap_or_default();
-        if current == text {
+        let old = match Lock::parse(&current) {
+            Ok(old) => old,
+            Err(e) => {
+                writeln!(out, "{shown} cannot be read ({e}): run `cargo protocolarc lock` and commit it")?;
+                return Ok(exit::FAILED);
+            }
+        };
+        let mut problems = Vec::new();
+        for pin in &lock.contracts {
+            match old.find(&pin.name, &pin.revision) {
+                None => problems.push(format!("lock.missing {}@{}: not pinned", pin.name, pin.revision)),
+                Some(p) if p.sha256 != pin.sha256 => problems
+                    .push(format!("lock.mismatch {}@{}: content changed since it was pinned", pin.name, pin.revision)),
+                Some(_) => {}
+            }
+        }
+        for pin in &old.contracts {
+            if lock.find(&pin.name, &pin.revision).is_none() {
+                problems.push(format!(
+                    "lock.mismatch {}@{}: pinned, but no contract file defines it",
+                    pin.name, pin.revision
+                ));
+            }
+        }
+        if problems.is_empty() {
             writeln!(out, "{shown} matches ({} revisions)", lock.contracts.len())?;
             return Ok(exit::OK);
         }
         writeln!(out, "{shown} does not match the contracts: run `cargo protocolarc lock` and commit it")?;
-        let old = Lock::parse(&current).ok();
-        for pin in &lock.contracts {
-            match old.as_ref().and_then(|l| l.find(&pin.name, &pin.revision)) {
-                None => writeln!(out, "  lock.missing {}@{}", pin.name, pin.revision)?,
-                Some(p) if p.sha256 != pin.sha256 => writeln!(out, "  lock.mismatch {}@{}", pin.name, pin.revision)?,
-                Some(_) => {}
-            }
+        for p in problems {
+            writeln!(out, "  {p}")?;
         }
         return Ok(exit::FAILED);
     }

@@ -18,6 +18,7 @@ pub(crate) const CHECK_RULES: &[(&str, &str)] = &[
         "a revision's version bump is smaller than its changes need (breaking: major, minor while 0.x; forward: minor; compatible: patch)",
     ),
     ("revision.mutated", "a revision published at the base has other content now: publish a new revision instead"),
+    ("revision.deleted", "the file of a revision published at the base is gone (and was not edited into a later revision)"),
     ("lock.missing", "a revision is not pinned in the lock file (or there is no lock file)"),
     ("lock.mismatch", "a revision's canonical content no longer has its pinned SHA-256, or a pin has no contract"),
     ("fixture.invalid", "a fixture envelope fails its contract"),
