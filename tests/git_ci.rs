@@ -143,6 +143,15 @@ fn an_accepted_break_ships_without_a_major_bump_and_a_stale_one_is_reported() {
         "{}",
         out.stdout
     );
+    let out = cli(&dir, &["changelog"]);
+    assert!(
+        out.stdout.contains(
+            "- breaking `field.maximum.tightened` `limit`: maximum 50 -> maximum 20 (accepted: no client ever sent more than 20)\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("revision.bump.insufficient"), "{}", out.stdout);
     // The same entry on a revision that does not make that change is stale.
     let stale = [MANIFEST, accept.replace("\"limit\"", "\"id\"").as_bytes()].concat();
     write_files(&dir, &[("Cargo.toml", &stale)]);

@@ -5,12 +5,14 @@ use std::io::Write;
 use protocolarc::chain::chains;
 
 use super::Ctx;
+use crate::history;
 use crate::source::{Input, Repo};
 use crate::{exit, Failure};
 
 pub(crate) fn run(cx: &Ctx, args: crate::cli::ChangelogArgs, out: &mut dyn Write) -> Result<i32, Failure> {
     let mut repo = Repo::default();
-    let catalog = repo.catalog(&[Input::Disk(cx.project()?.contracts)])?;
+    let project = cx.project()?;
+    let catalog = repo.catalog(&[Input::Disk(project.contracts.clone())])?;
     let mut text = String::from(
         "# Contract changelog\n\nComputed by `cargo protocolarc changelog` from the contracts themselves.\n",
     );
@@ -20,14 +22,27 @@ pub(crate) fn run(cx: &Ctx, args: crate::cli::ChangelogArgs, out: &mut dyn Write
             let d = &step.diff;
             let verdict = d.compatibility();
             text.push_str(&format!("\n### {} ({verdict}, from {}; {} bump)\n\n", d.to(), d.from(), step.bump));
-            if let Some(problem) = step.problem() {
-                text.push_str(&format!("**{}**: {problem}\n\n", protocolarc::chain::BUMP_INSUFFICIENT));
+            let new = catalog.find(&chain.name, &d.to().to_string());
+            // Approved breaks count as the approval says (as in `check`).
+            let approved = new.map(|n| history::verdict(d, &project.accept, n)).unwrap_or(verdict);
+            let needed = protocolarc::chain::Bump::needed(approved, d.from());
+            if step.bump < needed {
+                text.push_str(&format!(
+                    "**{}**: needs {}; found {}\n\n",
+                    protocolarc::chain::BUMP_INSUFFICIENT,
+                    needed.phrase(),
+                    step.bump.phrase()
+                ));
             }
             if d.changes().is_empty() {
                 text.push_str("- no change to the shape\n");
             }
             for c in d.changes() {
-                text.push_str(&format!("- {} `{}` `{}`: {}\n", c.impact(), c.rule(), c.field(), c.message()));
+                let accepted = new
+                    .and_then(|n| history::approval(&project.accept, n, c))
+                    .map(|a| format!(" (accepted: {})", a.reason))
+                    .unwrap_or_default();
+                text.push_str(&format!("- {} `{}` `{}`: {}{accepted}\n", c.impact(), c.rule(), c.field(), c.message()));
             }
         }
         text.push_str(&format!("\n### {} (first revision)\n", chain.revisions[0]));

@@ -19,6 +19,11 @@ pub(crate) fn run(cx: &Ctx, args: DiffArgs, out: &mut dyn Write) -> Result<i32, 
     if let Some(against) = &args.against {
         return against_rev(cx, against, &args, out);
     }
+    if args.format == CiFormat::Github {
+        return Err(Failure::Input(
+            "--format github goes with --against REV (annotations need the files in the repository)".into(),
+        ));
+    }
     let mut repo = Repo::default();
     let diffs: Vec<ContractDiff> = match (&args.old, &args.new) {
         (Some(old), Some(new)) => {
