@@ -1,6 +1,141 @@
 //! The proc-macro half of ProtocolArc: `#[protocolarc::contract("...json")]`
-//! will turn a contract file into typed serde structs and a generated
-//! validator (SPEC §8). Users depend on `protocolarc`, which re-exports it.
+//! turns a contract file into typed serde structs implementing
+//! `protocolarc::Contract` (SPEC §8). Users depend on `protocolarc`, which
+//! re-exports it.
 //!
-//! This crate holds only its skeleton until the code generator lands: it
-//! exports nothing yet, so nothing can call a half-built macro.
+//! The macro is a shim: loading, checking and generating are the runtime's
+//! own modules, compiled into this crate from `runtime/src` (cargo forbids
+//! the dependency cycle), so a contract means the same thing at compile time
+//! and at run time. A bad contract is a compile error naming the file, the
+//! JSON line and column, and the problem, and the struct is still emitted so
+//! that no cascade of "cannot find type" errors follows.
+
+extern crate proc_macro;
+
+#[allow(dead_code, unused_imports)]
+#[path = "../../runtime/src/catalog.rs"]
+mod catalog;
+#[allow(dead_code, unused_imports)]
+#[path = "../../runtime/src/chain.rs"]
+mod chain;
+#[allow(dead_code, unused_imports)]
+#[path = "../../runtime/src/codegen.rs"]
+mod codegen;
+#[allow(dead_code, unused_imports)]
+#[path = "../../runtime/src/contract/mod.rs"]
+mod contract;
+#[allow(dead_code, unused_imports)]
+#[path = "../../runtime/src/diff/mod.rs"]
+mod diff;
+#[allow(dead_code, unused_imports)]
+#[path = "../../runtime/src/envelope.rs"]
+mod envelope;
+#[allow(dead_code, unused_imports)]
+#[path = "../../runtime/src/error.rs"]
+mod error;
+#[allow(dead_code, unused_imports)]
+#[path = "../../runtime/src/json/mod.rs"]
+mod json;
+#[allow(dead_code, unused_imports)]
+#[path = "../../runtime/src/lock.rs"]
+mod lock;
+#[allow(dead_code, unused_imports)]
+#[path = "../../runtime/src/report.rs"]
+mod report;
+#[allow(dead_code, unused_imports)]
+#[path = "../../runtime/src/rules.rs"]
+mod rules;
+#[allow(dead_code, unused_imports)]
+#[path = "../../runtime/src/validate.rs"]
+mod validate;
+
+mod attr;
+
+use contract::ContractSpec;
+use error::io_reason;
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::spanned::Spanned;
+
+/// `#[protocolarc::contract("contracts/tool_1.0.0.json")] pub struct Tool;`
+///
+/// The path is relative to `CARGO_MANIFEST_DIR`. With
+/// `compatible_with = "contracts/tool_0.9.0.json"`, compilation fails when the
+/// change from that revision is breaking without a major version bump.
+#[proc_macro_attribute]
+pub fn contract(args: proc_macro::TokenStream, item: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    expand(args.into(), item.into()).unwrap_or_else(|e| e).into()
+}
+
+fn expand(args: TokenStream, item: TokenStream) -> Result<TokenStream, TokenStream> {
+    let item: syn::ItemStruct = syn::parse2(item).map_err(|e| e.to_compile_error())?;
+    let stub = stub(&item);
+    let fail = |e: syn::Error| {
+        let error = e.to_compile_error();
+        quote! { #error #stub }
+    };
+    let args = attr::parse(args).map_err(fail)?;
+    if !matches!(item.fields, syn::Fields::Unit) || !item.generics.params.is_empty() {
+        return Err(fail(syn::Error::new(
+            item.span(),
+            "#[protocolarc::contract] goes on a unit struct: `pub struct Name;`",
+        )));
+    }
+    let (spec, include) = load(&args.path).map_err(fail)?;
+    if let Some(older) = &args.compatible_with {
+        let (old, _) = load(older).map_err(fail)?;
+        gate(&old, &spec, older).map_err(fail)?;
+    }
+    let vis = &item.vis;
+    let attrs = &item.attrs;
+    let target = codegen::Item { vis: quote! { #vis }, attrs: quote! { #(#attrs)* }, name: item.ident.to_string() };
+    Ok(codegen::expand(&spec, &target, &include, &args.path.value()))
+}
+
+/// What to emit beside an error: the struct as written, so uses of it do not
+/// fail too.
+fn stub(item: &syn::ItemStruct) -> TokenStream {
+    let (vis, ident) = (&item.vis, &item.ident);
+    quote! { #vis struct #ident; }
+}
+
+/// Loads a contract named by a literal, relative to `CARGO_MANIFEST_DIR`.
+fn load(lit: &syn::LitStr) -> Result<(ContractSpec, String), syn::Error> {
+    let rel = lit.value();
+    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
+    let full = std::path::Path::new(&dir).join(&rel);
+    let bytes = std::fs::read(&full)
+        .map_err(|e| syn::Error::new(lit.span(), format!("cannot read contract {rel}: {}", io_reason(&e))))?;
+    let spec = ContractSpec::from_slice(&bytes, &rel).map_err(|e| syn::Error::new(lit.span(), e.to_string()))?;
+    Ok((spec, full.display().to_string()))
+}
+
+/// Fails when `old` -> `new` is breaking without the bump it needs.
+fn gate(old: &ContractSpec, new: &ContractSpec, older: &syn::LitStr) -> Result<(), syn::Error> {
+    let d = diff::diff(old, new).map_err(|e| syn::Error::new(older.span(), e.to_string()))?;
+    if d.compatibility() != diff::Impact::Breaking {
+        return Ok(());
+    }
+    let bump = chain::Bump::between(old.revision(), new.revision());
+    let needed = chain::Bump::needed(d.compatibility(), old.revision());
+    if bump >= needed {
+        return Ok(());
+    }
+    let changes: Vec<String> = d
+        .changes()
+        .iter()
+        .filter(|c| c.impact() == d.compatibility())
+        .map(|c| format!("  {} {}: {}", c.rule(), c.field(), c.message()))
+        .collect();
+    let msg = format!(
+        "{} {} -> {} is {}, which needs {}; found {}:\n{}",
+        new.name(),
+        old.revision(),
+        new.revision(),
+        d.compatibility(),
+        needed.phrase(),
+        bump.phrase(),
+        changes.join("\n")
+    );
+    Err(syn::Error::new(Span::call_site(), msg))
+}

@@ -18,34 +18,31 @@
 
 pub mod catalog;
 pub mod chain;
+#[cfg(feature = "codegen")]
+pub mod codegen;
 pub mod contract;
 pub mod diff;
 pub mod envelope;
+mod error;
 pub mod json;
 pub mod lock;
 pub mod matrix;
 pub mod render;
 pub mod report;
 pub mod rules;
+pub mod typed;
 mod validate;
 
 pub use catalog::{Catalog, CatalogError};
 pub use contract::{ContractError, ContractSpec, FieldSpec, JsonType, TypeSet};
 pub use envelope::{Envelope, InputError};
+/// `#[protocolarc::contract("path.json")] pub struct Name;`: typed structs from a contract file.
+#[cfg(feature = "derive")]
+pub use protocolarc_derive::contract;
 pub use report::{Finding, Report, Severity};
+#[doc(hidden)]
+pub use typed::__private;
+pub use typed::Contract;
 pub use validate::{DATA_FIELD, ENVELOPE_FIELD};
 
-/// An I/O error in words, without the OS error number.
-pub(crate) fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ => {
-            let text = e.to_string();
-            match text.find(" (os error") {
-                Some(at) => text[..at].to_string(),
-                None => text,
-            }
-        }
-    }
-}
+pub(crate) use error::io_reason;

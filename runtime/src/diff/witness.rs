@@ -98,7 +98,7 @@ fn expect(d: &Detected) -> Expect {
 }
 
 fn judge(report: &Report, d: &Detected, want: &Expect) -> Verdict {
-    let shows = |f: &crate::Finding| {
+    let shows = |f: &crate::report::Finding| {
         let at = pattern_of(f.field());
         want.rules.iter().any(|r| r == f.rule())
             && (d.rule.id == rules::STRICT_ENABLED || at == d.field || (want.ancestors && below(&d.field, &at)))

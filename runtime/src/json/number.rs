@@ -186,7 +186,7 @@ impl<'a> Dec<'a> {
     }
 
     /// The value as an unsigned integer, if it is one that fits.
-    pub fn to_u128(&self) -> Option<u128> {
+    pub fn to_u128(self) -> Option<u128> {
         if self.len == 0 {
             return Some(0);
         }
@@ -216,7 +216,7 @@ impl<'a> Dec<'a> {
     }
 
     /// An owned copy.
-    pub fn to_decimal(&self, raw: &str) -> Decimal {
+    pub fn to_decimal(self, raw: &str) -> Decimal {
         Decimal {
             neg: self.neg && self.len > 0,
             digits: (0..self.len).map(|i| b'0' + self.digit(i)).collect(),

@@ -1,0 +1,334 @@
+//! Code generation (SPEC §8): a contract becomes Rust types. One struct per
+//! object level (`ToolCall`, `ToolCallParams`), string enums as Rust enums,
+//! several types as an untagged enum, optional fields as `Option`, arrays as
+//! `Vec`, and every struct keeps its undeclared keys in `unknown_fields`, so a
+//! round trip loses nothing. The types implement `protocolarc::Contract`, whose
+//! validator is the runtime's own, so the findings are the same by
+//! construction.
+//!
+//! Shared by the proc-macro crate (which compiles this file into itself) and
+//! `cargo protocolarc generate`; it knows nothing of `proc_macro` or `syn`.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::contract::tree::Node;
+use crate::contract::{ContractSpec, FieldSpec, JsonType, Scalar};
+
+/// The item the attribute sits on.
+pub struct Item {
+    /// Its visibility (`pub`, `pub(crate)`, nothing).
+    pub vis: TokenStream,
+    /// Its other attributes, kept on the generated struct.
+    pub attrs: TokenStream,
+    /// Its name: the top-level struct's name.
+    pub name: String,
+}
+
+/// The name of the map that keeps undeclared keys, in every struct.
+pub const UNKNOWN_FIELDS: &str = "unknown_fields";
+
+/// The generated items for a contract whose text lives at `include` (an
+/// absolute path, so that editing the file rebuilds the crate).
+pub fn expand(spec: &ContractSpec, item: &Item, include: &str, origin: &str) -> TokenStream {
+    let mut g = Gen { spec, vis: item.vis.clone(), out: Vec::new() };
+    let name = item.name.clone();
+    let title = spec.title().map(str::to_string).unwrap_or_else(|| spec.name().to_string());
+    let mut docs = vec![format!("{title} (`{}`).", spec.id())];
+    docs.extend(spec.doc().map(str::to_string));
+    g.object(&spec.tree, &name, &docs, item.attrs.clone());
+    let ident = format_ident!("{}", name);
+    let (contract, revision) = (spec.name(), spec.revision().to_string());
+    let items = g.out;
+    quote! {
+        #(#items)*
+
+        impl ::protocolarc::Contract for #ident {
+            const NAME: &'static str = #contract;
+            const REVISION: &'static str = #revision;
+
+            fn spec() -> &'static ::protocolarc::ContractSpec {
+                static SPEC: ::std::sync::OnceLock<::protocolarc::ContractSpec> = ::std::sync::OnceLock::new();
+                ::protocolarc::__private::spec(&SPEC, include_str!(#include), #origin)
+            }
+        }
+    }
+}
+
+struct Gen<'c> {
+    spec: &'c ContractSpec,
+    vis: TokenStream,
+    out: Vec<TokenStream>,
+}
+
+fn serde_derives() -> TokenStream {
+    quote! {
+        #[derive(Debug, Clone, PartialEq, ::protocolarc::__private::serde::Serialize, ::protocolarc::__private::serde::Deserialize)]
+        #[serde(crate = "::protocolarc::__private::serde")]
+    }
+}
+
+fn docs(lines: &[String]) -> TokenStream {
+    let lines = lines.iter().map(|l| format!(" {l}"));
+    quote! { #(#[doc = #lines])* }
+}
+
+impl Gen<'_> {
+    fn field(&self, node: &Node) -> Option<&FieldSpec> {
+        node.field.map(|i| &self.spec.fields[i])
+    }
+
+    /// A struct for an object node, named `name`.
+    fn object(&mut self, node: &Node, name: &str, doc: &[String], attrs: TokenStream) {
+        let ident = format_ident!("{}", name);
+        let vis = self.vis.clone();
+        let mut taken = vec![UNKNOWN_FIELDS.to_string()];
+        let mut fields = Vec::new();
+        for child in &node.keys {
+            let key = child.key.to_string();
+            let field_name = unique(snake_case(&key), &mut taken);
+            let field_ident = ident_of(&field_name);
+            let type_name = format!("{name}{}", pascal_case(&key));
+            let ty = self.value_type(&child.node, &type_name);
+            let declared = self.field(&child.node);
+            let required = child.node.required;
+            let field_docs = docs(&declared.and_then(|f| f.doc.clone()).into_iter().collect::<Vec<_>>());
+            let rename = (field_name != key).then(|| quote! { #[serde(rename = #key)] });
+            let (ty, optional) = if required {
+                (ty, quote! {})
+            } else {
+                // Absent is `None`; a present `null` is `Some` of the type's
+                // null, so the round trip keeps it.
+                (
+                    quote! { ::std::option::Option<#ty> },
+                    quote! {
+                        #[serde(default, deserialize_with = "::protocolarc::__private::present", skip_serializing_if = "Option::is_none")]
+                    },
+                )
+            };
+            fields.push(quote! {
+                #field_docs
+                #rename
+                #optional
+                #vis #field_ident: #ty,
+            });
+        }
+        let unknown = format_ident!("{}", UNKNOWN_FIELDS);
+        let derives = serde_derives();
+        let doc = docs(doc);
+        self.out.push(quote! {
+            #doc
+            #attrs
+            #derives
+            #vis struct #ident {
+                #(#fields)*
+                /// Keys the contract does not declare, kept for the round trip.
+                #[serde(flatten)]
+                #vis #unknown: ::protocolarc::__private::serde_json::Map<::std::string::String, ::protocolarc::__private::serde_json::Value>,
+            }
+        });
+    }
+
+    /// The Rust type of a value at `node`; nested types are named `name`.
+    fn value_type(&mut self, node: &Node, name: &str) -> TokenStream {
+        let field = self.field(node);
+        let types = field.map_or_else(|| node.implied_types(), |f| f.types);
+        if types.is_any() {
+            return quote! { ::protocolarc::__private::serde_json::Value };
+        }
+        let kinds: Vec<JsonType> =
+            types.iter().filter(|t| !(*t == JsonType::Integer && types.contains(JsonType::Number))).collect();
+        if kinds.len() == 1 {
+            return self.single(node, kinds[0], name);
+        }
+        // Several types: an untagged enum with a variant per type.
+        let ident = format_ident!("{}", name);
+        let vis = self.vis.clone();
+        let variants: Vec<TokenStream> = kinds
+            .iter()
+            .map(|&t| {
+                let v = format_ident!("{}", pascal_case(t.name()));
+                if t == JsonType::Null {
+                    quote! { #v, }
+                } else {
+                    let ty = self.single(node, t, &format!("{name}{}", pascal_case(t.name())));
+                    quote! { #v(#ty), }
+                }
+            })
+            .collect();
+        let derives = serde_derives();
+        let label = format!(" One of the types {}.", types.label());
+        self.out.push(quote! {
+            #[doc = #label]
+            #derives
+            #[serde(untagged)]
+            #vis enum #ident { #(#variants)* }
+        });
+        quote! { #ident }
+    }
+
+    /// The Rust type of one JSON type at `node`.
+    fn single(&mut self, node: &Node, t: JsonType, name: &str) -> TokenStream {
+        match t {
+            JsonType::String => match self.field(node).and_then(|f| f.enum_values.clone()) {
+                Some(values) if values.iter().all(|v| matches!(v, Scalar::String(_))) => {
+                    self.string_enum(&values, name)
+                }
+                _ => quote! { ::std::string::String },
+            },
+            JsonType::Integer | JsonType::Number => quote! { ::protocolarc::__private::serde_json::Number },
+            JsonType::Boolean => quote! { bool },
+            JsonType::Null => quote! { () },
+            JsonType::Object if !node.keys.is_empty() => {
+                self.object(node, name, &[], quote! {});
+                let ident = format_ident!("{}", name);
+                quote! { #ident }
+            }
+            JsonType::Object => quote! {
+                ::protocolarc::__private::serde_json::Map<::std::string::String, ::protocolarc::__private::serde_json::Value>
+            },
+            JsonType::Array => {
+                let element = match node.items.as_deref() {
+                    Some(items) => self.value_type(items, &format!("{name}Item")),
+                    None => quote! { ::protocolarc::__private::serde_json::Value },
+                };
+                quote! { ::std::vec::Vec<#element> }
+            }
+        }
+    }
+
+    /// A Rust enum for a string enum; a single value also implements `Default`.
+    fn string_enum(&mut self, values: &[Scalar], name: &str) -> TokenStream {
+        let ident = format_ident!("{}", name);
+        let vis = self.vis.clone();
+        let mut taken = Vec::new();
+        let mut variants = Vec::new();
+        let mut first = None;
+        for v in values {
+            let Scalar::String(text) = v else { continue };
+            let variant = unique(pascal_case(text), &mut taken);
+            let variant = format_ident!("{}", variant);
+            first.get_or_insert(variant.clone());
+            variants.push(quote! { #[serde(rename = #text)] #variant, });
+        }
+        let derives = serde_derives();
+        self.out.push(quote! {
+            #derives
+            #vis enum #ident { #(#variants)* }
+        });
+        if let (1, Some(only)) = (variants.len(), first) {
+            self.out.push(quote! {
+                impl ::std::default::Default for #ident {
+                    fn default() -> Self { #ident::#only }
+                }
+            });
+        }
+        quote! { #ident }
+    }
+}
+
+/// `camelCase`, `kebab-case`, `dotted.name` -> `camel_case`, `kebab_case`.
+pub fn snake_case(key: &str) -> String {
+    let mut out = String::new();
+    let mut prev_lower = false;
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            if prev_lower {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+            prev_lower = false;
+        } else if c.is_ascii_alphanumeric() {
+            out.push(c);
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        } else {
+            if !out.ends_with('_') {
+                out.push('_');
+            }
+            prev_lower = false;
+        }
+    }
+    let trimmed = out.trim_matches('_').to_string();
+    let mut name = if trimmed.is_empty() { "field".to_string() } else { trimmed };
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, '_');
+    }
+    if is_keyword(&name) {
+        name.push('_');
+    }
+    name
+}
+
+/// `tools/call`, `user`, `2.0` -> `ToolsCall`, `User`, `V2_0`.
+pub fn pascal_case(text: &str) -> String {
+    let mut out = String::new();
+    let mut upper = true;
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            if upper {
+                out.push(c.to_ascii_uppercase());
+            } else {
+                out.push(c);
+            }
+            upper = false;
+        } else {
+            upper = true;
+            if c == '.' && out.ends_with(|d: char| d.is_ascii_digit()) {
+                out.push('_');
+            }
+        }
+    }
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'V');
+    }
+    if is_keyword(&out) {
+        out.push('_');
+    }
+    out
+}
+
+fn unique(name: String, taken: &mut Vec<String>) -> String {
+    let mut candidate = name.clone();
+    let mut n = 2;
+    while taken.contains(&candidate) {
+        candidate = format!("{name}{n}");
+        n += 1;
+    }
+    taken.push(candidate.clone());
+    candidate
+}
+
+fn ident_of(name: &str) -> Ident {
+    Ident::new(name, Span::call_site())
+}
+
+fn is_keyword(name: &str) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn",
+        "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self",
+        "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "abstract",
+        "become", "box", "do", "final", "gen", "macro", "override", "priv", "try", "typeof", "unsized", "virtual",
+        "yield",
+    ];
+    KEYWORDS.contains(&name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_become_rust_names() {
+        assert_eq!(snake_case("camelCase"), "camel_case");
+        assert_eq!(snake_case("kebab-case"), "kebab_case");
+        assert_eq!(snake_case("type"), "type_");
+        assert_eq!(snake_case("self"), "self_");
+        assert_eq!(snake_case("maxTokens"), "max_tokens");
+        assert_eq!(snake_case("_meta"), "meta");
+        assert_eq!(snake_case("2fa"), "_2fa");
+        assert_eq!(pascal_case("tools/call"), "ToolsCall");
+        assert_eq!(pascal_case("2.0"), "V2_0");
+        assert_eq!(pascal_case("user"), "User");
+        assert_eq!(pascal_case(""), "V");
+    }
+}

@@ -1,0 +1,80 @@
+//! Typed contracts (SPEC §8): what `#[protocolarc::contract("...json")]`
+//! generates implements [`Contract`]: the contract's identity, its
+//! validator, and a typed parse that succeeds exactly when the validator
+//! finds no error.
+
+use std::sync::OnceLock;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::report::{Finding, Report, Severity};
+use crate::ContractSpec;
+
+/// A Rust type generated from a contract file.
+pub trait Contract: Sized + Serialize + DeserializeOwned {
+    /// The contract's name, such as `mcp.tool_call`.
+    const NAME: &'static str;
+    /// The contract's revision, such as `1.0.0`.
+    const REVISION: &'static str;
+
+    /// The contract, loaded once from the text compiled into the program.
+    fn spec() -> &'static ContractSpec;
+
+    /// Validates a data body: the same findings as
+    /// `ContractSpec::from_path(path)?.validate_json(bytes)`.
+    fn validate_json(bytes: &[u8]) -> Report {
+        Self::spec().validate_json(bytes)
+    }
+
+    /// Parses a data body into the typed value; `Err` with the findings
+    /// exactly when the report has an error.
+    fn from_json(bytes: &[u8]) -> Result<Self, Report> {
+        let report = Self::validate_json(bytes);
+        if !report.is_valid() {
+            return Err(report);
+        }
+        serde_json::from_slice(bytes).map_err(|e| {
+            // A body the contract accepts always has a typed form, but for
+            // numbers beyond a double, which serde_json cannot hold.
+            let msg = format!("the typed parse failed: {e}");
+            Report::new(vec![Finding::new(Severity::Error, crate::rules::JSON_SYNTAX, crate::DATA_FIELD, msg)])
+        })
+    }
+
+    /// The value as JSON: every field, undeclared ones included.
+    fn to_json(&self) -> Vec<u8> {
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+}
+
+/// Support for generated code; not a stable API.
+#[doc(hidden)]
+pub mod __private {
+    pub use serde;
+    pub use serde_json;
+
+    use super::*;
+
+    /// Deserializes a present field as `Some`, even when it is `null`.
+    pub fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de>,
+    {
+        T::deserialize(d).map(Some)
+    }
+
+    /// The contract compiled into a generated type, loaded on first use. The
+    /// macro has already checked the text, so loading cannot fail.
+    pub fn spec(
+        cell: &'static OnceLock<ContractSpec>,
+        text: &'static str,
+        origin: &'static str,
+    ) -> &'static ContractSpec {
+        cell.get_or_init(|| match ContractSpec::from_slice(text.as_bytes(), origin) {
+            Ok(spec) => spec,
+            Err(e) => panic!("contract {origin} was checked at compile time and no longer loads: {e}"),
+        })
+    }
+}

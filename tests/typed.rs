@@ -1,0 +1,100 @@
+//! `#[protocolarc::contract]` end to end: typed structs from the bundled
+//! contracts, their validator against the runtime's, typed parses, round trips.
+
+use protocolarc::{Contract, ContractSpec};
+use protocolarc_tests::root;
+
+/// The 2.0.0 break came with a major bump: the gate lets it compile.
+#[protocolarc::contract(
+    "../contracts/mcp_tool_call_2.0.0.json",
+    compatible_with = "../contracts/mcp_tool_call_1.1.0.json"
+)]
+pub struct ToolCall;
+
+#[protocolarc::contract("../contracts/mcp_sampling_create_message_1.0.0.json")]
+pub struct CreateMessage;
+
+#[protocolarc::contract("../contracts/a2a_message_send_1.0.0.json")]
+pub struct SendMessage;
+
+#[protocolarc::contract("../contracts/a2a_task_send_1.0.0.json")]
+pub struct TaskSend;
+
+#[test]
+fn identity_comes_from_the_contract() {
+    assert_eq!((ToolCall::NAME, ToolCall::REVISION), ("mcp.tool_call", "2.0.0"));
+    assert_eq!((SendMessage::NAME, SendMessage::REVISION), ("a2a.message_send", "1.0.0"));
+    assert_eq!(TaskSend::NAME, "a2a.task_send");
+}
+
+#[test]
+fn typed_fields_have_the_contract_shape() {
+    let body = br#"{"jsonrpc": "2.0", "id": "req-7", "method": "tools/call",
+        "params": {"name": "get_weather", "arguments": {"location": "NYC"}, "timeout_ms": 2500, "trace": true}, "x-extra": 1}"#;
+    let call = ToolCall::from_json(body).expect("valid");
+    assert_eq!(call.id, "req-7");
+    assert_eq!(call.method, ToolCallMethod::ToolsCall);
+    assert_eq!(call.jsonrpc, ToolCallJsonrpc::default());
+    assert_eq!(call.params.name, "get_weather");
+    assert_eq!(call.params.arguments["location"], "NYC");
+    assert_eq!(call.params.timeout_ms.as_ref().and_then(|n| n.as_i64()), Some(2500));
+    // Undeclared keys survive, at every level.
+    assert_eq!(call.unknown_fields["x-extra"], 1);
+    assert_eq!(call.params.unknown_fields["trace"], true);
+    let back: serde_json::Value = serde_json::from_slice(&call.to_json()).unwrap();
+    let original: serde_json::Value = serde_json::from_slice(body).unwrap();
+    assert_eq!(back, original, "a round trip keeps every field");
+}
+
+#[test]
+fn from_json_is_ok_exactly_when_the_report_has_no_error() {
+    let spec = ContractSpec::from_path(root().join("contracts/mcp_sampling_create_message_1.0.0.json")).unwrap();
+    let dir = root().join("contracts/fixtures/rules");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.ends_with("json.depth.jsonl") {
+            continue; // deeper than serde_json reads; tests/rules.rs covers it
+        }
+        for line in std::fs::read_to_string(&path).unwrap().lines() {
+            let envelope: serde_json::Value = serde_json::from_str(line).unwrap();
+            if envelope["contract"] != "mcp.sampling_create_message" {
+                continue;
+            }
+            let data = envelope["data"].to_string();
+            let runtime = spec.validate_json(data.as_bytes());
+            assert_eq!(CreateMessage::validate_json(data.as_bytes()), runtime, "{}", path.display());
+            match CreateMessage::from_json(data.as_bytes()) {
+                Ok(typed) => {
+                    assert!(runtime.is_valid(), "{data}");
+                    let back: serde_json::Value = serde_json::from_slice(&typed.to_json()).unwrap();
+                    assert_eq!(back, envelope["data"], "round trip of {data}");
+                }
+                Err(report) => assert_eq!((report.is_valid(), report), (false, runtime)),
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked}");
+}
+
+#[test]
+fn integers_written_as_decimals_parse() {
+    let body = br#"{"jsonrpc": "2.0", "id": 1.0, "method": "sampling/createMessage",
+        "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 1e2}}"#;
+    let typed = CreateMessage::from_json(body).expect("1.0 and 1e2 are integers");
+    assert_eq!(typed.params.max_tokens.as_f64(), Some(100.0));
+    assert!(matches!(typed.id, CreateMessageId::Integer(_)));
+}
+
+#[test]
+fn nested_arrays_and_enums_are_typed() {
+    let body = br#"{"jsonrpc": "2.0", "id": "r", "method": "message/send", "params": {"message": {"kind": "message",
+        "role": "agent", "messageId": "9229e770-767c-417b-a0b0-f0741243c589", "contextId": null,
+        "parts": [{"kind": "text", "text": "hi"}, {"kind": "data", "data": {"k": 1}}]}}}"#;
+    let m = SendMessage::from_json(body).expect("valid");
+    assert_eq!(m.params.message.role, SendMessageParamsMessageRole::Agent);
+    assert_eq!(m.params.message.parts.len(), 2);
+    assert_eq!(m.params.message.parts[1].kind, SendMessageParamsMessagePartsItemKind::Data);
+    assert!(matches!(m.params.message.context_id, Some(SendMessageParamsMessageContextId::Null)));
+}
