@@ -1,0 +1,10 @@
+//! The macro's compile errors (trybuild): each bad contract, bad argument or
+//! breaking change names the file, the JSON position and the problem.
+//! Paths in `tests/ui/*.rs` are relative to trybuild's scratch crate,
+//! `target/tests/trybuild/protocolarc-tests/`.
+
+#[test]
+fn ui() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("ui/*.rs");
+}

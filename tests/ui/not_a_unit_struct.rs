@@ -1,0 +1,6 @@
+#[protocolarc::contract("../../../../tests/ui/contracts/v1.json")]
+pub struct Fields {
+    a: u8,
+}
+
+fn main() {}

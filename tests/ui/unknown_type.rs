@@ -1,0 +1,7 @@
+#[protocolarc::contract("../../../../tests/ui/contracts/unknown_type.json")]
+pub struct Contract;
+
+fn main() {
+    // The struct is still there: no cascade of "cannot find type" errors.
+    let _ = Contract;
+}
