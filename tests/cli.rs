@@ -263,3 +263,21 @@ fn rules_lists_and_explains_every_rule() {
     let out = run(bin!(), &["rules", "nope"]);
     assert_eq!((out.code, out.stderr.as_str()), (3, "error: unknown rule 'nope' (see `cargo protocolarc rules`)\n"));
 }
+
+#[test]
+fn generate_prints_what_the_macro_emits() {
+    for (contract, name) in [
+        ("mcp_tool_call_2.0.0", "ToolCall"),
+        ("a2a_task_send_1.0.0", "TaskSend"),
+        ("mcp_sampling_create_message_1.0.0", "CreateMessage"),
+        ("a2a_message_send_1.0.0", "SendMessage"),
+    ] {
+        let out = run(bin!(), &["generate", &format!("contracts/{contract}.json"), "--name", name]);
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{contract}");
+        golden(&format!("generate_{contract}.rs.txt"), &out.stdout);
+    }
+    let out = run(bin!(), &["generate", "contracts/a2a_task_send_1.0.0.json"]);
+    assert!(out.stdout.contains("pub struct A2aTaskSend {"), "{}", out.stdout);
+    let out = run(bin!(), &["generate", "contracts/a2a_task_send_1.0.0.json", "--name", "not an ident"]);
+    assert_eq!((out.code, out.stderr.as_str()), (3, "error: --name \"not an ident\" is not a Rust identifier\n"));
+}

@@ -23,3 +23,11 @@ fn readme_transcripts_are_current() {
     }
     assert_eq!(checked, 15, "console blocks checked");
 }
+
+#[test]
+fn readme_shows_the_current_generated_code() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let out = run(bin!(), &["generate", "contracts/a2a_task_send_1.0.0.json", "--name", "TaskSend"]);
+    assert_eq!(out.code, 0);
+    assert!(readme.contains(&format!("```rust\n{}```", out.stdout)), "README's generate example is stale");
+}

@@ -128,6 +128,16 @@ pub(crate) enum Command {
                             cargo protocolarc rules field.maximum.tightened\n\n\
                             Exit codes: 0 success, 3 an unknown rule.")]
     Rules(RulesArgs),
+    /// Print the Rust code `#[protocolarc::contract]` generates for a contract, formatted.
+    #[command(
+        long_about = "Print exactly the code #[protocolarc::contract(\"PATH\")] generates for a contract, \
+                      formatted, so a reviewer can read the types without macro-expansion tools. PATH \
+                      is written as the attribute would name it (relative to the crate's manifest).",
+        after_help = "Examples:\n  \
+                      cargo protocolarc generate contracts/mcp_tool_call_2.0.0.json --name ToolCall\n\n\
+                      Exit codes: 0 success, 3 usage or input error."
+    )]
+    Generate(GenerateArgs),
     /// Render every contract's history (revision, verdict, changes) as Markdown.
     #[command(after_help = "Examples:\n  \
                             cargo protocolarc changelog --out CONTRACTS_CHANGELOG.md\n\n\
@@ -265,4 +275,13 @@ pub(crate) struct ChangelogArgs {
 pub(crate) struct RulesArgs {
     /// The rule to explain (default: list every rule).
     pub rule: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct GenerateArgs {
+    /// The contract file.
+    pub contract: PathBuf,
+    /// The struct's name (default: the contract name in PascalCase, `mcp.tool_call` -> `McpToolCall`).
+    #[arg(long)]
+    pub name: Option<String>,
 }

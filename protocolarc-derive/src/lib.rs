@@ -81,15 +81,15 @@ fn expand(args: TokenStream, item: TokenStream) -> Result<TokenStream, TokenStre
             "#[protocolarc::contract] goes on a unit struct: `pub struct Name;`",
         )));
     }
-    let (spec, include) = load(&args.path).map_err(fail)?;
+    let spec = load(&args.path).map_err(fail)?;
     if let Some(older) = &args.compatible_with {
-        let (old, _) = load(older).map_err(fail)?;
+        let old = load(older).map_err(fail)?;
         gate(&old, &spec, older).map_err(fail)?;
     }
     let vis = &item.vis;
     let attrs = &item.attrs;
     let target = codegen::Item { vis: quote! { #vis }, attrs: quote! { #(#attrs)* }, name: item.ident.to_string() };
-    Ok(codegen::expand(&spec, &target, &include, &args.path.value()))
+    Ok(codegen::expand(&spec, &target, &args.path.value()))
 }
 
 /// What to emit beside an error: the struct as written, so uses of it do not
@@ -100,14 +100,13 @@ fn stub(item: &syn::ItemStruct) -> TokenStream {
 }
 
 /// Loads a contract named by a literal, relative to `CARGO_MANIFEST_DIR`.
-fn load(lit: &syn::LitStr) -> Result<(ContractSpec, String), syn::Error> {
+fn load(lit: &syn::LitStr) -> Result<ContractSpec, syn::Error> {
     let rel = lit.value();
     let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
     let full = std::path::Path::new(&dir).join(&rel);
     let bytes = std::fs::read(&full)
         .map_err(|e| syn::Error::new(lit.span(), format!("cannot read contract {rel}: {}", io_reason(&e))))?;
-    let spec = ContractSpec::from_slice(&bytes, &rel).map_err(|e| syn::Error::new(lit.span(), e.to_string()))?;
-    Ok((spec, full.display().to_string()))
+    ContractSpec::from_slice(&bytes, &rel).map_err(|e| syn::Error::new(lit.span(), e.to_string()))
 }
 
 /// Fails when `old` -> `new` is breaking without the bump it needs.

@@ -28,9 +28,16 @@ pub struct Item {
 /// The name of the map that keeps undeclared keys, in every struct.
 pub const UNKNOWN_FIELDS: &str = "unknown_fields";
 
-/// The generated items for a contract whose text lives at `include` (an
-/// absolute path, so that editing the file rebuilds the crate).
-pub fn expand(spec: &ContractSpec, item: &Item, include: &str, origin: &str) -> TokenStream {
+/// The generated items for the contract at `path` (relative to the using
+/// crate's `CARGO_MANIFEST_DIR`, as written in the attribute). The text is
+/// compiled in with `include_str!`, so editing the file rebuilds the crate.
+pub fn expand(spec: &ContractSpec, item: &Item, path: &str) -> TokenStream {
+    let text = if std::path::Path::new(path).is_absolute() {
+        quote! { include_str!(#path) }
+    } else {
+        let rel = format!("/{path}");
+        quote! { include_str!(concat!(env!("CARGO_MANIFEST_DIR"), #rel)) }
+    };
     let mut g = Gen { spec, vis: item.vis.clone(), out: Vec::new() };
     let name = item.name.clone();
     let title = spec.title().map(str::to_string).unwrap_or_else(|| spec.name().to_string());
@@ -49,7 +56,7 @@ pub fn expand(spec: &ContractSpec, item: &Item, include: &str, origin: &str) -> 
 
             fn spec() -> &'static ::protocolarc::ContractSpec {
                 static SPEC: ::std::sync::OnceLock<::protocolarc::ContractSpec> = ::std::sync::OnceLock::new();
-                ::protocolarc::__private::spec(&SPEC, include_str!(#include), #origin)
+                ::protocolarc::__private::spec(&SPEC, #text, #path)
             }
         }
     }
@@ -80,6 +87,9 @@ impl Gen<'_> {
 
     /// A struct for an object node, named `name`.
     fn object(&mut self, node: &Node, name: &str, doc: &[String], attrs: TokenStream) {
+        // The struct comes before the types of its fields.
+        let slot = self.out.len();
+        self.out.push(TokenStream::new());
         let ident = format_ident!("{}", name);
         let vis = self.vis.clone();
         let mut taken = vec![UNKNOWN_FIELDS.to_string()];
@@ -116,7 +126,7 @@ impl Gen<'_> {
         let unknown = format_ident!("{}", UNKNOWN_FIELDS);
         let derives = serde_derives();
         let doc = docs(doc);
-        self.out.push(quote! {
+        self.out[slot] = quote! {
             #doc
             #attrs
             #derives
@@ -126,7 +136,7 @@ impl Gen<'_> {
                 #[serde(flatten)]
                 #vis #unknown: ::protocolarc::__private::serde_json::Map<::std::string::String, ::protocolarc::__private::serde_json::Value>,
             }
-        });
+        };
     }
 
     /// The Rust type of a value at `node`; nested types are named `name`.

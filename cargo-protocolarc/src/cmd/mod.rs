@@ -4,6 +4,7 @@ mod changelog;
 mod check;
 mod describe;
 mod diff;
+mod generate;
 mod lock;
 mod matrix;
 mod rules;
@@ -50,5 +51,6 @@ pub(crate) fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<i32, Failure> {
         Command::Lock(args) => lock::run(&cx, args, out),
         Command::Changelog(args) => changelog::run(&cx, args, out),
         Command::Rules(args) => rules::run(args, out),
+        Command::Generate(args) => generate::run(args, out),
     }
 }
