@@ -98,3 +98,109 @@ fn nested_arrays_and_enums_are_typed() {
     assert_eq!(m.params.message.parts[1].kind, SendMessageParamsMessagePartsItemKind::Data);
     assert!(matches!(m.params.message.context_id, Some(SendMessageParamsMessageContextId::Null)));
 }
+
+mod differential {
+    use proptest::prelude::*;
+    use protocolarc::{Contract, ContractSpec};
+    use serde_json::{json, Value};
+
+    use super::{CreateMessage, SendMessage, TaskSend, ToolCall};
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            prop::sample::select(vec!["0", "1", "-1", "1.0", "2.5", "100", "1e2", "0.7", "2"])
+                .prop_map(|n| serde_json::from_str(n).expect("number")),
+            prop::sample::select(vec![
+                "",
+                "2.0",
+                "tools/call",
+                "user",
+                "agent",
+                "text",
+                "message",
+                "x",
+                "message/send"
+            ])
+            .prop_map(|s| Value::String(s.to_string())),
+        ];
+        leaf.prop_recursive(4, 40, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::vec(
+                    (
+                        prop::sample::select(vec![
+                            "jsonrpc",
+                            "id",
+                            "method",
+                            "params",
+                            "name",
+                            "arguments",
+                            "message",
+                            "role",
+                            "parts",
+                            "kind",
+                            "text",
+                            "messages",
+                            "content",
+                            "type",
+                            "maxTokens",
+                            "task_id",
+                            "extra",
+                        ]),
+                        inner
+                    ),
+                    0..6
+                )
+                .prop_map(|kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
+            ]
+        })
+    }
+
+    /// A valid body with one field replaced, so many cases are near-valid.
+    fn mutated(base: Value) -> impl Strategy<Value = Value> {
+        (value(), prop::sample::select(vec!["id", "method", "params", "jsonrpc", "role", "task_id", "parts"])).prop_map(
+            move |(v, key)| {
+                let mut b = base.clone();
+                b[key] = v;
+                b
+            },
+        )
+    }
+
+    fn same<T: Contract>(path: &str, body: &Value) -> Result<(), TestCaseError> {
+        let spec = ContractSpec::from_path(protocolarc_tests::root().join(path)).expect("contract");
+        let bytes = body.to_string();
+        let runtime = spec.validate_json(bytes.as_bytes());
+        prop_assert_eq!(&T::validate_json(bytes.as_bytes()), &runtime);
+        prop_assert_eq!(T::from_json(bytes.as_bytes()).is_ok(), runtime.is_valid(), "{}", bytes);
+        if let Ok(typed) = T::from_json(bytes.as_bytes()) {
+            let back: Value = serde_json::from_slice(&typed.to_json()).expect("json");
+            prop_assert_eq!(&back, body, "round trip");
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 1500,
+            failure_persistence: None,
+            rng_algorithm: proptest::test_runner::RngAlgorithm::XorShift,
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn generated_types_agree_with_the_runtime(
+            random in value(),
+            call in mutated(json!({"jsonrpc": "2.0", "id": "r", "method": "tools/call", "params": {"name": "n", "arguments": {}}})),
+            task in mutated(json!({"task_id": "t", "role": "user", "parts": []})),
+        ) {
+            same::<ToolCall>("contracts/mcp_tool_call_2.0.0.json", &random)?;
+            same::<ToolCall>("contracts/mcp_tool_call_2.0.0.json", &call)?;
+            same::<TaskSend>("contracts/a2a_task_send_1.0.0.json", &task)?;
+            same::<CreateMessage>("contracts/mcp_sampling_create_message_1.0.0.json", &random)?;
+            same::<SendMessage>("contracts/a2a_message_send_1.0.0.json", &random)?;
+        }
+    }
+}
