@@ -1,20 +1,41 @@
 //! The runtime validator against the floor of merely reading the bytes
-//! (`serde_json::from_slice::<IgnoredAny>`) and against building a
-//! `serde_json::Value`, on a small and a ~100 KB body, all in one run.
+//! (`serde_json::from_slice::<IgnoredAny>`), against building a
+//! `serde_json::Value`, against the `jsonschema` crate on hand-translated
+//! schemas (`bench/schemas/`, agreement checked by
+//! `tests/jsonschema_agrees.rs`) and against the typed parse of the
+//! generated types, on a small and a ~100 KB body, all in one run.
 //!
 //! `cargo bench -p protocolarc-bench --bench validate`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use protocolarc_bench::{contract, large_sampling, small_tool_call};
+use protocolarc::Contract;
+use protocolarc_bench::typed::{SamplingCreateMessage, ToolCall};
+use protocolarc_bench::{contract, json_schema, large_sampling, small_tool_call};
 use serde::de::IgnoredAny;
+
+/// The typed parse of a body: plain serde, and `Contract::from_json`
+/// (validation, then serde).
+struct Typed {
+    serde: fn(&[u8]) -> bool,
+    from_json: fn(&[u8]) -> bool,
+}
+
+fn typed<T: Contract>() -> Typed {
+    Typed { serde: |b| serde_json::from_slice::<T>(b).is_ok(), from_json: |b| T::from_json(b).is_ok() }
+}
 
 fn bench(c: &mut Criterion) {
     let cases = [
-        ("mcp_tool_call/small", contract("mcp_tool_call_1.1.0"), small_tool_call()),
-        ("mcp_sampling/100KB", contract("mcp_sampling_create_message_1.0.0"), large_sampling()),
+        ("mcp_tool_call/small", "mcp_tool_call_1.1.0", small_tool_call(), typed::<ToolCall>()),
+        ("mcp_sampling/100KB", "mcp_sampling_create_message_1.0.0", large_sampling(), typed::<SamplingCreateMessage>()),
     ];
-    for (name, spec, body) in &cases {
+    for (name, stem, body, typed) in &cases {
+        let spec = contract(stem);
+        let schema = jsonschema::validator_for(&json_schema(stem)).expect("schema compiles");
+        let value: serde_json::Value = serde_json::from_slice(body).expect("json");
         assert!(spec.validate_json(body).is_valid(), "{name}: the benchmark body must be valid");
+        assert!(schema.is_valid(&value), "{name}: jsonschema must accept the body too");
+        assert!((typed.serde)(body) && (typed.from_json)(body), "{name}: the typed parse must succeed");
         let mut g = c.benchmark_group(*name);
         g.throughput(Throughput::Bytes(body.len() as u64));
         g.bench_function(BenchmarkId::from_parameter("floor_ignored_any"), |b| {
@@ -25,6 +46,21 @@ fn bench(c: &mut Criterion) {
         });
         g.bench_function(BenchmarkId::from_parameter("protocolarc_validate_json"), |b| {
             b.iter(|| spec.validate_json(std::hint::black_box(body)))
+        });
+        g.bench_function(BenchmarkId::from_parameter("jsonschema_is_valid_on_value"), |b| {
+            b.iter(|| schema.is_valid(std::hint::black_box(&value)))
+        });
+        g.bench_function(BenchmarkId::from_parameter("jsonschema_parse_and_is_valid"), |b| {
+            b.iter(|| {
+                let v: serde_json::Value = serde_json::from_slice(std::hint::black_box(body)).expect("json");
+                schema.is_valid(&v)
+            })
+        });
+        g.bench_function(BenchmarkId::from_parameter("serde_typed_parse"), |b| {
+            b.iter(|| (typed.serde)(std::hint::black_box(body)))
+        });
+        g.bench_function(BenchmarkId::from_parameter("typed_from_json"), |b| {
+            b.iter(|| (typed.from_json)(std::hint::black_box(body)))
         });
         g.finish();
     }

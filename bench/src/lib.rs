@@ -47,3 +47,22 @@ pub fn large_sampling() -> Vec<u8> {
     });
     serde_json::to_vec(&body).expect("serialise")
 }
+
+/// A hand translation of a bundled contract to JSON Schema 2020-12
+/// (`bench/schemas/`), for the side-by-side with the `jsonschema` crate.
+pub fn json_schema(stem: &str) -> serde_json::Value {
+    let path = root().join(format!("bench/schemas/{stem}.schema.json"));
+    let text = std::fs::read(&path).expect("bundled schema");
+    serde_json::from_slice(&text).expect("schema is JSON")
+}
+
+/// The typed forms of the benchmark contracts, generated at compile time.
+pub mod typed {
+    /// `mcp.tool_call` 1.1.0.
+    #[protocolarc::contract("../contracts/mcp_tool_call_1.1.0.json")]
+    pub struct ToolCall;
+
+    /// `mcp.sampling_create_message` 1.0.0.
+    #[protocolarc::contract("../contracts/mcp_sampling_create_message_1.0.0.json")]
+    pub struct SamplingCreateMessage;
+}

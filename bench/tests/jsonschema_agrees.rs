@@ -1,0 +1,101 @@
+//! The benchmark compares the runtime validator with the `jsonschema` crate
+//! on hand-translated schemas (`bench/schemas/`). The comparison is fair
+//! only if both accept and reject the same bodies: this checks the two
+//! verdicts, and the expected one, on the benchmark bodies and on one
+//! mutation per constraint of each contract.
+
+use protocolarc_bench::{contract, json_schema, large_sampling, small_tool_call};
+use serde_json::{json, Value};
+
+/// A named mutation of the base body and the verdict it should get.
+type Case = (&'static str, bool, fn(&mut Value));
+
+fn agree(stem: &str, base: Value, cases: &[Case]) {
+    let spec = contract(stem);
+    let validator = jsonschema::validator_for(&json_schema(stem)).expect("schema compiles");
+    for (name, expected, mutate) in cases {
+        let mut body = base.clone();
+        mutate(&mut body);
+        let bytes = serde_json::to_vec(&body).expect("serialise");
+        let ours = spec.validate_json(&bytes).is_valid();
+        let theirs = validator.is_valid(&body);
+        assert_eq!((ours, theirs), (*expected, *expected), "{stem}: {name}: (protocolarc, jsonschema)");
+    }
+}
+
+#[test]
+fn tool_call_schema_agrees_with_the_contract() {
+    let base: Value = serde_json::from_slice(&small_tool_call()).expect("json");
+    agree(
+        "mcp_tool_call_1.1.0",
+        base,
+        &[
+            ("the benchmark body", true, |_| {}),
+            ("wrong jsonrpc", false, |b| b["jsonrpc"] = json!("1.0")),
+            ("integer id", true, |b| b["id"] = json!(7)),
+            ("fractional id", false, |b| b["id"] = json!(7.5)),
+            ("missing id", false, |b| drop(b.as_object_mut().unwrap().remove("id"))),
+            ("wrong method", false, |b| b["method"] = json!("tools/list")),
+            ("params not an object", false, |b| b["params"] = json!([])),
+            ("missing params", false, |b| drop(b.as_object_mut().unwrap().remove("params"))),
+            ("missing params.name", false, |b| drop(b["params"].as_object_mut().unwrap().remove("name"))),
+            ("arguments not an object", false, |b| b["params"]["arguments"] = json!("x")),
+            ("no arguments", true, |b| drop(b["params"].as_object_mut().unwrap().remove("arguments"))),
+            ("integer timeout", true, |b| b["params"]["timeout_ms"] = json!(500)),
+            ("string timeout", false, |b| b["params"]["timeout_ms"] = json!("500")),
+            ("undeclared key", true, |b| b["extra"] = json!({"a": 1})),
+        ],
+    );
+}
+
+#[test]
+fn sampling_schema_agrees_with_the_contract() {
+    let base: Value = serde_json::from_slice(&large_sampling()).expect("json");
+    agree(
+        "mcp_sampling_create_message_1.0.0",
+        base,
+        &[
+            ("the benchmark body", true, |_| {}),
+            ("no messages", false, |b| b["params"]["messages"] = json!([])),
+            ("65 messages", false, |b| {
+                let m = b["params"]["messages"][0].clone();
+                b["params"]["messages"] = Value::Array(vec![m; 65]);
+            }),
+            ("bad role", false, |b| b["params"]["messages"][3]["role"] = json!("system")),
+            ("missing content", false, |b| drop(b["params"]["messages"][1].as_object_mut().unwrap().remove("content"))),
+            ("bad content type", false, |b| b["params"]["messages"][2]["content"]["type"] = json!("video")),
+            ("text not a string", false, |b| b["params"]["messages"][2]["content"]["text"] = json!(1)),
+            ("zero maxTokens", false, |b| b["params"]["maxTokens"] = json!(0)),
+            ("maxTokens at maximum", true, |b| b["params"]["maxTokens"] = json!(200000)),
+            ("maxTokens above maximum", false, |b| b["params"]["maxTokens"] = json!(200001)),
+            ("temperature 2", false, |b| b["params"]["temperature"] = json!(2)),
+            ("temperature 1.99", true, |b| b["params"]["temperature"] = json!(1.99)),
+            ("temperature 0.005", false, |b| b["params"]["temperature"] = json!(0.005)),
+            ("negative temperature", false, |b| b["params"]["temperature"] = json!(-0.1)),
+            ("five stop sequences", false, |b| b["params"]["stopSequences"] = json!(["a", "b", "c", "d", "e"])),
+            ("repeated stop sequence", false, |b| b["params"]["stopSequences"] = json!(["a", "a"])),
+            ("empty stop sequence", false, |b| b["params"]["stopSequences"] = json!([""])),
+            ("costPriority above 1", false, |b| b["params"]["modelPreferences"]["costPriority"] = json!(1.5)),
+            ("long hint name", false, |b| b["params"]["modelPreferences"]["hints"][0]["name"] = json!("x".repeat(65))),
+            ("hint name of 64 chars", true, |b| {
+                b["params"]["modelPreferences"]["hints"][0]["name"] = json!("é".repeat(64))
+            }),
+            ("bad includeContext", false, |b| b["params"]["includeContext"] = json!("everything")),
+            ("null systemPrompt", true, |b| b["params"]["systemPrompt"] = Value::Null),
+            ("numeric systemPrompt", false, |b| b["params"]["systemPrompt"] = json!(3)),
+            ("metadata not an object", false, |b| b["params"]["metadata"] = json!([1])),
+            ("no modelPreferences", true, |b| drop(b["params"].as_object_mut().unwrap().remove("modelPreferences"))),
+        ],
+    );
+}
+
+/// The typed parse the benchmark times accepts the benchmark bodies.
+#[test]
+fn typed_forms_parse_the_benchmark_bodies() {
+    use protocolarc::Contract;
+    use protocolarc_bench::typed::{SamplingCreateMessage, ToolCall};
+    let call = ToolCall::from_json(&small_tool_call()).expect("valid");
+    assert_eq!(call.params.name, "search_docs");
+    let sampling = SamplingCreateMessage::from_json(&large_sampling()).expect("valid");
+    assert_eq!(sampling.params.messages.len(), 60);
+}
