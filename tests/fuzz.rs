@@ -10,6 +10,8 @@ use protocolarc::envelope::read_jsonl;
 use protocolarc::{ContractSpec, InputError};
 use protocolarc_tests::root;
 
+mod strategies;
+
 fn contracts() -> &'static [ContractSpec] {
     static ALL: std::sync::OnceLock<Vec<ContractSpec>> = std::sync::OnceLock::new();
     ALL.get_or_init(load_contracts)
@@ -38,34 +40,28 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
         prop::sample::select(vec!["2.0", "tools/call", "user", "agent", "text", "req-1"])
             .prop_map(|s| serde_json::Value::String(s.to_string())),
     ];
-    leaf.prop_recursive(6, 64, 8, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::Array),
-            prop::collection::vec(
-                (
-                    prop::sample::select(vec![
-                        "jsonrpc",
-                        "id",
-                        "method",
-                        "params",
-                        "name",
-                        "arguments",
-                        "messages",
-                        "role",
-                        "content",
-                        "parts",
-                        "kind",
-                        "maxTokens",
-                        "temperature",
-                        "x",
-                    ]),
-                    inner
-                ),
-                0..6
-            )
-            .prop_map(|kv| serde_json::Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
-        ]
-    })
+    strategies::json_tree(
+        leaf.boxed(),
+        &[
+            "jsonrpc",
+            "id",
+            "method",
+            "params",
+            "name",
+            "arguments",
+            "messages",
+            "role",
+            "content",
+            "parts",
+            "kind",
+            "maxTokens",
+            "temperature",
+            "x",
+        ],
+        6,
+        64,
+        6,
+    )
 }
 
 /// An edit to a document's bytes.

@@ -99,6 +99,8 @@ fn nested_arrays_and_enums_are_typed() {
     assert!(matches!(m.params.message.context_id, Some(SendMessageParamsMessageContextId::Null)));
 }
 
+mod strategies;
+
 mod differential {
     use proptest::prelude::*;
     use protocolarc::{Contract, ContractSpec};
@@ -125,40 +127,33 @@ mod differential {
             ])
             .prop_map(|s| Value::String(s.to_string())),
         ];
-        leaf.prop_recursive(4, 40, 6, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-                prop::collection::vec(
-                    (
-                        prop::sample::select(vec![
-                            "jsonrpc",
-                            "id",
-                            "method",
-                            "params",
-                            "name",
-                            "arguments",
-                            "message",
-                            "role",
-                            "parts",
-                            "kind",
-                            "text",
-                            "messages",
-                            "content",
-                            "type",
-                            "maxTokens",
-                            "task_id",
-                            "extra",
-                        ]),
-                        inner
-                    ),
-                    0..6
-                )
-                .prop_map(|kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
-            ]
-        })
+        crate::strategies::json_tree(
+            leaf.boxed(),
+            &[
+                "jsonrpc",
+                "id",
+                "method",
+                "params",
+                "name",
+                "arguments",
+                "message",
+                "role",
+                "parts",
+                "kind",
+                "text",
+                "messages",
+                "content",
+                "type",
+                "maxTokens",
+                "task_id",
+                "extra",
+            ],
+            4,
+            40,
+            4,
+        )
     }
 
-    /// A valid body with one field replaced, so many cases are near-valid.
     fn mutated(base: Value) -> impl Strategy<Value = Value> {
         (value(), prop::sample::select(vec!["id", "method", "params", "jsonrpc", "role", "task_id", "parts"])).prop_map(
             move |(v, key)| {

@@ -3,14 +3,14 @@
 //! `serde_json::Value`, against the `jsonschema` crate on hand-translated
 //! schemas (`bench/schemas/`, agreement checked by
 //! `tests/jsonschema_agrees.rs`) and against the typed parse of the
-//! generated types, on a small and a ~100 KB body, all in one run.
+//! generated types, on two small bodies and a ~100 KB one, all in one run.
 //!
 //! `cargo bench -p protocolarc-bench --bench validate`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use protocolarc::Contract;
-use protocolarc_bench::typed::{SamplingCreateMessage, ToolCall};
-use protocolarc_bench::{contract, json_schema, large_sampling, small_tool_call};
+use protocolarc_bench::typed::{SamplingCreateMessage, TaskSend, ToolCall};
+use protocolarc_bench::{contract, json_schema, large_sampling, small_task_send, small_tool_call};
 use serde::de::IgnoredAny;
 
 /// The typed parse of a body: plain serde, and `Contract::from_json`
@@ -27,6 +27,7 @@ fn typed<T: Contract>() -> Typed {
 fn bench(c: &mut Criterion) {
     let cases = [
         ("mcp_tool_call/small", "mcp_tool_call_1.1.0", small_tool_call(), typed::<ToolCall>()),
+        ("a2a_task_send/small", "a2a_task_send_1.0.0", small_task_send(), typed::<TaskSend>()),
         ("mcp_sampling/100KB", "mcp_sampling_create_message_1.0.0", large_sampling(), typed::<SamplingCreateMessage>()),
     ];
     for (name, stem, body, typed) in &cases {

@@ -20,6 +20,11 @@ pub fn small_tool_call() -> Vec<u8> {
     br#"{"jsonrpc": "2.0", "id": "req-1", "method": "tools/call", "params": {"name": "search_docs", "arguments": {"query": "arc", "limit": 10, "filters": {"lang": ["en", "de"], "since": "2026-01-01"}}}}"#.to_vec()
 }
 
+/// A small A2A task send with two parts (the seed fixture's shape).
+pub fn small_task_send() -> Vec<u8> {
+    br#"{"task_id": "t-001", "role": "user", "parts": [{"type": "text", "text": "summarize the report"}, {"type": "data", "data": {"pages": [1, 2, 3]}}], "session_id": "s-9"}"#.to_vec()
+}
+
 /// A `sampling/createMessage` body of about 100 KB: many messages, stop
 /// sequences, hints and a nested metadata object.
 pub fn large_sampling() -> Vec<u8> {
@@ -61,6 +66,10 @@ pub mod typed {
     /// `mcp.tool_call` 1.1.0.
     #[protocolarc::contract("../contracts/mcp_tool_call_1.1.0.json")]
     pub struct ToolCall;
+
+    /// `a2a.task_send` 1.0.0.
+    #[protocolarc::contract("../contracts/a2a_task_send_1.0.0.json")]
+    pub struct TaskSend;
 
     /// `mcp.sampling_create_message` 1.0.0.
     #[protocolarc::contract("../contracts/mcp_sampling_create_message_1.0.0.json")]

@@ -4,7 +4,7 @@
 //! verdicts, and the expected one, on the benchmark bodies and on one
 //! mutation per constraint of each contract.
 
-use protocolarc_bench::{contract, json_schema, large_sampling, small_tool_call};
+use protocolarc_bench::{contract, json_schema, large_sampling, small_task_send, small_tool_call};
 use serde_json::{json, Value};
 
 /// A named mutation of the base body and the verdict it should get.
@@ -46,6 +46,31 @@ fn tool_call_schema_agrees_with_the_contract() {
             ("undeclared key", true, |b| b["extra"] = json!({"a": 1})),
         ],
     );
+}
+
+#[test]
+fn task_send_schema_agrees_with_the_contract() {
+    let base: Value = serde_json::from_slice(&small_task_send()).expect("json");
+    agree(
+        "a2a_task_send_1.0.0",
+        base,
+        &[
+            ("the benchmark body", true, |_| {}),
+            ("undeclared key: strict warns, still valid", true, |b| b["extra"] = json!(1)),
+            ("missing task_id", false, |b| drop(b.as_object_mut().unwrap().remove("task_id"))),
+            ("numeric task_id", false, |b| b["task_id"] = json!(1)),
+            ("bad role", false, |b| b["role"] = json!("system")),
+            ("agent role", true, |b| b["role"] = json!("agent")),
+            ("parts not an array", false, |b| b["parts"] = json!({})),
+            ("empty parts", true, |b| b["parts"] = json!([])),
+            ("no session_id", true, |b| drop(b.as_object_mut().unwrap().remove("session_id"))),
+            ("null session_id", false, |b| b["session_id"] = Value::Null),
+        ],
+    );
+    let report =
+        contract("a2a_task_send_1.0.0").validate_json(br#"{"task_id": "t", "role": "user", "parts": [], "extra": 1}"#);
+    let found: Vec<_> = report.findings().iter().map(|f| (f.severity().as_str(), f.rule(), f.field())).collect();
+    assert_eq!(found, [("warning", "field.unknown", "extra")]);
 }
 
 #[test]
@@ -93,9 +118,11 @@ fn sampling_schema_agrees_with_the_contract() {
 #[test]
 fn typed_forms_parse_the_benchmark_bodies() {
     use protocolarc::Contract;
-    use protocolarc_bench::typed::{SamplingCreateMessage, ToolCall};
+    use protocolarc_bench::typed::{SamplingCreateMessage, TaskSend, ToolCall};
     let call = ToolCall::from_json(&small_tool_call()).expect("valid");
     assert_eq!(call.params.name, "search_docs");
+    let task = TaskSend::from_json(&small_task_send()).expect("valid");
+    assert_eq!(task.parts.len(), 2);
     let sampling = SamplingCreateMessage::from_json(&large_sampling()).expect("valid");
     assert_eq!(sampling.params.messages.len(), 60);
 }
