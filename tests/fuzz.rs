@@ -40,28 +40,7 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
         prop::sample::select(vec!["2.0", "tools/call", "user", "agent", "text", "req-1"])
             .prop_map(|s| serde_json::Value::String(s.to_string())),
     ];
-    strategies::json_tree(
-        leaf.boxed(),
-        &[
-            "jsonrpc",
-            "id",
-            "method",
-            "params",
-            "name",
-            "arguments",
-            "messages",
-            "role",
-            "content",
-            "parts",
-            "kind",
-            "maxTokens",
-            "temperature",
-            "x",
-        ],
-        6,
-        64,
-        6,
-    )
+    strategies::json_tree(leaf.boxed(), strategies::CONTRACT_KEYS, 6, 64, 6)
 }
 
 /// An edit to a document's bytes.

@@ -127,31 +127,7 @@ mod differential {
             ])
             .prop_map(|s| Value::String(s.to_string())),
         ];
-        crate::strategies::json_tree(
-            leaf.boxed(),
-            &[
-                "jsonrpc",
-                "id",
-                "method",
-                "params",
-                "name",
-                "arguments",
-                "message",
-                "role",
-                "parts",
-                "kind",
-                "text",
-                "messages",
-                "content",
-                "type",
-                "maxTokens",
-                "task_id",
-                "extra",
-            ],
-            4,
-            40,
-            4,
-        )
+        crate::strategies::json_tree(leaf.boxed(), crate::strategies::CONTRACT_KEYS, 4, 40, 4)
     }
 
     fn mutated(base: Value) -> impl Strategy<Value = Value> {

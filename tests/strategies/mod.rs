@@ -3,6 +3,29 @@
 use proptest::prelude::*;
 use serde_json::Value;
 
+/// Keys the bundled and test contracts declare, plus two they do not.
+pub const CONTRACT_KEYS: &[&str] = &[
+    "jsonrpc",
+    "id",
+    "method",
+    "params",
+    "name",
+    "arguments",
+    "message",
+    "messages",
+    "role",
+    "content",
+    "parts",
+    "kind",
+    "type",
+    "text",
+    "maxTokens",
+    "temperature",
+    "task_id",
+    "x",
+    "extra",
+];
+
 /// Arrays and objects of `leaf` values, nested to `depth` levels with at
 /// most `width` members each; object keys come from `keys`, so that random
 /// trees keep hitting the names contracts declare.
