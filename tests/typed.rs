@@ -175,3 +175,36 @@ mod differential {
         }
     }
 }
+
+/// Keys that spell the same Rust name (`params.x` and `params_x`, `fooBar`
+/// and `foo_bar`, a declared `unknown_fields`) get distinct names.
+#[protocolarc::contract("data/contracts/names_1.0.0.json")]
+pub struct Names;
+
+#[test]
+fn colliding_names_stay_distinct() {
+    let body = br#"{"fooBar": "1", "foo_bar": "2", "unknown_fields": 3, "type": "b", "self": "s",
+        "params": {"x": {"y": "4"}}, "params_x": {"z": "only"}, "params_x_z": "a", "\u00e9": {"\u00fc": 5},
+        "Option": "o", "a_b": "x", "a": {"b": "y"}, "extra": true}"#;
+    let n = Names::from_json(body).expect("valid");
+    assert_eq!((n.foo_bar.as_str(), n.foo_bar2.as_str()), ("1", "2"));
+    assert_eq!(n.unknown_fields2.as_i64(), Some(3));
+    assert_eq!(n.unknown_fields["extra"], true);
+    assert_eq!(n.type_, NamesType::B);
+    assert_eq!(n.self_.as_deref(), Some("s"));
+    // `params.x` and `params_x` are both `NamesParamsX`: the second is `...X2`.
+    let x: &NamesParamsX = &n.params.x;
+    assert_eq!(x.y, "4");
+    let x2: &NamesParamsX2 = &n.params_x;
+    assert_eq!(x2.z, NamesParamsX2Z::Only);
+    // Enum variants `A` and `a` are `A` and `A2`.
+    assert_eq!(n.params_x_z, NamesParamsXZ::A2);
+    // Two string enums named `NamesAB`, from `a_b` and `a.b`.
+    assert_eq!(n.a_b, NamesAB::X);
+    assert_eq!(n.a.b, NamesAB2::Y);
+    // Keys with no ASCII letters.
+    assert_eq!(n.field.field, NamesVV::Integer(5.into()));
+    assert_eq!(n.option.as_deref(), Some("o"));
+    let back: serde_json::Value = serde_json::from_slice(&n.to_json()).unwrap();
+    assert_eq!(back, serde_json::from_slice::<serde_json::Value>(body).unwrap(), "the round trip keeps every key");
+}

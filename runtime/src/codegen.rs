@@ -9,6 +9,8 @@
 //! Shared by the proc-macro crate (which compiles this file into itself) and
 //! `cargo protocolarc generate`; it knows nothing of `proc_macro` or `syn`.
 
+use std::collections::HashSet;
+
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -38,8 +40,8 @@ pub fn expand(spec: &ContractSpec, item: &Item, path: &str) -> TokenStream {
         let rel = format!("/{path}");
         quote! { include_str!(concat!(env!("CARGO_MANIFEST_DIR"), #rel)) }
     };
-    let mut g = Gen { spec, vis: item.vis.clone(), out: Vec::new() };
     let name = item.name.clone();
+    let mut g = Gen { spec, vis: item.vis.clone(), out: Vec::new(), types: HashSet::from([name.clone()]) };
     let title = spec.title().map(str::to_string).unwrap_or_else(|| spec.name().to_string());
     let mut docs = vec![format!("{title} (`{}`).", spec.id())];
     docs.extend(spec.doc().map(str::to_string));
@@ -66,6 +68,9 @@ struct Gen<'c> {
     spec: &'c ContractSpec,
     vis: TokenStream,
     out: Vec<TokenStream>,
+    /// Every type name generated so far: two paths that spell the same
+    /// name (`params.x` and `params_x`) get `Name` and `Name2`.
+    types: HashSet<String>,
 }
 
 fn serde_derives() -> TokenStream {
@@ -81,6 +86,11 @@ fn docs(lines: &[String]) -> TokenStream {
 }
 
 impl Gen<'_> {
+    /// `wanted`, or `wanted2`, `wanted3`... when another type has it.
+    fn type_name(&mut self, wanted: &str) -> String {
+        unique(wanted.to_string(), &mut self.types)
+    }
+
     fn field(&self, node: &Node) -> Option<&FieldSpec> {
         node.field.map(|i| &self.spec.fields[i])
     }
@@ -92,7 +102,7 @@ impl Gen<'_> {
         self.out.push(TokenStream::new());
         let ident = format_ident!("{}", name);
         let vis = self.vis.clone();
-        let mut taken = vec![UNKNOWN_FIELDS.to_string()];
+        let mut taken = HashSet::from([UNKNOWN_FIELDS.to_string()]);
         let mut fields = Vec::new();
         for child in &node.keys {
             let key = child.key.to_string();
@@ -112,7 +122,7 @@ impl Gen<'_> {
                 (
                     quote! { ::std::option::Option<#ty> },
                     quote! {
-                        #[serde(default, deserialize_with = "::protocolarc::__private::present", skip_serializing_if = "Option::is_none")]
+                        #[serde(default, deserialize_with = "::protocolarc::__private::present", skip_serializing_if = "::std::option::Option::is_none")]
                     },
                 )
             };
@@ -152,6 +162,7 @@ impl Gen<'_> {
             return self.single(node, kinds[0], name);
         }
         // Several types: an untagged enum with a variant per type.
+        let name = &self.type_name(name);
         let ident = format_ident!("{}", name);
         let vis = self.vis.clone();
         let variants: Vec<TokenStream> = kinds
@@ -190,6 +201,7 @@ impl Gen<'_> {
             JsonType::Boolean => quote! { bool },
             JsonType::Null => quote! { () },
             JsonType::Object if !node.keys.is_empty() => {
+                let name = &self.type_name(name);
                 self.object(node, name, &[], quote! {});
                 let ident = format_ident!("{}", name);
                 quote! { #ident }
@@ -209,9 +221,9 @@ impl Gen<'_> {
 
     /// A Rust enum for a string enum; a single value also implements `Default`.
     fn string_enum(&mut self, values: &[Scalar], name: &str) -> TokenStream {
-        let ident = format_ident!("{}", name);
+        let ident = format_ident!("{}", self.type_name(name));
         let vis = self.vis.clone();
-        let mut taken = Vec::new();
+        let mut taken = HashSet::new();
         let mut variants = Vec::new();
         let mut first = None;
         for v in values {
@@ -297,14 +309,14 @@ pub fn pascal_case(text: &str) -> String {
     out
 }
 
-fn unique(name: String, taken: &mut Vec<String>) -> String {
+fn unique(name: String, taken: &mut HashSet<String>) -> String {
     let mut candidate = name.clone();
     let mut n = 2;
     while taken.contains(&candidate) {
         candidate = format!("{name}{n}");
         n += 1;
     }
-    taken.push(candidate.clone());
+    taken.insert(candidate.clone());
     candidate
 }
 
