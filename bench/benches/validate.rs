@@ -16,12 +16,19 @@ use serde::de::IgnoredAny;
 /// The typed parse of a body: plain serde, and `Contract::from_json`
 /// (validation, then serde).
 struct Typed {
+    fast_path: fn(&[u8]) -> bool,
     serde: fn(&[u8]) -> bool,
+    generated: fn(&[u8]) -> protocolarc::Report,
     from_json: fn(&[u8]) -> bool,
 }
 
 fn typed<T: Contract>() -> Typed {
-    Typed { serde: |b| serde_json::from_slice::<T>(b).is_ok(), from_json: |b| T::from_json(b).is_ok() }
+    Typed {
+        fast_path: T::fast_path,
+        serde: |b| serde_json::from_slice::<T>(b).is_ok(),
+        generated: T::validate_json,
+        from_json: |b| T::from_json(b).is_ok(),
+    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -37,6 +44,7 @@ fn bench(c: &mut Criterion) {
         assert!(spec.validate_json(body).is_valid(), "{name}: the benchmark body must be valid");
         assert!(schema.is_valid(&value), "{name}: jsonschema must accept the body too");
         assert!((typed.serde)(body) && (typed.from_json)(body), "{name}: the typed parse must succeed");
+        assert!((typed.fast_path)(body), "{name}: the generated validator must pass the body itself");
         let mut g = c.benchmark_group(*name);
         g.throughput(Throughput::Bytes(body.len() as u64));
         g.bench_function(BenchmarkId::from_parameter("floor_ignored_any"), |b| {
@@ -47,6 +55,9 @@ fn bench(c: &mut Criterion) {
         });
         g.bench_function(BenchmarkId::from_parameter("protocolarc_validate_json"), |b| {
             b.iter(|| spec.validate_json(std::hint::black_box(body)))
+        });
+        g.bench_function(BenchmarkId::from_parameter("generated_validate_json"), |b| {
+            b.iter(|| (typed.generated)(std::hint::black_box(body)))
         });
         g.bench_function(BenchmarkId::from_parameter("jsonschema_is_valid_on_value"), |b| {
             b.iter(|| schema.is_valid(std::hint::black_box(&value)))

@@ -19,7 +19,7 @@ mod catalog;
 #[path = "../../runtime/src/chain.rs"]
 mod chain;
 #[allow(dead_code, unused_imports)]
-#[path = "../../runtime/src/codegen.rs"]
+#[path = "../../runtime/src/codegen/mod.rs"]
 mod codegen;
 #[allow(dead_code, unused_imports)]
 #[path = "../../runtime/src/contract/mod.rs"]
@@ -33,6 +33,9 @@ mod envelope;
 #[allow(dead_code, unused_imports)]
 #[path = "../../runtime/src/error.rs"]
 mod error;
+#[allow(dead_code, unused_imports)]
+#[path = "../../runtime/src/fast.rs"]
+mod fast;
 #[allow(dead_code, unused_imports)]
 #[path = "../../runtime/src/json/mod.rs"]
 mod json;

@@ -24,6 +24,8 @@ pub mod contract;
 pub mod diff;
 pub mod envelope;
 mod error;
+#[doc(hidden)]
+pub mod fast;
 pub mod json;
 pub mod lock;
 pub mod matrix;

@@ -53,6 +53,19 @@ impl ContractSpec {
     /// Every input gives a report: bytes that are not JSON give one
     /// `json.syntax` finding, nesting past [`MAX_DEPTH`] one `json.depth`.
     pub fn validate_json(&self, data: &[u8]) -> Report {
+        // Most bodies are valid: the one-pass check (`fast.rs`) proves that
+        // much faster than the finding engine below, which then runs only
+        // for bodies it could not pass.
+        if self.passes(data) {
+            return Report::default();
+        }
+        self.validate_json_full(data)
+    }
+
+    /// The finding engine alone, without the one-pass check in front: what
+    /// every fast path is tested against.
+    #[doc(hidden)]
+    pub fn validate_json_full(&self, data: &[u8]) -> Report {
         let mut w =
             Walker { contract: self, s: Scanner::new(data), findings: Vec::new(), keys: KEY_POOL.with(|p| p.take()) };
         let outcome = w.document();

@@ -41,7 +41,12 @@ impl Node {
             let text = key.decode();
             return self.index.get(&*text).copied();
         }
-        let raw = key.raw();
+        self.child_raw(key.raw())
+    }
+
+    /// The index in `keys` of the child for an unescaped key.
+    #[inline]
+    pub fn child_raw(&self, raw: &[u8]) -> Option<usize> {
         if self.keys.len() <= LINEAR {
             return self.keys.iter().position(|c| c.key.as_bytes() == raw);
         }

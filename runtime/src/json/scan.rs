@@ -121,6 +121,81 @@ fn has_less(v: u64, n: u8) -> u64 {
     v.wrapping_sub(LOW * u64::from(n)) & !v & HIGH
 }
 
+/// Skips plain string bytes from `i`, in blocks: the offset of the first
+/// byte that may be special (a quote, a backslash, a control character, or
+/// non-ASCII when `flag_high`), or of the last bytes too few for a block.
+#[inline]
+fn skip_plain(bytes: &[u8], i: usize, flag_high: bool) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline: every x86_64 CPU has it.
+        let (i, found) = unsafe { skip_plain_sse2(bytes, i, flag_high) };
+        if found {
+            return i;
+        }
+        skip_plain_words(bytes, i, flag_high)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    skip_plain_words(bytes, i, flag_high)
+}
+
+/// Sixteen bytes at a time with SSE2: the offset of the first special byte
+/// (and `true`), or of the last bytes too few for a block (and `false`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn skip_plain_sse2(bytes: &[u8], mut i: usize, flag_high: bool) -> (usize, bool) {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    // Within an SSE2 function the intrinsics are safe to call; only the load
+    // from memory needs `unsafe`.
+    let quote = _mm_set1_epi8(b'"' as i8);
+    let backslash = _mm_set1_epi8(b'\\' as i8);
+    let space = _mm_set1_epi8(0x20);
+    let below_space = _mm_set1_epi8(0x1f);
+    while let Some(chunk) = bytes.get(i..i + 16) {
+        // SAFETY: `chunk` is 16 readable bytes; `loadu` has no alignment need.
+        let v = unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) };
+        let low = if flag_high {
+            // Signed: bytes from 0x80 are negative, so below 0x20 too.
+            _mm_cmplt_epi8(v, space)
+        } else {
+            // Unsigned `v <= 0x1f`: the maximum with 0x1f is 0x1f itself.
+            _mm_cmpeq_epi8(_mm_max_epu8(v, below_space), below_space)
+        };
+        let special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), low);
+        let mask = _mm_movemask_epi8(special) as u32;
+        if mask != 0 {
+            return (i + mask.trailing_zeros() as usize, true);
+        }
+        i += 16;
+    }
+    (i, false)
+}
+
+/// Eight bytes at a time in a `u64`; stops at the first special byte.
+#[inline]
+fn skip_plain_words(bytes: &[u8], mut i: usize, flag_high: bool) -> usize {
+    let high = if flag_high { HIGH } else { 0 };
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else { break };
+        let w = u64::from_le_bytes(word);
+        let special = has_zero(w ^ (LOW * u64::from(b'"')))
+            | has_zero(w ^ (LOW * u64::from(b'\\')))
+            | has_less(w, 0x20)
+            | (w & high);
+        if special != 0 {
+            // The lowest flagged byte is the first special one (the tricks
+            // are exact for the first; only later bytes may be flagged
+            // falsely): skip the plain bytes before it.
+            return i + (special.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i
+}
+
 /// A cursor over JSON bytes.
 #[derive(Debug, Clone)]
 pub struct Scanner<'a> {
@@ -191,33 +266,34 @@ impl<'a> Scanner<'a> {
     }
 
     /// Reads a string (after `peek_kind` returned `String`, or at a key).
-    #[inline]
+    /// Always inlined: the token then stays in registers, where returning
+    /// it through memory stalled on store forwarding.
+    #[inline(always)]
     pub fn string(&mut self) -> Result<Str<'a>, SyntaxError> {
+        // The common case inline: plain ASCII up to the closing quote.
         let start = self.pos + 1;
-        let mut i = start;
+        let end = skip_plain(self.bytes, start, true);
+        if let (Some(b'"'), Some(raw)) = (self.bytes.get(end), self.bytes.get(start..end)) {
+            self.pos = end + 1;
+            return Ok(Str::new(raw, false, start));
+        }
+        self.string_rest(start, end)
+    }
+
+    /// The rest of a string whose plain ASCII prefix ends at `i`: escapes,
+    /// non-ASCII text, faults.
+    #[inline(never)]
+    fn string_rest(&mut self, start: usize, mut i: usize) -> Result<Str<'a>, SyntaxError> {
         let mut escaped = false;
         let mut non_ascii = false;
         let bytes = self.bytes;
         loop {
             // Eight bytes at a time while none is special (a quote, a
             // backslash, a control character, or non-ASCII before any was seen).
-            let high = if non_ascii { 0 } else { HIGH };
-            while let Some(chunk) = bytes.get(i..i + 8) {
-                let Ok(word) = <[u8; 8]>::try_from(chunk) else { break };
-                let w = u64::from_le_bytes(word);
-                let special = has_zero(w ^ (LOW * u64::from(b'"')))
-                    | has_zero(w ^ (LOW * u64::from(b'\\')))
-                    | has_less(w, 0x20)
-                    | (w & high);
-                if special != 0 {
-                    // The lowest flagged byte is the first special one (the
-                    // tricks are exact for the first; only later bytes may be
-                    // flagged falsely): skip the plain bytes before it.
-                    i += (special.trailing_zeros() / 8) as usize;
-                    break;
-                }
-                i += 8;
-            }
+            // Plain bytes in blocks, up to the first one that may be special
+            // (a quote, a backslash, a control character, or non-ASCII
+            // before any was seen), then that byte on its own.
+            i = skip_plain(bytes, i, !non_ascii);
             let Some(&c) = bytes.get(i) else {
                 return self.err(bytes.len(), SyntaxErrorKind::UnexpectedEnd);
             };
@@ -292,9 +368,27 @@ impl<'a> Scanner<'a> {
     /// Reads a number (after `peek_kind` returned `Number`).
     #[inline]
     pub fn number(&mut self) -> Result<Num<'a>, SyntaxError> {
-        let b = self.bytes;
         let start = self.pos;
-        let mut i = start;
+        let (int_start, int_end, frac_end) = self.number_parts()?;
+        // The grammar admits ASCII only.
+        let raw = std::str::from_utf8(&self.bytes[start..self.pos]).unwrap_or("0");
+        Ok(Num::from_parts(raw, int_start - start, int_end - start, frac_end - start))
+    }
+
+    /// Reads a number without making its value; `true` when it is written
+    /// as a plain integer (no fraction, no exponent).
+    #[inline]
+    pub fn skip_number(&mut self) -> Result<bool, SyntaxError> {
+        let (_, int_end, frac_end) = self.number_parts()?;
+        Ok(int_end == self.pos && frac_end == int_end)
+    }
+
+    /// Checks the number grammar and moves past the number: the offsets
+    /// where its integer part starts and ends and where its fraction ends.
+    #[inline]
+    fn number_parts(&mut self) -> Result<(usize, usize, usize), SyntaxError> {
+        let b = self.bytes;
+        let mut i = self.pos;
         if b.get(i) == Some(&b'-') {
             i += 1;
         }
@@ -336,9 +430,7 @@ impl<'a> Scanner<'a> {
             }
         }
         self.pos = i;
-        // The grammar above admits ASCII only.
-        let raw = std::str::from_utf8(&b[start..i]).unwrap_or("0");
-        Ok(Num::from_parts(raw, int_start - start, int_end - start, frac_end - start))
+        Ok((int_start, int_end, frac_end))
     }
 
     /// Consumes the `{` of an object.
@@ -349,7 +441,7 @@ impl<'a> Scanner<'a> {
 
     /// Reads the next key of an object and the `:` after it; `None` at `}`.
     /// `first` tells whether no member has been read yet.
-    #[inline]
+    #[inline(always)]
     pub fn object_key(&mut self, first: bool) -> Result<Option<Str<'a>>, SyntaxError> {
         self.skip_ws();
         match self.bytes.get(self.pos) {

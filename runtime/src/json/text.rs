@@ -7,13 +7,16 @@ use std::borrow::Cow;
 #[derive(Debug, Clone, Copy)]
 pub struct Str<'a> {
     raw: &'a [u8],
-    escaped: bool,
+    /// 1 when escaped. A `u8`, not a `bool`: a `bool` lends its spare values
+    /// to `Result<Option<Str>, _>`, whose copies then overlap at odd offsets
+    /// and stall store forwarding on the hottest path of the validator.
+    escaped: u8,
     offset: usize,
 }
 
 impl<'a> Str<'a> {
     pub(crate) fn new(raw: &'a [u8], escaped: bool, offset: usize) -> Self {
-        Str { raw, escaped, offset }
+        Str { raw, escaped: u8::from(escaped), offset }
     }
 
     /// The bytes between the quotes, escapes not decoded.
@@ -23,7 +26,7 @@ impl<'a> Str<'a> {
 
     /// Whether the raw bytes contain an escape sequence.
     pub fn is_escaped(&self) -> bool {
-        self.escaped
+        self.escaped != 0
     }
 
     /// Byte offset of the first byte after the opening quote.
@@ -33,7 +36,7 @@ impl<'a> Str<'a> {
 
     /// The decoded text; borrowed when the string has no escape.
     pub fn decode(&self) -> Cow<'a, str> {
-        if !self.escaped {
+        if !self.is_escaped() {
             return String::from_utf8_lossy(self.raw);
         }
         let mut out = String::with_capacity(self.raw.len());
@@ -58,16 +61,40 @@ impl<'a> Str<'a> {
     /// Whether the decoded text equals `s`, without decoding when possible.
     #[inline]
     pub fn eq_str(&self, s: &str) -> bool {
-        if self.escaped {
+        if self.is_escaped() {
             self.decode() == s
         } else {
             self.raw == s.as_bytes()
         }
     }
 
+    /// The decoded characters, one at a time, without building the text.
+    pub fn chars(&self) -> impl Iterator<Item = char> + 'a {
+        let raw = self.raw;
+        let mut i = 0;
+        std::iter::from_fn(move || {
+            let rest = raw.get(i..).filter(|r| !r.is_empty())?;
+            if rest[0] == b'\\' {
+                let (c, len) = decode_escape(rest);
+                i += len;
+                return Some(c);
+            }
+            // Checked UTF-8: the first character of `rest`.
+            let width = match rest[0] {
+                0x00..=0x7F => 1,
+                0xC0..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                _ => 4,
+            };
+            let c = std::str::from_utf8(&rest[..width.min(rest.len())]).ok().and_then(|s| s.chars().next());
+            i += width;
+            Some(c.unwrap_or('\u{FFFD}'))
+        })
+    }
+
     /// Number of Unicode code points in the decoded text.
     pub fn char_count(&self) -> usize {
-        if !self.escaped {
+        if !self.is_escaped() {
             return count_chars(self.raw);
         }
         let raw = self.raw;
@@ -171,9 +198,11 @@ mod tests {
         assert!(t.is_escaped());
         assert_eq!(t.decode(), "a\n\u{e9}\u{1F600}\"z");
         assert_eq!(t.char_count(), 6);
+        assert_eq!(t.chars().collect::<String>(), t.decode());
         assert!(t.eq_str("a\n\u{e9}\u{1F600}\"z"));
         let plain = token("\"h\u{e9}llo\"");
         assert_eq!(plain.char_count(), 5);
+        assert_eq!(plain.chars().collect::<String>(), "h\u{e9}llo");
         assert!(matches!(plain.decode(), Cow::Borrowed("h\u{e9}llo")));
     }
 

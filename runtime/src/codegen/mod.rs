@@ -2,8 +2,9 @@
 //! object level (`ToolCall`, `ToolCallParams`), string enums as Rust enums,
 //! several types as an untagged enum, optional fields as `Option`, arrays as
 //! `Vec`, and every struct keeps its undeclared keys in `unknown_fields`, so a
-//! round trip loses nothing. The types implement `protocolarc::Contract`, whose
-//! validator is the runtime's own, so the findings are the same by
+//! round trip loses nothing. The types implement `protocolarc::Contract` with
+//! a validator generated for the contract (`validator.rs`), which hands every
+//! body it cannot pass to the runtime engine, so the findings are the same by
 //! construction.
 //!
 //! Shared by the proc-macro crate (which compiles this file into itself) and
@@ -16,6 +17,8 @@ use quote::{format_ident, quote};
 
 use crate::contract::tree::Node;
 use crate::contract::{ContractSpec, FieldSpec, JsonType, Scalar};
+
+mod validator;
 
 /// The item the attribute sits on.
 pub struct Item {
@@ -49,6 +52,7 @@ pub fn expand(spec: &ContractSpec, item: &Item, path: &str) -> TokenStream {
     let ident = format_ident!("{}", name);
     let (contract, revision) = (spec.name(), spec.revision().to_string());
     let items = g.out;
+    let validate = validator::fast_path(spec, &ident);
     quote! {
         #(#items)*
 
@@ -60,6 +64,8 @@ pub fn expand(spec: &ContractSpec, item: &Item, path: &str) -> TokenStream {
                 static SPEC: ::std::sync::OnceLock<::protocolarc::ContractSpec> = ::std::sync::OnceLock::new();
                 ::protocolarc::__private::spec(&SPEC, #text, #path)
             }
+
+            #validate
         }
     }
 }

@@ -1,0 +1,400 @@
+//! The generated validator: `Contract::fast_path`, the one-pass check behind
+//! `validate_json`, specialised to one contract.
+//!
+//! Each object level becomes a function that reads the object once and
+//! matches its keys with a compiled `match` on their bytes; a seen-bit per
+//! declared key finds repeats and missing required keys; types, enums,
+//! lengths, bounds and item counts are constants in the code. The functions
+//! only answer "certainly no finding" (see `fast.rs`): anything else hands
+//! the body to the runtime engine, so the findings are the runtime's for
+//! every input, and a valid body costs one pass and no allocation.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::contract::tree::Node;
+use crate::contract::{ContractSpec, FieldSpec, JsonType, Scalar};
+
+/// The `fast_path` method of `impl Contract for #ty`.
+pub fn fast_path(spec: &ContractSpec, ty: &Ident) -> TokenStream {
+    let mut g = Validator { spec, ty, fns: Vec::new() };
+    let root = g.object_fn(&spec.tree, spec.strict);
+    let fns = g.fns;
+    quote! {
+        /// The generated validator: one pass with the contract compiled in.
+        fn fast_path(bytes: &[u8]) -> bool {
+            use ::protocolarc::__private::fast::{self, Cursor, Kind};
+            #(#fns)*
+            fast::run(bytes, |c| match c.kind()? {
+                Kind::Object => #root(c, 0),
+                _ => None,
+            })
+        }
+    }
+}
+
+struct Validator<'c> {
+    spec: &'c ContractSpec,
+    ty: &'c Ident,
+    /// The object functions written so far.
+    fns: Vec<TokenStream>,
+}
+
+/// A bound compiled into the code, when it is written as a plain `i64`.
+fn int_bound(bound: Option<&crate::json::number::Decimal>) -> Result<Option<i64>, ()> {
+    match bound {
+        None => Ok(None),
+        Some(d) => d.raw().parse::<i64>().map(Some).map_err(|_| ()),
+    }
+}
+
+impl Validator<'_> {
+    /// `&spec().fields()[index]`, for the checks that live in the runtime
+    /// (patterns, exact decimal arithmetic).
+    fn field_ref(&self, index: usize) -> TokenStream {
+        let ty = self.ty;
+        quote! { &<#ty as ::protocolarc::Contract>::spec().fields()[#index] }
+    }
+
+    /// A function that reads one object at `node`; returns its name.
+    fn object_fn(&mut self, node: &Node, strict: bool) -> Ident {
+        let name = format_ident!("object_{}", self.fns.len());
+        self.fns.push(TokenStream::new());
+        let slot = self.fns.len() - 1;
+        let words = node.keys.len().div_ceil(64).max(1);
+        let mut arms = Vec::new();
+        let mut required = vec![0u64; words];
+        let words_lit = Literal::usize_unsuffixed(words);
+        for (i, child) in node.keys.iter().enumerate() {
+            let (word, bit) = (i / 64, 1u64 << (i % 64));
+            if child.node.required {
+                required[word] |= bit;
+            }
+            let (w, bit) = (Literal::usize_unsuffixed(word), Literal::u64_unsuffixed(bit));
+            let key = Literal::byte_string(child.key.as_bytes());
+            let check = self.value(Some(&child.node), quote! { depth + 1 });
+            arms.push(quote! {
+                #key => {
+                    if seen[#w] & #bit != 0 {
+                        return None;
+                    }
+                    seen[#w] |= #bit;
+                    #check
+                }
+            });
+        }
+        let other = if strict {
+            // An undeclared key of a strict contract is a warning.
+            quote! { _ => return None, }
+        } else {
+            quote! { _ => c.other(base, key, depth + 1)?, }
+        };
+        let checks = required.iter().enumerate().filter(|(_, &r)| r != 0).map(|(w, &r)| {
+            let (w, r) = (Literal::usize_unsuffixed(w), Literal::u64_unsuffixed(r));
+            quote! {
+                if seen[#w] & #r != #r {
+                    return None;
+                }
+            }
+        });
+        if node.keys.is_empty() {
+            // No declared key: every key is undeclared.
+            let each = if strict {
+                quote! {
+                    if c.key(&mut first)?.is_some() {
+                        return None;
+                    }
+                }
+            } else {
+                quote! {
+                    while let Some(key) = c.key(&mut first)? {
+                        c.other(base, key, depth + 1)?;
+                    }
+                }
+            };
+            self.fns[slot] = quote! {
+                fn #name(c: &mut Cursor<'_>, depth: usize) -> Option<()> {
+                    let base = c.object(depth)?;
+                    let mut first = true;
+                    #each
+                    c.end_object(base);
+                    Some(())
+                }
+            };
+            return name;
+        }
+        self.fns[slot] = quote! {
+            fn #name(c: &mut Cursor<'_>, depth: usize) -> Option<()> {
+                let base = c.object(depth)?;
+                let mut seen = [0u64; #words_lit];
+                let mut first = true;
+                while let Some(key) = c.key(&mut first)? {
+                    match key {
+                        #(#arms)*
+                        #other
+                    }
+                }
+                c.end_object(base);
+                #(#checks)*
+                Some(())
+            }
+        };
+        name
+    }
+
+    /// Reads one value at `node` (`None`: undeclared) at depth `depth`.
+    fn value(&mut self, node: Option<&Node>, depth: TokenStream) -> TokenStream {
+        let Some(node) = node else {
+            return quote! { c.skip(#depth)?; };
+        };
+        let Some(index) = node.field else {
+            return self.implied(node, depth);
+        };
+        let spec = self.spec;
+        let f = &spec.fields[index];
+        let t = f.types;
+        let enums = f.enum_values.as_deref();
+        let mut arms = Vec::new();
+        if t.accepts(JsonType::String) {
+            let checks = self.string(f, index);
+            let read = if checks.is_empty() {
+                quote! { c.string()?; }
+            } else {
+                quote! { let s = c.string()?; }
+            };
+            arms.push(quote! { Kind::String => { #read #checks } });
+        }
+        if t.accepts(JsonType::Integer) {
+            let integer_only = !t.contains(JsonType::Number);
+            let checks = self.number(f, index);
+            let read = match (integer_only, checks.is_empty()) {
+                (false, true) => quote! { c.any_number()?; },
+                (true, true) => quote! {
+                    if !c.integer()? {
+                        return None;
+                    }
+                },
+                (false, false) => quote! { let n = c.number()?; },
+                (true, false) => quote! {
+                    let n = c.number()?;
+                    if !n.is_integer() {
+                        return None;
+                    }
+                },
+            };
+            arms.push(quote! { Kind::Number => { #read #checks } });
+        }
+        if t.accepts(JsonType::Boolean) {
+            let members: Vec<bool> = match enums {
+                None => vec![true, false],
+                Some(values) => {
+                    values.iter().filter_map(|v| if let Scalar::Bool(b) = v { Some(*b) } else { None }).collect()
+                }
+            };
+            let check = match members.as_slice() {
+                [] => quote! { c.literal()?; return None; },
+                [only] => quote! {
+                    if c.literal()? != Some(#only) {
+                        return None;
+                    }
+                },
+                _ => quote! { c.literal()?; },
+            };
+            arms.push(quote! { Kind::Bool => { #check } });
+        }
+        if t.accepts(JsonType::Null) {
+            // The literal after an `n` is `null` or a syntax fault.
+            let allowed = enums.is_none_or(|values| values.contains(&Scalar::Null));
+            let check = if allowed {
+                quote! { c.literal()?; }
+            } else {
+                quote! { c.literal()?; return None; }
+            };
+            arms.push(quote! { Kind::Null => { #check } });
+        }
+        if t.accepts(JsonType::Object) {
+            let read = if enums.is_some() {
+                // An enum lists scalars only.
+                quote! { return None; }
+            } else if node.keys.is_empty() {
+                quote! { c.skip(#depth)?; }
+            } else {
+                let name = self.object_fn(node, false);
+                quote! { #name(c, #depth)?; }
+            };
+            arms.push(quote! { Kind::Object => { #read } });
+        }
+        if t.accepts(JsonType::Array) {
+            let read = if enums.is_some() {
+                quote! { return None; }
+            } else {
+                self.array(node, Some(f), &depth)
+            };
+            arms.push(quote! { Kind::Array => { #read } });
+        }
+        self.dispatch(arms)
+    }
+
+    /// A parent no field declares: an object with its keys, or an array.
+    fn implied(&mut self, node: &Node, depth: TokenStream) -> TokenStream {
+        let mut arms = Vec::new();
+        if !node.keys.is_empty() {
+            let name = self.object_fn(node, false);
+            arms.push(quote! { Kind::Object => { #name(c, #depth)?; } });
+        }
+        if node.items.is_some() {
+            let read = self.array(node, None, &depth);
+            arms.push(quote! { Kind::Array => { #read } });
+        }
+        self.dispatch(arms)
+    }
+
+    /// `match` on the next value's kind; the kinds without an arm give up.
+    fn dispatch(&self, arms: Vec<TokenStream>) -> TokenStream {
+        let rest = (arms.len() < 6).then(|| quote! { _ => return None, });
+        quote! {
+            match c.kind()? {
+                #(#arms)*
+                #rest
+            }
+        }
+    }
+
+    /// Reads an array at `node`, with the field's item constraints.
+    fn array(&mut self, node: &Node, f: Option<&FieldSpec>, depth: &TokenStream) -> TokenStream {
+        let element = self.value(node.items.as_deref(), quote! { #depth + 1 });
+        let c = f.map(|f| f.constraints.clone()).unwrap_or_default();
+        let unique = c.unique_items;
+        let (base, at, span, distinct) = if unique {
+            (
+                quote! { let base = c.spans(); },
+                quote! { let at = c.at()?; },
+                quote! { c.span(at); },
+                quote! { c.distinct(base)?; },
+            )
+        } else {
+            Default::default()
+        };
+        let (min_items, max_items) =
+            (c.min_items.map(Literal::u64_unsuffixed), c.max_items.map(Literal::u64_unsuffixed));
+        let min = min_items.map(|m| quote! { if (count as u64) < #m { return None; } });
+        let max = max_items.map(|m| quote! { if (count as u64) > #m { return None; } });
+        quote! {
+            c.array(#depth)?;
+            #base
+            let mut count = 0usize;
+            while c.next(count)? {
+                #at
+                #element
+                #span
+                count += 1;
+            }
+            #min
+            #max
+            #distinct
+        }
+    }
+
+    /// The checks on a string `s` (nothing when the field has none).
+    fn string(&self, f: &FieldSpec, index: usize) -> TokenStream {
+        let mut out = TokenStream::new();
+        if let Some(values) = &f.enum_values {
+            let members: Vec<Literal> = values
+                .iter()
+                .filter_map(|v| match v {
+                    Scalar::String(text) => Some(Literal::byte_string(text.as_bytes())),
+                    _ => None,
+                })
+                .collect();
+            out.extend(if members.is_empty() {
+                quote! { return None; }
+            } else {
+                // Escaped text goes to the runtime, which decodes it.
+                quote! {
+                    if s.is_escaped() {
+                        return None;
+                    }
+                    match s.raw() {
+                        #(#members)|* => {}
+                        _ => return None,
+                    }
+                }
+            });
+        }
+        let c = &f.constraints;
+        if c.min_length.is_some() || c.max_length.is_some() {
+            let (min, max) = (c.min_length.map(Literal::u64_unsuffixed), c.max_length.map(Literal::u64_unsuffixed));
+            let test = match (min, max) {
+                (Some(lo), Some(hi)) => quote! { !(#lo..=#hi).contains(&len) },
+                (Some(lo), None) => quote! { len < #lo },
+                (_, hi) => quote! { len > #hi },
+            };
+            out.extend(quote! {
+                let len = fast::chars(&s);
+                if #test {
+                    return None;
+                }
+            });
+        }
+        if c.pattern.is_some() {
+            let field = self.field_ref(index);
+            out.extend(quote! {
+                if !fast::pattern(#field, &s) {
+                    return None;
+                }
+            });
+        }
+        out
+    }
+
+    /// The checks on a number `n` (nothing when the field has none). Bounds
+    /// that are plain integers are compiled in for plain integer values;
+    /// anything else is decided by exact decimal arithmetic.
+    fn number(&self, f: &FieldSpec, index: usize) -> TokenStream {
+        let c = &f.constraints;
+        let bounds = [&c.minimum, &c.exclusive_minimum, &c.maximum, &c.exclusive_maximum];
+        if f.enum_values.is_none() && c.multiple_of.is_none() && bounds.iter().all(|b| b.is_none()) {
+            return TokenStream::new();
+        }
+        let field = self.field_ref(index);
+        let exact = quote! {
+            if !fast::number(#field, &n) {
+                return None;
+            }
+        };
+        let compiled = (|| {
+            if f.enum_values.is_some() || c.multiple_of.is_some() {
+                return None;
+            }
+            // The integers allowed: `lo..=hi`, exclusive bounds moved in by one.
+            let [min, xmin, max, xmax] = bounds.map(|b| int_bound(b.as_ref()));
+            let (min, xmin, max, xmax) = (min.ok()?, xmin.ok()?, max.ok()?, xmax.ok()?);
+            let lo = match (min, xmin) {
+                (a, Some(x)) => Some(a.unwrap_or(i64::MIN).max(x.checked_add(1)?)),
+                (a, None) => a,
+            };
+            let hi = match (max, xmax) {
+                (a, Some(x)) => Some(a.unwrap_or(i64::MAX).min(x.checked_sub(1)?)),
+                (a, None) => a,
+            };
+            let (lo, hi) = (lo.map(Literal::i64_unsuffixed), hi.map(Literal::i64_unsuffixed));
+            let outside = match (lo, hi) {
+                (Some(lo), Some(hi)) => quote! { !(#lo..=#hi).contains(&v) },
+                (Some(lo), None) => quote! { v < #lo },
+                (None, Some(hi)) => quote! { v > #hi },
+                (None, None) => return None,
+            };
+            Some(quote! {
+                match fast::small_int(&n) {
+                    Some(v) => {
+                        if #outside {
+                            return None;
+                        }
+                    }
+                    None => { #exact }
+                }
+            })
+        })();
+        compiled.unwrap_or(exact)
+    }
+}
