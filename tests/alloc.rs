@@ -66,8 +66,7 @@ fn a_valid_body_costs_no_allocation() {
     assert!(ALLOCATIONS.load(Ordering::Relaxed) > before);
 }
 
-#[protocolarc::contract("../contracts/mcp_sampling_create_message_1.0.0.json")]
-struct CreateMessage;
+use protocolarc_tests::typed::CreateMessage;
 
 #[test]
 fn the_generated_validator_allocates_nothing_on_a_valid_body() {

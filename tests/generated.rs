@@ -31,14 +31,7 @@ pub struct ToolCall11;
 #[protocolarc::contract("../contracts/mcp_tool_call_2.0.0.json")]
 pub struct ToolCall20;
 
-#[protocolarc::contract("../contracts/mcp_sampling_create_message_1.0.0.json")]
-pub struct CreateMessage;
-
-#[protocolarc::contract("../contracts/a2a_message_send_1.0.0.json")]
-pub struct SendMessage;
-
-#[protocolarc::contract("../contracts/a2a_task_send_1.0.0.json")]
-pub struct TaskSend;
+pub use protocolarc_tests::typed::*;
 
 /// A generated type next to the same contract loaded at run time.
 struct Pair {

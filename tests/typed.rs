@@ -11,14 +11,7 @@ use protocolarc_tests::root;
 )]
 pub struct ToolCall;
 
-#[protocolarc::contract("../contracts/mcp_sampling_create_message_1.0.0.json")]
-pub struct CreateMessage;
-
-#[protocolarc::contract("../contracts/a2a_message_send_1.0.0.json")]
-pub struct SendMessage;
-
-#[protocolarc::contract("../contracts/a2a_task_send_1.0.0.json")]
-pub struct TaskSend;
+pub use protocolarc_tests::typed::*;
 
 #[test]
 fn identity_comes_from_the_contract() {

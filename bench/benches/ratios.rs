@@ -2,6 +2,8 @@
 //! in short batches interleaved with batches of the floor
 //! (`serde_json::from_slice::<IgnoredAny>`), so both see the same clock speed
 //! and neighbours, and the median of the per-round ratios is reported.
+//! `jsonschema` and `js compiled` (`#[jsonschema::validator]`) both start
+//! from the bytes: parse to a `serde_json::Value`, then `is_valid`.
 //!
 //! `cargo bench -p protocolarc-bench --bench ratios`
 
@@ -10,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use protocolarc::{Contract, Report};
 use protocolarc_bench::typed::{SamplingCreateMessage, TaskSend, ToolCall};
-use protocolarc_bench::{contract, json_schema, large_sampling, small_task_send, small_tool_call};
+use protocolarc_bench::{contract, json_schema, large_sampling, schema, small_task_send, small_tool_call};
 use serde::de::IgnoredAny;
 
 const ROUNDS: usize = 41;
@@ -41,16 +43,26 @@ fn main() {
         ("a2a_task_send/small", "a2a_task_send_1.0.0", small_task_send()),
         ("mcp_sampling/100KB", "mcp_sampling_create_message_1.0.0", large_sampling()),
     ];
-    println!("{:<22} {:>10} {:>10} {:>10} {:>12}", "body", "floor ns", "generated", "runtime", "jsonschema");
-    for ((name, stem, body), generated) in cases.iter().zip(generated) {
+    let compiled: [fn(&serde_json::Value) -> bool; 3] =
+        [schema::ToolCall::is_valid, schema::TaskSend::is_valid, schema::SamplingCreateMessage::is_valid];
+    println!(
+        "{:<22} {:>9} {:>10} {:>10} {:>11} {:>11}",
+        "body", "floor ns", "generated", "runtime", "jsonschema", "js compiled"
+    );
+    for (((name, stem, body), generated), compiled) in cases.iter().zip(generated).zip(compiled) {
         let spec = contract(stem);
         let schema = jsonschema::validator_for(&json_schema(stem)).expect("schema compiles");
         let floor = || serde_json::from_slice::<IgnoredAny>(black_box(body)).is_ok();
-        let candidates: [&dyn Fn() -> bool; 3] =
-            [&|| generated(black_box(body)).is_valid(), &|| spec.validate_json(black_box(body)).is_valid(), &|| {
-                let v: serde_json::Value = serde_json::from_slice(black_box(body)).expect("json");
-                schema.is_valid(&v)
-            }];
+        let parsed = |check: &dyn Fn(&serde_json::Value) -> bool| {
+            let v: serde_json::Value = serde_json::from_slice(black_box(body)).expect("json");
+            check(&v)
+        };
+        let candidates: [&dyn Fn() -> bool; 4] = [
+            &|| generated(black_box(body)).is_valid(),
+            &|| spec.validate_json(black_box(body)).is_valid(),
+            &|| parsed(&|v| schema.is_valid(v)),
+            &|| parsed(&compiled),
+        ];
         // Calls per batch, from a first estimate of the floor.
         let n = ((BATCH.as_nanos() as f64 / batch(1000, &floor)) as usize).max(10);
         let mut floors = Vec::new();
@@ -62,7 +74,7 @@ fn main() {
                 r.push(batch(n, *f) / base);
             }
         }
-        let [g, r, j] = [0, 1, 2].map(|i| median(ratios[i].clone()));
-        println!("{name:<22} {:>10.0} {g:>9.2}x {r:>9.2}x {j:>11.2}x", median(floors));
+        let [g, r, j, c] = [0, 1, 2, 3].map(|i| median(ratios[i].clone()));
+        println!("{name:<22} {:>9.0} {g:>9.2}x {r:>9.2}x {j:>10.2}x {c:>10.2}x", median(floors));
     }
 }

@@ -2,15 +2,17 @@
 //! (`serde_json::from_slice::<IgnoredAny>`), against building a
 //! `serde_json::Value`, against the `jsonschema` crate on hand-translated
 //! schemas (`bench/schemas/`, agreement checked by
-//! `tests/jsonschema_agrees.rs`) and against the typed parse of the
-//! generated types, on two small bodies and a ~100 KB one, all in one run.
+//! `tests/jsonschema_agrees.rs`), run-time and compile-time
+//! (`#[jsonschema::validator]`), against the generated validators and the
+//! typed parse of the generated types, on two small bodies and a ~100 KB
+//! one, all in one run.
 //!
 //! `cargo bench -p protocolarc-bench --bench validate`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use protocolarc::Contract;
 use protocolarc_bench::typed::{SamplingCreateMessage, TaskSend, ToolCall};
-use protocolarc_bench::{contract, json_schema, large_sampling, small_task_send, small_tool_call};
+use protocolarc_bench::{contract, json_schema, large_sampling, schema, small_task_send, small_tool_call};
 use serde::de::IgnoredAny;
 
 /// The typed parse of a body: plain serde, and `Contract::from_json`
@@ -37,12 +39,14 @@ fn bench(c: &mut Criterion) {
         ("a2a_task_send/small", "a2a_task_send_1.0.0", small_task_send(), typed::<TaskSend>()),
         ("mcp_sampling/100KB", "mcp_sampling_create_message_1.0.0", large_sampling(), typed::<SamplingCreateMessage>()),
     ];
-    for (name, stem, body, typed) in &cases {
+    let compiled: [fn(&serde_json::Value) -> bool; 3] =
+        [schema::ToolCall::is_valid, schema::TaskSend::is_valid, schema::SamplingCreateMessage::is_valid];
+    for ((name, stem, body, typed), compiled) in cases.iter().zip(compiled) {
         let spec = contract(stem);
         let schema = jsonschema::validator_for(&json_schema(stem)).expect("schema compiles");
         let value: serde_json::Value = serde_json::from_slice(body).expect("json");
         assert!(spec.validate_json(body).is_valid(), "{name}: the benchmark body must be valid");
-        assert!(schema.is_valid(&value), "{name}: jsonschema must accept the body too");
+        assert!(schema.is_valid(&value) && compiled(&value), "{name}: jsonschema must accept the body too");
         assert!((typed.serde)(body) && (typed.from_json)(body), "{name}: the typed parse must succeed");
         assert!((typed.fast_path)(body), "{name}: the generated validator must pass the body itself");
         let mut g = c.benchmark_group(*name);
@@ -66,6 +70,15 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 let v: serde_json::Value = serde_json::from_slice(std::hint::black_box(body)).expect("json");
                 schema.is_valid(&v)
+            })
+        });
+        g.bench_function(BenchmarkId::from_parameter("jsonschema_compiled_is_valid_on_value"), |b| {
+            b.iter(|| compiled(std::hint::black_box(&value)))
+        });
+        g.bench_function(BenchmarkId::from_parameter("jsonschema_compiled_parse_and_is_valid"), |b| {
+            b.iter(|| {
+                let v: serde_json::Value = serde_json::from_slice(std::hint::black_box(body)).expect("json");
+                compiled(&v)
             })
         });
         g.bench_function(BenchmarkId::from_parameter("serde_typed_parse"), |b| {

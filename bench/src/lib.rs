@@ -75,3 +75,19 @@ pub mod typed {
     #[protocolarc::contract("../contracts/mcp_sampling_create_message_1.0.0.json")]
     pub struct SamplingCreateMessage;
 }
+
+/// `jsonschema`'s compile-time validators (`#[jsonschema::validator]`) for the
+/// same hand translations (`bench/schemas/`).
+pub mod schema {
+    /// `mcp.tool_call` 1.1.0.
+    #[jsonschema::validator(path = "schemas/mcp_tool_call_1.1.0.schema.json", draft = Draft202012)]
+    pub struct ToolCall;
+
+    /// `a2a.task_send` 1.0.0.
+    #[jsonschema::validator(path = "schemas/a2a_task_send_1.0.0.schema.json", draft = Draft202012)]
+    pub struct TaskSend;
+
+    /// `mcp.sampling_create_message` 1.0.0.
+    #[jsonschema::validator(path = "schemas/mcp_sampling_create_message_1.0.0.schema.json", draft = Draft202012)]
+    pub struct SamplingCreateMessage;
+}

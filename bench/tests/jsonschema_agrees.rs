@@ -1,16 +1,17 @@
 //! The benchmark compares the runtime validator with the `jsonschema` crate
-//! on hand-translated schemas (`bench/schemas/`). The comparison is fair
-//! only if both accept and reject the same bodies: this checks the two
+//! on hand-translated schemas (`bench/schemas/`), both its run-time and its
+//! compile-time (`#[jsonschema::validator]`) validators. The comparison is
+//! fair only if all accept and reject the same bodies: this checks the
 //! verdicts, and the expected one, on the benchmark bodies and on one
 //! mutation per constraint of each contract.
 
-use protocolarc_bench::{contract, json_schema, large_sampling, small_task_send, small_tool_call};
+use protocolarc_bench::{contract, json_schema, large_sampling, schema, small_task_send, small_tool_call};
 use serde_json::{json, Value};
 
 /// A named mutation of the base body and the verdict it should get.
 type Case = (&'static str, bool, fn(&mut Value));
 
-fn agree(stem: &str, base: Value, cases: &[Case]) {
+fn agree(stem: &str, compiled: fn(&Value) -> bool, base: Value, cases: &[Case]) {
     let spec = contract(stem);
     let validator = jsonschema::validator_for(&json_schema(stem)).expect("schema compiles");
     for (name, expected, mutate) in cases {
@@ -18,8 +19,9 @@ fn agree(stem: &str, base: Value, cases: &[Case]) {
         mutate(&mut body);
         let bytes = serde_json::to_vec(&body).expect("serialise");
         let ours = spec.validate_json(&bytes).is_valid();
-        let theirs = validator.is_valid(&body);
-        assert_eq!((ours, theirs), (*expected, *expected), "{stem}: {name}: (protocolarc, jsonschema)");
+        let theirs = (validator.is_valid(&body), compiled(&body));
+        let want = (*expected, (*expected, *expected));
+        assert_eq!((ours, theirs), want, "{stem}: {name}: (protocolarc, (jsonschema, compiled jsonschema))");
     }
 }
 
@@ -28,6 +30,7 @@ fn tool_call_schema_agrees_with_the_contract() {
     let base: Value = serde_json::from_slice(&small_tool_call()).expect("json");
     agree(
         "mcp_tool_call_1.1.0",
+        schema::ToolCall::is_valid,
         base,
         &[
             ("the benchmark body", true, |_| {}),
@@ -53,6 +56,7 @@ fn task_send_schema_agrees_with_the_contract() {
     let base: Value = serde_json::from_slice(&small_task_send()).expect("json");
     agree(
         "a2a_task_send_1.0.0",
+        schema::TaskSend::is_valid,
         base,
         &[
             ("the benchmark body", true, |_| {}),
@@ -78,6 +82,7 @@ fn sampling_schema_agrees_with_the_contract() {
     let base: Value = serde_json::from_slice(&large_sampling()).expect("json");
     agree(
         "mcp_sampling_create_message_1.0.0",
+        schema::SamplingCreateMessage::is_valid,
         base,
         &[
             ("the benchmark body", true, |_| {}),

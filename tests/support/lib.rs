@@ -111,3 +111,19 @@ pub fn write_files(dir: &Path, files: &[(&str, &[u8])]) {
         std::fs::write(path, bytes).expect("write file");
     }
 }
+
+/// Typed forms of the bundled contracts, generated once for every test that
+/// needs them (`#[protocolarc::contract]`; paths relative to `tests/`).
+pub mod typed {
+    /// `mcp.sampling_create_message` 1.0.0.
+    #[protocolarc::contract("../contracts/mcp_sampling_create_message_1.0.0.json")]
+    pub struct CreateMessage;
+
+    /// `a2a.message_send` 1.0.0.
+    #[protocolarc::contract("../contracts/a2a_message_send_1.0.0.json")]
+    pub struct SendMessage;
+
+    /// `a2a.task_send` 1.0.0.
+    #[protocolarc::contract("../contracts/a2a_task_send_1.0.0.json")]
+    pub struct TaskSend;
+}
