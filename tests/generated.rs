@@ -61,7 +61,8 @@ impl Pair {
     /// Checks one body; returns (the runtime found nothing, the fast path passed it).
     /// The reference is the finding engine alone; the runtime's own one-pass
     /// check, interpreted from the loaded contract, must agree with the
-    /// generated one.
+    /// generated one (the contracts here have at most 128 keys per object,
+    /// past which the interpreted check always hands over).
     fn check(&self, bytes: &[u8], may_hand_over: bool) -> (bool, bool) {
         let runtime = self.spec.validate_json_full(bytes);
         let shown = String::from_utf8_lossy(bytes);
