@@ -5,17 +5,19 @@
 //! which `ContractSpec::validate_json` runs first.
 //!
 //! The check is a fast path in front of the finding engine (`validate.rs`): it
-//! walks the bytes once, matching keys with a compiled `match` and checking
-//! types, enums and constraints compiled into its code, and it answers only
-//! "certainly no finding". Whatever it cannot be sure of (a violation, an
-//! escaped key, a number beyond the compiled bounds' fast form, nesting at
-//! the depth limit, syntax it does not like) makes it give up, and the body
-//! goes to the runtime engine, which writes the findings. The findings are
-//! therefore the runtime's by construction, and a valid body costs one pass
-//! and no allocation.
+//! walks the bytes once, checking keys, types, enums and constraints (in
+//! generated code: a compiled key `match` and constants), and it answers only
+//! "certainly no finding". Whatever it cannot be sure of (any violation or
+//! syntax fault, an escaped key or enum string, a `uniqueItems` array it
+//! cannot compare cheaply, more than 32 undeclared keys in one object,
+//! nesting at the depth limit) makes it give up, and the body goes to the
+//! finding engine, which writes the findings. The findings are therefore
+//! the engine's by construction, and a valid body costs one pass and no
+//! allocation.
 //!
-//! Every function here returns `Option`: `None` means "give up", never
-//! "invalid".
+//! The [`Cursor`] methods return `Option`: `None` means "give up", never
+//! "invalid". The rule functions ([`string`], [`number`], [`pattern`])
+//! return whether a value passes every rule of its field.
 
 use std::cell::Cell;
 
