@@ -442,3 +442,67 @@ fn a_contract_without_fields_compiles_and_agrees() {
     assert_eq!(pair.check(br#"{"a": 1}"#, false), (false, false));
     assert_eq!(pair.check(b"[]", false), (false, false));
 }
+
+/// Random trees of the contracts' keys, and every valid fixture with one of
+/// its keys replaced by a random value, against every bundled contract.
+#[test]
+fn random_and_mutated_bodies_agree_for_every_bundled_contract() {
+    let pairs = bundled();
+    let values = samples(crate::strategies::contract_value(), 2500);
+    let mut clean = 0;
+    for body in &values {
+        let bytes = body.to_string();
+        for pair in &pairs {
+            clean += usize::from(pair.check(bytes.as_bytes(), true).0);
+        }
+    }
+    let mut mutated = 0;
+    for (n, (contract, revision, data)) in envelopes("contracts/fixtures/valid").into_iter().enumerate() {
+        let pair = target(&pairs, &contract, &revision).expect("a generated type");
+        let base: Value = serde_json::from_slice(&data).expect("fixture data is JSON");
+        for (i, value) in values.iter().skip(n * 40).take(40).enumerate() {
+            let mut body = base.clone();
+            let keys: Vec<String> = base.as_object().expect("an object").keys().cloned().collect();
+            let key = &keys[i % keys.len()];
+            if i % 2 == 0 {
+                body[key] = value.clone();
+            } else if let Some(inner) = body[key].as_object_mut() {
+                inner.insert("params".to_string(), value.clone());
+            }
+            let (c, _) = pair.check(body.to_string().as_bytes(), true);
+            clean += usize::from(c);
+            mutated += 1;
+        }
+    }
+    assert!(mutated >= 600 && clean >= 100, "{mutated} mutated bodies, {clean} clean bodies in all");
+}
+
+/// A hand-written `Contract` (no macro): the trait's defaults interpret the
+/// loaded contract for the one-pass check and give the engine's findings.
+#[derive(protocolarc::__private::serde::Serialize, protocolarc::__private::serde::Deserialize)]
+#[serde(crate = "protocolarc::__private::serde", transparent)]
+struct HandWritten(Value);
+
+impl Contract for HandWritten {
+    const NAME: &'static str = "mcp.tool_call";
+    const REVISION: &'static str = "1.1.0";
+
+    fn spec() -> &'static ContractSpec {
+        static SPEC: std::sync::OnceLock<ContractSpec> = std::sync::OnceLock::new();
+        SPEC.get_or_init(|| ContractSpec::from_path(root().join("contracts/mcp_tool_call_1.1.0.json")).expect("loads"))
+    }
+}
+
+#[test]
+fn hand_written_contracts_use_the_interpreted_check() {
+    let generated = pair::<ToolCall11>("contracts/mcp_tool_call_1.1.0.json");
+    let valid = br#"{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "n"}}"#;
+    let invalid = br#"{"jsonrpc": "2.0", "id": 1.5, "method": "tools/call", "params": {"name": "n"}}"#;
+    assert_eq!(generated.check(valid, false), (true, true));
+    assert_eq!(generated.check(invalid, false), (false, false));
+    assert!(HandWritten::fast_path(valid) && !HandWritten::fast_path(invalid));
+    assert_eq!(HandWritten::validate_json(valid), protocolarc::Report::default());
+    let findings: Vec<String> = HandWritten::validate_json(invalid).findings().iter().map(|f| f.to_string()).collect();
+    assert_eq!(findings, ["ERROR field.type id: expected string|integer, found number"]);
+    assert!(HandWritten::from_json(valid).is_ok() && HandWritten::from_json(invalid).is_err());
+}

@@ -102,25 +102,7 @@ mod differential {
     use super::{CreateMessage, SendMessage, TaskSend, ToolCall};
 
     fn value() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            prop::sample::select(vec!["0", "1", "-1", "1.0", "2.5", "100", "1e2", "0.7", "2"])
-                .prop_map(|n| serde_json::from_str(n).expect("number")),
-            prop::sample::select(vec![
-                "",
-                "2.0",
-                "tools/call",
-                "user",
-                "agent",
-                "text",
-                "message",
-                "x",
-                "message/send"
-            ])
-            .prop_map(|s| Value::String(s.to_string())),
-        ];
-        crate::strategies::json_tree(leaf.boxed(), crate::strategies::CONTRACT_KEYS, 4, 40, 4)
+        crate::strategies::contract_value()
     }
 
     fn mutated(base: Value) -> impl Strategy<Value = Value> {
@@ -136,7 +118,7 @@ mod differential {
     fn same<T: Contract>(path: &str, body: &Value) -> Result<(), TestCaseError> {
         let spec = ContractSpec::from_path(protocolarc_tests::root().join(path)).expect("contract");
         let bytes = body.to_string();
-        let runtime = spec.validate_json(bytes.as_bytes());
+        let runtime = spec.validate_json_full(bytes.as_bytes());
         prop_assert_eq!(&T::validate_json(bytes.as_bytes()), &runtime);
         prop_assert_eq!(T::from_json(bytes.as_bytes()).is_ok(), runtime.is_valid(), "{}", bytes);
         if let Ok(typed) = T::from_json(bytes.as_bytes()) {

@@ -27,6 +27,7 @@ pub use crate::json::scan::Kind;
 use crate::json::scan::Scanner;
 pub use crate::json::text::Str;
 use crate::json::MAX_DEPTH;
+use crate::validate::{in_number_enum, number_faults};
 
 pub use crate::json::number::Num;
 
@@ -142,6 +143,7 @@ impl<'a> Cursor<'a> {
         if others.len() >= MAX_OTHER_KEYS || others.iter().any(|&(at, len)| &bytes[at..at + len] == key) {
             return None;
         }
+        // `key` is a slice of `bytes` (from `key()`): its offset is the distance.
         let at = key.as_ptr() as usize - bytes.as_ptr() as usize;
         self.keys.push((at, key.len()));
         self.skip(depth)
@@ -296,28 +298,15 @@ pub fn chars(s: &Str<'_>) -> u64 {
 
 /// Whether a string matches the field's `pattern` (as the runtime tests it).
 pub fn pattern(field: &FieldSpec, s: &Str<'_>) -> bool {
-    let Some(p) = &field.constraints.pattern else { return true };
-    match std::str::from_utf8(s.raw()) {
-        Ok(text) if !s.is_escaped() => p.is_match(text),
-        _ => p.is_match(&s.decode()),
-    }
+    field.constraints.pattern.as_ref().is_none_or(|p| p.matches(s))
 }
 
 /// Whether a number passes every number rule of the field: enum, bounds,
-/// `multipleOf` (exact decimal arithmetic, as the runtime).
+/// `multipleOf` (exact decimal arithmetic, the finding engine's own tests).
 pub fn number(field: &FieldSpec, n: &Num<'_>) -> bool {
     let v = n.dec();
-    if let Some(values) = &field.enum_values {
-        if !values.iter().any(|e| matches!(e, Scalar::Number(d) if d.dec().compare(&v).is_eq())) {
-            return false;
-        }
-    }
-    let c = &field.constraints;
-    !(c.minimum.as_ref().is_some_and(|m| v.compare(&m.dec()).is_lt())
-        || c.exclusive_minimum.as_ref().is_some_and(|m| v.compare(&m.dec()).is_le())
-        || c.maximum.as_ref().is_some_and(|m| v.compare(&m.dec()).is_gt())
-        || c.exclusive_maximum.as_ref().is_some_and(|m| v.compare(&m.dec()).is_ge())
-        || c.multiple_of.as_ref().is_some_and(|m| !v.is_multiple_of(&m.dec())))
+    field.enum_values.as_deref().is_none_or(|values| in_number_enum(values, &v))
+        && number_faults(&field.constraints, &v).iter().all(Option::is_none)
 }
 
 /// The value of a plain integer literal (no fraction, no exponent, at most

@@ -21,24 +21,25 @@ pub trait Contract: Sized + Serialize + DeserializeOwned {
     /// The contract, loaded once from the text compiled into the program.
     fn spec() -> &'static ContractSpec;
 
-    /// The generated validator's one pass on its own: `true` only when the
-    /// body has no finding at all (no error, no warning); `false` when it
-    /// could not be sure, and [`Contract::validate_json`] asks the runtime
-    /// engine. The default, for hand-written implementations, is never sure.
+    /// The one-pass check on its own: `true` only when the body has no
+    /// finding at all (no error, no warning); `false` when it could not be
+    /// sure, and [`Contract::validate_json`] asks the finding engine. The
+    /// macro generates it for the contract; the default, for hand-written
+    /// implementations, interprets the loaded contract
+    /// ([`ContractSpec::passes`]).
     fn fast_path(bytes: &[u8]) -> bool {
-        let _ = bytes;
-        false
+        Self::spec().passes(bytes)
     }
 
     /// Validates a data body: the same findings as
-    /// `ContractSpec::from_path(path)?.validate_json(bytes)`, from the
-    /// generated one-pass check when it passes the body, from the runtime
-    /// engine otherwise.
+    /// `ContractSpec::from_path(path)?.validate_json(bytes)`. A body the
+    /// one-pass check passes has none; any other goes to the finding engine
+    /// directly, without checking it a second time.
     fn validate_json(bytes: &[u8]) -> Report {
         if Self::fast_path(bytes) {
             Report::default()
         } else {
-            Self::spec().validate_json(bytes)
+            Self::spec().validate_json_full(bytes)
         }
     }
 

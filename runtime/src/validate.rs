@@ -9,13 +9,14 @@
 //! a deeper stack. Envelope-level rules (`contract.match`, `revision.hint`)
 //! are added by [`ContractSpec::validate_envelope`].
 
+use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 
 use crate::contract::tree::Node;
-use crate::contract::{enum_label, ContractSpec, FieldSpec, JsonType, Scalar, TypeSet};
+use crate::contract::{enum_label, Constraints, ContractSpec, FieldSpec, JsonType, Scalar, TypeSet};
 use crate::envelope::Envelope;
 use crate::json::canonical::canonical;
-use crate::json::number::Num;
+use crate::json::number::{Dec, Decimal, Num};
 use crate::json::scan::{line_col, Kind, Scanner, SyntaxError};
 use crate::json::text::{quote, Str};
 use crate::json::MAX_DEPTH;
@@ -62,9 +63,10 @@ impl ContractSpec {
         self.validate_json_full(data)
     }
 
-    /// The finding engine alone, without the one-pass check in front: what
-    /// every fast path is tested against.
-    #[doc(hidden)]
+    /// The finding engine alone, without the one-pass check in front: for a
+    /// caller that has already run a one-pass check (as
+    /// `Contract::validate_json` has), and what every fast path is tested
+    /// against. The same report as [`ContractSpec::validate_json`].
     pub fn validate_json_full(&self, data: &[u8]) -> Report {
         let mut w =
             Walker { contract: self, s: Scanner::new(data), findings: Vec::new(), keys: KEY_POOL.with(|p| p.take()) };
@@ -487,11 +489,7 @@ impl<'c, 'a> Walker<'c, 'a> {
             }
         }
         if let Some(p) = &c.pattern {
-            let matched = match std::str::from_utf8(s.raw()) {
-                Ok(text) if !s.is_escaped() => p.is_match(text),
-                _ => p.is_match(&s.decode()),
-            };
-            if !matched {
+            if !p.matches(s) {
                 let msg = format!(
                     "value {} does not match pattern {}",
                     quote(&s.decode(), QUOTE_MAX),
@@ -505,31 +503,51 @@ impl<'c, 'a> Walker<'c, 'a> {
     fn number(&mut self, spec: &FieldSpec, n: &Num<'a>, path: &Path<'_, '_>) {
         let v = n.dec();
         if let Some(values) = &spec.enum_values {
-            let hit = values.iter().any(|e| matches!(e, Scalar::Number(d) if d.dec().compare(&v).is_eq()));
-            if !hit {
+            if !in_number_enum(values, &v) {
                 self.error(rules::FIELD_ENUM, path, format!("value {} not in {}", n.raw(), enum_label(values)));
             }
         }
-        let c = &spec.constraints;
-        let raw = n.raw();
-        if let Some(min) = c.minimum.as_ref().filter(|m| v.compare(&m.dec()).is_lt()) {
-            self.error(rules::FIELD_MINIMUM, path, format!("value {raw} is less than minimum {}", min.raw()));
-        }
-        if let Some(min) = c.exclusive_minimum.as_ref().filter(|m| v.compare(&m.dec()).is_le()) {
-            let msg = format!("value {raw} is not greater than exclusiveMinimum {}", min.raw());
-            self.error(rules::FIELD_EXCLUSIVE_MINIMUM, path, msg);
-        }
-        if let Some(max) = c.maximum.as_ref().filter(|m| v.compare(&m.dec()).is_gt()) {
-            self.error(rules::FIELD_MAXIMUM, path, format!("value {raw} is greater than maximum {}", max.raw()));
-        }
-        if let Some(max) = c.exclusive_maximum.as_ref().filter(|m| v.compare(&m.dec()).is_ge()) {
-            let msg = format!("value {raw} is not less than exclusiveMaximum {}", max.raw());
-            self.error(rules::FIELD_EXCLUSIVE_MAXIMUM, path, msg);
-        }
-        if let Some(m) = c.multiple_of.as_ref().filter(|m| !v.is_multiple_of(&m.dec())) {
-            self.error(rules::FIELD_MULTIPLE_OF, path, format!("value {raw} is not a multiple of {}", m.raw()));
+        for (rule, bound, wording) in number_faults(&spec.constraints, &v).into_iter().flatten() {
+            self.error(rule, path, format!("value {} {wording} {}", n.raw(), bound.raw()));
         }
     }
+}
+
+/// Whether a number is a member of an enum (by exact decimal value).
+pub(crate) fn in_number_enum(values: &[Scalar], v: &Dec<'_>) -> bool {
+    values.iter().any(|e| matches!(e, Scalar::Number(d) if d.dec().compare(v).is_eq()))
+}
+
+/// The bound and `multipleOf` rules a number breaks, in rule order: the
+/// rule, its bound and how a message words it (shared with the one-pass
+/// check in `fast.rs`).
+pub(crate) fn number_faults<'c>(
+    c: &'c Constraints,
+    v: &Dec<'_>,
+) -> [Option<(&'static str, &'c Decimal, &'static str)>; 5] {
+    let bound = |b: &'c Option<Decimal>, breaks: fn(Ordering) -> bool, rule, wording| {
+        b.as_ref().filter(|m| breaks(v.compare(&m.dec()))).map(|m| (rule, m, wording))
+    };
+    [
+        bound(&c.minimum, Ordering::is_lt, rules::FIELD_MINIMUM, "is less than minimum"),
+        bound(
+            &c.exclusive_minimum,
+            Ordering::is_le,
+            rules::FIELD_EXCLUSIVE_MINIMUM,
+            "is not greater than exclusiveMinimum",
+        ),
+        bound(&c.maximum, Ordering::is_gt, rules::FIELD_MAXIMUM, "is greater than maximum"),
+        bound(
+            &c.exclusive_maximum,
+            Ordering::is_ge,
+            rules::FIELD_EXCLUSIVE_MAXIMUM,
+            "is not less than exclusiveMaximum",
+        ),
+        c.multiple_of
+            .as_ref()
+            .filter(|m| !v.is_multiple_of(&m.dec()))
+            .map(|m| (rules::FIELD_MULTIPLE_OF, m, "is not a multiple of")),
+    ]
 }
 
 #[inline]

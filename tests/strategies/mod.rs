@@ -44,3 +44,18 @@ pub fn json_tree(
         ]
     })
 }
+
+/// Random bodies for the bundled contracts: trees of their keys, with the
+/// numbers and strings their rules turn on (`1.0`, `1e2`, enum members).
+#[allow(dead_code)] // `mod strategies;` is compiled into each test binary; `fuzz` does not use this one.
+pub fn contract_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        prop::sample::select(vec!["0", "1", "-1", "1.0", "2.5", "100", "1e2", "0.7", "2"])
+            .prop_map(|n| serde_json::from_str(n).expect("number")),
+        prop::sample::select(vec!["", "2.0", "tools/call", "user", "agent", "text", "message", "x", "message/send"])
+            .prop_map(|s| Value::String(s.to_string())),
+    ];
+    json_tree(leaf.boxed(), CONTRACT_KEYS, 4, 40, 4)
+}

@@ -18,7 +18,7 @@ pub use load::{ContractError, Diagnostic};
 pub use path::{FieldPath, Segment};
 
 use crate::json::number::Decimal;
-use crate::json::text::quote;
+use crate::json::text::{quote, Str};
 
 /// A loaded, checked contract.
 #[derive(Debug, Clone)]
@@ -355,6 +355,14 @@ impl Pattern {
     /// Unanchored search, as JSON Schema's `pattern`.
     pub fn is_match(&self, text: &str) -> bool {
         self.regex.is_match(text)
+    }
+
+    /// Whether a JSON string token matches, decoded only when it has escapes.
+    pub fn matches(&self, s: &Str<'_>) -> bool {
+        match std::str::from_utf8(s.raw()) {
+            Ok(text) if !s.is_escaped() => self.is_match(text),
+            _ => self.is_match(&s.decode()),
+        }
     }
 }
 

@@ -39,23 +39,7 @@ impl<'a> Str<'a> {
         if !self.is_escaped() {
             return String::from_utf8_lossy(self.raw);
         }
-        let mut out = String::with_capacity(self.raw.len());
-        let raw = self.raw;
-        let mut i = 0;
-        let mut plain = 0;
-        while i < raw.len() {
-            if raw[i] != b'\\' {
-                i += 1;
-                continue;
-            }
-            out.push_str(&String::from_utf8_lossy(&raw[plain..i]));
-            let (c, len) = decode_escape(&raw[i..]);
-            out.push(c);
-            i += len;
-            plain = i;
-        }
-        out.push_str(&String::from_utf8_lossy(&raw[plain..]));
-        Cow::Owned(out)
+        Cow::Owned(self.chars().collect())
     }
 
     /// Whether the decoded text equals `s`, without decoding when possible.
@@ -97,20 +81,7 @@ impl<'a> Str<'a> {
         if !self.is_escaped() {
             return count_chars(self.raw);
         }
-        let raw = self.raw;
-        let mut n = 0;
-        let mut i = 0;
-        let mut plain = 0;
-        while i < raw.len() {
-            if raw[i] != b'\\' {
-                i += 1;
-                continue;
-            }
-            n += count_chars(&raw[plain..i]) + 1;
-            i += decode_escape(&raw[i..]).1;
-            plain = i;
-        }
-        n + count_chars(&raw[plain..])
+        self.chars().count()
     }
 }
 
