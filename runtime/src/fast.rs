@@ -27,7 +27,7 @@ pub use crate::json::scan::Kind;
 use crate::json::scan::Scanner;
 pub use crate::json::text::Str;
 use crate::json::MAX_DEPTH;
-use crate::validate::{in_number_enum, number_faults};
+use crate::validate::{in_number_enum, number_faults, Seen};
 
 pub use crate::json::number::Num;
 
@@ -334,8 +334,7 @@ pub fn small_int(n: &Num<'_>) -> Option<i64> {
 impl ContractSpec {
     /// The one-pass check, interpreted from the contract's path tree: `true`
     /// only when the body has no finding at all, `false` when it could not
-    /// be sure (then the finding engine decides). Objects with more than 128
-    /// declared keys always hand over.
+    /// be sure (then the finding engine decides).
     pub fn passes(&self, data: &[u8]) -> bool {
         let walk = Interpreted { spec: self };
         run(data, |c| match c.kind()? {
@@ -352,19 +351,16 @@ struct Interpreted<'c> {
 
 impl Interpreted<'_> {
     fn object(&self, c: &mut Cursor<'_>, node: &Node, depth: usize, strict: bool) -> Option<()> {
-        if node.keys.len() > 128 {
-            return None;
-        }
         let base = c.object(depth)?;
-        let mut seen = 0u128;
+        let mut seen = Seen::new(node.keys.len());
         let mut first = true;
         while let Some(key) = c.key(&mut first)? {
             match node.child_raw(key) {
                 Some(i) => {
-                    if seen & (1 << i) != 0 {
+                    if seen.get(i) {
                         return None;
                     }
-                    seen |= 1 << i;
+                    seen.set(i);
                     self.value(c, Some(&node.keys[i].node), depth + 1)?;
                 }
                 None if strict => return None,
@@ -372,7 +368,7 @@ impl Interpreted<'_> {
             }
         }
         c.end_object(base);
-        let missing = node.keys.iter().enumerate().any(|(i, k)| k.node.required && seen & (1 << i) == 0);
+        let missing = node.keys.iter().enumerate().any(|(i, k)| k.node.required && !seen.get(i));
         (!missing).then_some(())
     }
 

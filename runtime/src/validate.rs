@@ -183,14 +183,15 @@ impl Path<'_, '_> {
     }
 }
 
-/// Which of a node's children an object has shown.
-enum Seen {
+/// Which of a node's children an object has shown (bits in a word up to
+/// 128 children, allocated flags past that).
+pub(crate) enum Seen {
     Bits(u128),
     Many(Vec<bool>),
 }
 
 impl Seen {
-    fn new(n: usize) -> Self {
+    pub(crate) fn new(n: usize) -> Self {
         if n <= 128 {
             Seen::Bits(0)
         } else {
@@ -199,14 +200,15 @@ impl Seen {
     }
 
     #[inline]
-    fn set(&mut self, i: usize) {
+    pub(crate) fn set(&mut self, i: usize) {
         match self {
             Seen::Bits(b) => *b |= 1 << i,
             Seen::Many(v) => v[i] = true,
         }
     }
 
-    fn get(&self, i: usize) -> bool {
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> bool {
         match self {
             Seen::Bits(b) => b & (1 << i) != 0,
             Seen::Many(v) => v[i],
