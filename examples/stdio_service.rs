@@ -1,7 +1,8 @@
 //! A small MCP-style stdio service: one JSON-RPC `tools/call` message per line
 //! on stdin, one response per line on stdout. Invalid messages are rejected
-//! with the contract's findings (JSON-RPC error -32602); valid ones are handled
-//! through the typed struct the contract generates.
+//! with the contract's findings (JSON-RPC error -32602, or -32700 for a line
+//! that is not JSON); valid ones are handled through the typed struct the
+//! contract generates.
 //!
 //! `printf '%s\n' '{"jsonrpc":"2.0","id":"1","method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}' | cargo run -q -p protocolarc-tests --example stdio_service`
 
@@ -27,7 +28,12 @@ fn handle(line: &str) -> serde_json::Value {
             // The id, if the message has a usable one, else null (JSON-RPC 2.0 §5).
             let id = serde_json::from_str::<serde_json::Value>(line).ok().and_then(|v| v.get("id").cloned());
             let findings: Vec<String> = report.findings().iter().map(|f| f.to_string()).collect();
-            json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": "invalid params", "data": {"findings": findings}}})
+            let (code, message) = if report.findings().iter().any(|f| f.rule() == "json.syntax") {
+                (-32700, "parse error")
+            } else {
+                (-32602, "invalid params")
+            };
+            json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message, "data": {"findings": findings}}})
         }
     }
 }

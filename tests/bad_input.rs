@@ -214,3 +214,19 @@ fn default_mode_names_a_fixture_whose_contract_is_missing() {
         "error: contracts/fixtures: envelope x.jsonl:1 targets 'nobody', which no contract in contracts defines\n"
     );
 }
+
+#[test]
+fn generate_refuses_bad_contract_files() {
+    let dir = scratch("generate-bad");
+    write_files(&dir, &[("bad.json", b"{\"name\": \"t.c\",,}"), ("binary.json", b"\xff\xfe")]);
+    std::fs::create_dir_all(dir.join("dir.json")).unwrap();
+    for (file, message) in [
+        ("missing.json", "error: missing.json: cannot read contract: no such file or directory\n"),
+        ("bad.json", "error: bad.json:1:16: expected a string key\n"),
+        ("binary.json", "error: binary.json:1:1: expected a JSON value\n"),
+        ("dir.json", "error: dir.json: cannot read contract: is a directory\n"),
+    ] {
+        let out = run_in(bin!(), &dir, &["generate", file]);
+        assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (3, "", message), "{file}");
+    }
+}

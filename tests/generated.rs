@@ -509,3 +509,26 @@ fn hand_written_contracts_use_the_interpreted_check() {
     assert_eq!(findings, ["ERROR field.type id: expected string|integer, found number"]);
     assert!(HandWritten::from_json(valid).is_ok() && HandWritten::from_json(invalid).is_err());
 }
+
+/// The generated code names what it uses: types of the user's that are
+/// called `Option`, `Some`, `None`, `Kind`, `Cursor` or `fast` change nothing.
+mod shadowed {
+    #![allow(dead_code, non_camel_case_types)]
+    pub struct Option;
+    pub struct Some;
+    pub struct None;
+    pub struct Kind;
+    pub struct Cursor;
+    pub struct fast;
+
+    #[protocolarc::contract("../contracts/mcp_tool_call_1.1.0.json")]
+    pub struct Call;
+}
+
+#[test]
+fn generated_code_is_hygienic() {
+    let valid = br#"{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "n", "timeout_ms": 5}}"#;
+    assert!(shadowed::Call::fast_path(valid));
+    let call = shadowed::Call::from_json(valid).expect("valid");
+    assert_eq!(call.params.timeout_ms.and_then(|n| n.as_u64()), std::option::Option::Some(5));
+}

@@ -1,12 +1,14 @@
 //! Editing a contract file rebuilds the crate that uses it: a scratch crate
 //! is built, its contract edited, and built again, and the program reports
 //! the new revision (the macro compiles the file in with `include_str!`, so
-//! cargo tracks it).
+//! cargo tracks it). The `compatible_with` file is tracked the same way:
+//! editing it into a breaking predecessor fails the next build.
 
 use std::path::Path;
 use std::process::Command;
 
-fn cargo(dir: &Path, target: &Path, args: &[&str]) -> String {
+/// Runs cargo in `dir`: whether it succeeded, stdout, stderr.
+fn cargo_status(dir: &Path, target: &Path, args: &[&str]) -> (bool, String, String) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
         .args(args)
@@ -16,12 +18,18 @@ fn cargo(dir: &Path, target: &Path, args: &[&str]) -> String {
         .env_remove("RUSTFLAGS")
         .output()
         .expect("cargo runs");
-    assert!(out.status.success(), "cargo {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.success(), text(&out.stdout), text(&out.stderr))
 }
 
-fn contract(revision: &str) -> String {
-    format!(r#"{{"name": "demo.ping", "revision": "{revision}", "fields": [{{"name": "seq", "type": "integer"}}]}}"#)
+fn cargo(dir: &Path, target: &Path, args: &[&str]) -> String {
+    let (ok, stdout, stderr) = cargo_status(dir, target, args);
+    assert!(ok, "cargo {args:?}: {stderr}");
+    stdout
+}
+
+fn contract(revision: &str, seq: &str) -> String {
+    format!(r#"{{"name": "demo.ping", "revision": "{revision}", "fields": [{{"name": "seq", "type": "{seq}"}}]}}"#)
 }
 
 #[test]
@@ -39,12 +47,18 @@ fn editing_the_contract_rebuilds_the_crate() {
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     std::fs::write(
         dir.join("src/main.rs"),
-        "#[protocolarc::contract(\"ping.json\")]\npub struct Ping;\n\n\
+        "#[protocolarc::contract(\"ping.json\", compatible_with = \"old.json\")]\npub struct Ping;\n\n\
          fn main() {\n    println!(\"{}\", <Ping as protocolarc::Contract>::REVISION);\n}\n",
     )
     .unwrap();
-    std::fs::write(dir.join("ping.json"), contract("1.0.0")).unwrap();
+    std::fs::write(dir.join("old.json"), contract("1.0.0", "integer")).unwrap();
+    std::fs::write(dir.join("ping.json"), contract("1.0.0", "integer")).unwrap();
     assert_eq!(cargo(&dir, &target, &["run"]), "1.0.0\n");
-    std::fs::write(dir.join("ping.json"), contract("1.0.1")).unwrap();
+    std::fs::write(dir.join("ping.json"), contract("1.0.1", "integer")).unwrap();
     assert_eq!(cargo(&dir, &target, &["run"]), "1.0.1\n", "the edit rebuilt the crate");
+    // The predecessor accepted any number: 1.0.1 narrows it with a patch bump.
+    std::fs::write(dir.join("old.json"), contract("1.0.0", "number")).unwrap();
+    let (ok, _, stderr) = cargo_status(&dir, &target, &["build"]);
+    let error = "error: demo.ping 1.0.0 -> 1.0.1 is breaking, which needs a major bump; found a patch bump:";
+    assert!(!ok && stderr.contains(error), "editing old.json re-ran the gate:\n{stderr}");
 }

@@ -39,6 +39,14 @@ fn typed_fields_have_the_contract_shape() {
     assert_eq!(back, original, "a round trip keeps every field");
 }
 
+/// JSON as deep as the validator allows (128 levels, past serde_json's own limit).
+fn unbounded(bytes: &[u8]) -> serde_json::Value {
+    use serde_json::de::Deserializer;
+    let mut de = Deserializer::from_slice(bytes);
+    de.disable_recursion_limit();
+    protocolarc::__private::serde::Deserialize::deserialize(&mut de).expect("JSON")
+}
+
 #[test]
 fn from_json_is_ok_exactly_when_the_report_has_no_error() {
     let spec = ContractSpec::from_path(root().join("contracts/mcp_sampling_create_message_1.0.0.json")).unwrap();
@@ -46,11 +54,8 @@ fn from_json_is_ok_exactly_when_the_report_has_no_error() {
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.ends_with("json.depth.jsonl") {
-            continue; // deeper than serde_json reads; tests/rules.rs covers it
-        }
         for line in std::fs::read_to_string(&path).unwrap().lines() {
-            let envelope: serde_json::Value = serde_json::from_str(line).unwrap();
+            let envelope = unbounded(line.as_bytes());
             if envelope["contract"] != "mcp.sampling_create_message" {
                 continue;
             }
@@ -60,7 +65,7 @@ fn from_json_is_ok_exactly_when_the_report_has_no_error() {
             match CreateMessage::from_json(data.as_bytes()) {
                 Ok(typed) => {
                     assert!(runtime.is_valid(), "{data}");
-                    let back: serde_json::Value = serde_json::from_slice(&typed.to_json()).unwrap();
+                    let back = unbounded(&typed.to_json());
                     assert_eq!(back, envelope["data"], "round trip of {data}");
                 }
                 Err(report) => assert_eq!((report.is_valid(), report), (false, runtime)),
@@ -115,8 +120,14 @@ mod differential {
         )
     }
 
+    thread_local! {
+        /// Each contract loaded once from its file (not from the text compiled into the type).
+        static LOADED: std::cell::RefCell<std::collections::HashMap<String, ContractSpec>> = Default::default();
+    }
+
     fn same<T: Contract>(path: &str, body: &Value) -> Result<(), TestCaseError> {
-        let spec = ContractSpec::from_path(protocolarc_tests::root().join(path)).expect("contract");
+        let load = || ContractSpec::from_path(protocolarc_tests::root().join(path)).expect("contract");
+        let spec = LOADED.with(|l| l.borrow_mut().entry(path.to_string()).or_insert_with(load).clone());
         let bytes = body.to_string();
         let runtime = spec.validate_json_full(bytes.as_bytes());
         prop_assert_eq!(&T::validate_json(bytes.as_bytes()), &runtime);
@@ -182,4 +193,41 @@ fn colliding_names_stay_distinct() {
     assert_eq!(n.option.as_deref(), Some("o"));
     let back: serde_json::Value = serde_json::from_slice(&n.to_json()).unwrap();
     assert_eq!(back, serde_json::from_slice::<serde_json::Value>(body).unwrap(), "the round trip keeps every key");
+}
+
+#[test]
+fn from_json_reads_every_depth_the_validator_allows() {
+    // `n` is at depth 3: 125 arrays in it fill depths 3 to 127 (128 levels
+    // in all); the 126th is one too deep.
+    let body = |levels: usize| {
+        format!(
+            r#"{{"jsonrpc": "2.0", "id": 1, "method": "sampling/createMessage", "params": {{"messages": [{{"role": "user",
+            "content": {{"type": "text", "text": "hi"}}}}], "maxTokens": 1, "metadata": {{"n": {}{}}}}}}}"#,
+            "[".repeat(levels),
+            "]".repeat(levels)
+        )
+    };
+    let deepest = body(125);
+    assert!(CreateMessage::validate_json(deepest.as_bytes()).findings().is_empty());
+    let typed = CreateMessage::from_json(deepest.as_bytes()).expect("128 levels parse");
+    assert_eq!(unbounded(&typed.to_json()), unbounded(deepest.as_bytes()));
+    let report = CreateMessage::from_json(body(126).as_bytes()).expect_err("129 levels do not");
+    let shown: Vec<String> = report.findings().iter().map(|f| f.to_string()).collect();
+    assert_eq!(
+        shown,
+        [format!(
+            "ERROR json.depth params.metadata.n{}: objects and arrays nest deeper than 128 levels",
+            "[0]".repeat(125)
+        )]
+    );
+}
+
+#[test]
+fn numbers_beyond_a_double_are_the_one_typed_parse_failure() {
+    let body =
+        br#"{"jsonrpc": "2.0", "id": "r", "method": "tools/call", "params": {"name": "n", "arguments": {"n": 1e400}}}"#;
+    assert!(ToolCall::validate_json(body).findings().is_empty(), "the contract accepts the body");
+    let report = ToolCall::from_json(body).err().expect("serde_json cannot hold 1e400");
+    let shown: Vec<String> = report.findings().iter().map(|f| f.to_string()).collect();
+    assert_eq!(shown, ["ERROR json.syntax <data>: the typed parse failed: number out of range at line 1 column 102"]);
 }

@@ -279,7 +279,7 @@ pub(crate) struct RulesArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct GenerateArgs {
-    /// The contract file.
+    /// The contract file (or REV:PATH, as committed at git revision REV).
     pub contract: PathBuf,
     /// The struct's name (default: the contract name in PascalCase, `mcp.tool_call` -> `McpToolCall`).
     #[arg(long)]

@@ -32,6 +32,9 @@ impl Parse for Args {
                 ));
             }
             input.parse::<Token![=]>()?;
+            if compatible_with.is_some() {
+                return Err(syn::Error::new(name.span(), "`compatible_with` is given more than once"));
+            }
             compatible_with = Some(input.parse()?);
         }
         Ok(Args { path, compatible_with })

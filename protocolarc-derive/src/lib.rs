@@ -85,14 +85,19 @@ fn expand(args: TokenStream, item: TokenStream) -> Result<TokenStream, TokenStre
         )));
     }
     let spec = load(&args.path).map_err(fail)?;
+    // The older revision is a dependency too: editing it re-runs the gate.
+    let mut older_text = TokenStream::new();
     if let Some(older) = &args.compatible_with {
         let old = load(older).map_err(fail)?;
         gate(&old, &spec, older).map_err(fail)?;
+        let text = codegen::include_text(&older.value());
+        older_text = quote! { const _: &str = #text; };
     }
     let vis = &item.vis;
     let attrs = &item.attrs;
     let target = codegen::Item { vis: quote! { #vis }, attrs: quote! { #(#attrs)* }, name: item.ident.to_string() };
-    Ok(codegen::expand(&spec, &target, &args.path.value()))
+    let items = codegen::expand(&spec, &target, &args.path.value());
+    Ok(quote! { #items #older_text })
 }
 
 /// What to emit beside an error: the struct as written, so uses of it do not
@@ -114,7 +119,16 @@ fn load(lit: &syn::LitStr) -> Result<ContractSpec, syn::Error> {
 
 /// Fails when `old` -> `new` is breaking without the bump it needs.
 fn gate(old: &ContractSpec, new: &ContractSpec, older: &syn::LitStr) -> Result<(), syn::Error> {
-    let d = diff::diff(old, new).map_err(|e| syn::Error::new(older.span(), e.to_string()))?;
+    if old.revision() > new.revision() {
+        let msg = format!(
+            "compatible_with names {} {}, which is newer than this contract's {}",
+            old.name(),
+            old.revision(),
+            new.revision()
+        );
+        return Err(syn::Error::new(older.span(), msg));
+    }
+    let d = diff::diff(old, new).map_err(|e| syn::Error::new(older.span(), format!("{}: {e}", older.value())))?;
     if d.compatibility() != diff::Impact::Breaking {
         return Ok(());
     }

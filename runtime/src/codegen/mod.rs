@@ -37,12 +37,7 @@ pub const UNKNOWN_FIELDS: &str = "unknown_fields";
 /// crate's `CARGO_MANIFEST_DIR`, as written in the attribute). The text is
 /// compiled in with `include_str!`, so editing the file rebuilds the crate.
 pub fn expand(spec: &ContractSpec, item: &Item, path: &str) -> TokenStream {
-    let text = if std::path::Path::new(path).is_absolute() {
-        quote! { include_str!(#path) }
-    } else {
-        let rel = format!("/{path}");
-        quote! { include_str!(concat!(env!("CARGO_MANIFEST_DIR"), #rel)) }
-    };
+    let text = include_text(path);
     let name = item.name.clone();
     let mut g = Gen { spec, vis: item.vis.clone(), out: Vec::new(), types: HashSet::from([name.clone()]) };
     let title = spec.title().map(str::to_string).unwrap_or_else(|| spec.name().to_string());
@@ -67,6 +62,17 @@ pub fn expand(spec: &ContractSpec, item: &Item, path: &str) -> TokenStream {
 
             #validate
         }
+    }
+}
+
+/// `include_str!` of a contract file named as in the attribute: the file's
+/// text, and a dependency of the using crate (editing it rebuilds the crate).
+pub fn include_text(path: &str) -> TokenStream {
+    if std::path::Path::new(path).is_absolute() {
+        quote! { include_str!(#path) }
+    } else {
+        let rel = format!("/{path}");
+        quote! { include_str!(concat!(env!("CARGO_MANIFEST_DIR"), #rel)) }
     }
 }
 

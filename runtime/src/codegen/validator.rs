@@ -23,6 +23,8 @@ pub fn fast_path(spec: &ContractSpec, ty: &Ident) -> TokenStream {
     quote! {
         /// The generated validator: one pass with the contract compiled in.
         fn fast_path(bytes: &[u8]) -> bool {
+            // Hygiene: the user's module may define its own `Option`, `Some`...
+            use ::std::option::Option::{self, None, Some};
             use ::protocolarc::__private::fast::{self, Cursor, Kind};
             #(#fns)*
             fast::run(bytes, |c| match c.kind()? {
