@@ -227,7 +227,7 @@ fn numbers_beyond_a_double_are_the_one_typed_parse_failure() {
     let body =
         br#"{"jsonrpc": "2.0", "id": "r", "method": "tools/call", "params": {"name": "n", "arguments": {"n": 1e400}}}"#;
     assert!(ToolCall::validate_json(body).findings().is_empty(), "the contract accepts the body");
-    let report = ToolCall::from_json(body).err().expect("serde_json cannot hold 1e400");
+    let report = ToolCall::from_json(body).expect_err("serde_json cannot hold 1e400");
     let shown: Vec<String> = report.findings().iter().map(|f| f.to_string()).collect();
     assert_eq!(shown, ["ERROR json.syntax <data>: the typed parse failed: number out of range at line 1 column 102"]);
 }
