@@ -44,7 +44,7 @@ pub(crate) fn load(repo: &mut Repo, input: &Input) -> Result<(Vec<Revision>, Vec
                 Ok(digest) => revisions.push(Revision { spec, file, digest }),
                 Err(e) => problems.push(Problem {
                     file: shown.clone(),
-                    line: protocolarc::json::scan::line_col(&bytes, e.offset).0,
+                    line: protocolarc::line_col(&bytes, e.offset).0,
                     rule: "contract.load",
                     contract: spec.id(),
                     message: format!("cannot be pinned: {}", e.message),

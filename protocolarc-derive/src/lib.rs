@@ -3,59 +3,18 @@
 //! `protocolarc::Contract` (SPEC §8). Users depend on `protocolarc`, which
 //! re-exports it.
 //!
-//! The macro is a shim: loading, checking and generating are the runtime's
-//! own modules, compiled into this crate from `runtime/src` (cargo forbids
-//! the dependency cycle), so a contract means the same thing at compile time
-//! and at run time. A bad contract is a compile error naming the file, the
+//! The macro is a shim over `protocolarc-core`: loading, checking and
+//! generating are the core's (the runtime facade re-exports the same crate),
+//! so a contract means the same thing at compile time and at run time. A bad contract is a compile error naming the file, the
 //! JSON line and column, and the problem, and the struct is still emitted so
 //! that no cascade of "cannot find type" errors follows.
 
 extern crate proc_macro;
 
-#[allow(dead_code, unused_imports)]
-#[path = "../../runtime/src/catalog.rs"]
-mod catalog;
-#[allow(dead_code, unused_imports)]
-#[path = "../../runtime/src/chain.rs"]
-mod chain;
-#[allow(dead_code, unused_imports)]
-#[path = "../../runtime/src/codegen/mod.rs"]
-mod codegen;
-#[allow(dead_code, unused_imports)]
-#[path = "../../runtime/src/contract/mod.rs"]
-mod contract;
-#[allow(dead_code, unused_imports)]
-#[path = "../../runtime/src/diff/mod.rs"]
-mod diff;
-#[allow(dead_code, unused_imports)]
-#[path = "../../runtime/src/envelope.rs"]
-mod envelope;
-#[allow(dead_code, unused_imports)]
-#[path = "../../runtime/src/error.rs"]
-mod error;
-#[allow(dead_code, unused_imports)]
-#[path = "../../runtime/src/fast.rs"]
-mod fast;
-#[allow(dead_code, unused_imports)]
-#[path = "../../runtime/src/json/mod.rs"]
-mod json;
-#[allow(dead_code, unused_imports)]
-#[path = "../../runtime/src/lock.rs"]
-mod lock;
-#[allow(dead_code, unused_imports)]
-#[path = "../../runtime/src/report.rs"]
-mod report;
-#[allow(dead_code, unused_imports)]
-#[path = "../../runtime/src/rules.rs"]
-mod rules;
-#[allow(dead_code, unused_imports)]
-#[path = "../../runtime/src/validate.rs"]
-mod validate;
-
 mod attr;
 
-use contract::ContractSpec;
-use error::io_reason;
+use protocolarc_core::codegen;
+use protocolarc_core::{chain, diff, ContractSpec};
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::spanned::Spanned;
@@ -113,7 +72,7 @@ fn load(lit: &syn::LitStr) -> Result<ContractSpec, syn::Error> {
     let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
     let full = std::path::Path::new(&dir).join(&rel);
     let bytes = std::fs::read(&full)
-        .map_err(|e| syn::Error::new(lit.span(), format!("cannot read contract {rel}: {}", io_reason(&e))))?;
+        .map_err(|e| syn::Error::new(lit.span(), format!("cannot read contract {rel}: {}", protocolarc_core::io_reason(&e))))?;
     ContractSpec::from_slice(&bytes, &rel).map_err(|e| syn::Error::new(lit.span(), e.to_string()))
 }
 

@@ -111,14 +111,14 @@ impl Catalog {
 /// The contract files a path stands for.
 pub fn contract_files(path: &Path) -> Result<Vec<PathBuf>, InputError> {
     let origin = || path.display().to_string();
-    let meta = std::fs::metadata(path).map_err(|e| InputError::new(origin(), crate::io_reason(&e)))?;
+    let meta = std::fs::metadata(path).map_err(|e| InputError::io(origin(), &e))?;
     if !meta.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
     let mut files = Vec::new();
-    let entries = std::fs::read_dir(path).map_err(|e| InputError::new(origin(), crate::io_reason(&e)))?;
+    let entries = std::fs::read_dir(path).map_err(|e| InputError::io(origin(), &e))?;
     for entry in entries {
-        let entry = entry.map_err(|e| InputError::new(origin(), crate::io_reason(&e)))?;
+        let entry = entry.map_err(|e| InputError::io(origin(), &e))?;
         let p = entry.path();
         if p.extension().is_some_and(|e| e == "json") && p.is_file() {
             files.push(p);

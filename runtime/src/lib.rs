@@ -2,8 +2,11 @@
 //!
 //! Load a contract ([`ContractSpec::from_path`]), validate envelopes or raw
 //! data bodies against it ([`ContractSpec::validate_json`]) and read the
-//! [`Report`]. The behaviour is pinned by SPEC.md; `ARCHITECTURE.md` maps the
-//! modules.
+//! [`Report`]. This crate is the facade users and generated code depend on:
+//! it re-exports the engine (`protocolarc-core`), the `#[contract]` macro
+//! (`protocolarc-derive`, feature `derive`), and adds the layers over many
+//! contracts: [`catalog`], [`matrix`] and the [`render`]ers. The behaviour is
+//! pinned by SPEC.md; `ARCHITECTURE.md` maps the modules.
 //!
 //! ```
 //! use protocolarc::ContractSpec;
@@ -17,34 +20,24 @@
 //! ```
 
 pub mod catalog;
-pub mod chain;
-#[cfg(feature = "codegen")]
-pub mod codegen;
-pub mod contract;
-pub mod diff;
-pub mod envelope;
-mod error;
-#[doc(hidden)]
-pub mod fast;
-pub mod json;
-pub mod lock;
 pub mod matrix;
 pub mod render;
-pub mod report;
-pub mod rules;
 pub mod typed;
-mod validate;
+
+#[cfg(feature = "codegen")]
+pub use protocolarc_core::codegen;
+#[doc(hidden)]
+pub use protocolarc_core::fast;
+pub use protocolarc_core::{chain, contract, diff, envelope, lock, report, rules};
+pub use protocolarc_core::{
+    line_col, ContractError, ContractSpec, Envelope, FieldSpec, Finding, InputError, JsonType, Report, Severity,
+    TypeSet, DATA_FIELD, ENVELOPE_FIELD, MAX_DEPTH,
+};
 
 pub use catalog::{Catalog, CatalogError};
-pub use contract::{ContractError, ContractSpec, FieldSpec, JsonType, TypeSet};
-pub use envelope::{Envelope, InputError};
 /// `#[protocolarc::contract("path.json")] pub struct Name;`: typed structs from a contract file.
 #[cfg(feature = "derive")]
 pub use protocolarc_derive::contract;
-pub use report::{Finding, Report, Severity};
 #[doc(hidden)]
 pub use typed::__private;
 pub use typed::Contract;
-pub use validate::{DATA_FIELD, ENVELOPE_FIELD};
-
-pub(crate) use error::io_reason;

@@ -102,7 +102,7 @@ impl Matrix {
                 }
             })
             .collect();
-        Matrix { columns, rows, chains: chains(catalog) }
+        Matrix { columns, rows, chains: chains(catalog.contracts()) }
     }
 
     pub fn totals(&self) -> Totals {

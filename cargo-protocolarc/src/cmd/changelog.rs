@@ -16,7 +16,7 @@ pub(crate) fn run(cx: &Ctx, args: crate::cli::ChangelogArgs, out: &mut dyn Write
     let mut text = String::from(
         "# Contract changelog\n\nComputed by `cargo protocolarc changelog` from the contracts themselves.\n",
     );
-    for chain in chains(&catalog) {
+    for chain in chains(catalog.contracts()) {
         text.push_str(&format!("\n## {}\n", chain.name));
         for step in chain.steps.iter().rev() {
             let d = &step.diff;

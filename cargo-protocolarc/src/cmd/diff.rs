@@ -32,7 +32,7 @@ pub(crate) fn run(cx: &Ctx, args: DiffArgs, out: &mut dyn Write) -> Result<i32, 
         }
         _ => {
             let catalog = repo.catalog(&[Input::Disk(cx.project()?.contracts)])?;
-            chains(&catalog).into_iter().flat_map(|c| c.steps.into_iter().map(|s| s.diff)).collect()
+            chains(catalog.contracts()).into_iter().flat_map(|c| c.steps.into_iter().map(|s| s.diff)).collect()
         }
     };
     write_diffs(&diffs, &args, &[], out)?;

@@ -74,6 +74,11 @@ impl InputError {
         InputError { origin: origin.into(), line: 0, column: 0, message: message.into() }
     }
 
+    /// An I/O error reading `origin`, in words (no OS error number).
+    pub fn io(origin: impl Into<String>, e: &std::io::Error) -> Self {
+        InputError::new(origin, load_io_reason(e))
+    }
+
     pub fn origin(&self) -> &str {
         &self.origin
     }

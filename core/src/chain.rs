@@ -5,7 +5,6 @@
 
 use std::fmt;
 
-use crate::catalog::Catalog;
 use crate::contract::ContractSpec;
 use crate::diff::{diff, ContractDiff, Impact};
 
@@ -111,10 +110,11 @@ pub struct Chain {
     pub steps: Vec<Step>,
 }
 
-/// The chain of each contract name in the catalog, sorted by name.
-pub fn chains(catalog: &Catalog) -> Vec<Chain> {
+/// The chain of each contract name, given contracts sorted by name and then
+/// revision (as a catalog holds them), sorted by name.
+pub fn chains<'a>(contracts: impl IntoIterator<Item = &'a ContractSpec>) -> Vec<Chain> {
     let mut out: Vec<Chain> = Vec::new();
-    let all: Vec<&ContractSpec> = catalog.contracts().collect();
+    let all: Vec<&ContractSpec> = contracts.into_iter().collect();
     let mut start = 0;
     while start < all.len() {
         let name = all[start].name();

@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::json::canonical::string;
 use crate::json::tree::{parse, Node, TreeError, Value};
 
 /// RFC 8785 canonical JSON of a document. A number beyond IEEE 754 double
@@ -75,27 +76,6 @@ fn write(node: &Node, out: &mut String) -> Result<(), TreeError> {
     Ok(())
 }
 
-/// RFC 8785 §3.2.2.2 string form: only `"`, `\` and control characters are
-/// escaped, with the short forms where JSON has them.
-pub(crate) fn string(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\u{c}' => out.push_str("\\f"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
 
 /// A JSON number in its ECMAScript `Number.prototype.toString` form (RFC 8785
 /// §3.2.2.3): the shortest digits that read back as the same double.

@@ -2,6 +2,8 @@
 //! object key order does not matter, `1` equals `1.0`, strings compare after
 //! decoding. Used by `uniqueItems`; not a serialisation format.
 
+use std::fmt::Write as _;
+
 use super::scan::{Kind, Scanner, SyntaxError};
 
 /// Appends the canonical spelling of the value at the scanner's position.
@@ -14,7 +16,7 @@ pub fn canonical(s: &mut Scanner<'_>, out: &mut String) -> Result<(), SyntaxErro
             None => "null",
         }),
         Kind::Number => s.number()?.dec().canonical(out),
-        Kind::String => crate::lock::string(&s.string()?.decode(), out),
+        Kind::String => string(&s.string()?.decode(), out),
         Kind::Array => {
             s.array_start();
             out.push('[');
@@ -42,7 +44,7 @@ pub fn canonical(s: &mut Scanner<'_>, out: &mut String) -> Result<(), SyntaxErro
                 if i > 0 {
                     out.push(',');
                 }
-                crate::lock::string(k, out);
+                string(k, out);
                 out.push(':');
                 out.push_str(v);
             }
@@ -68,4 +70,26 @@ mod tests {
         assert_ne!(canon("[1]"), canon("[true]"));
         assert_ne!(canon(r#"{"a":1}"#), canon(r#"{"a":1,"b":2}"#));
     }
+}
+
+/// RFC 8785 §3.2.2.2 string form: only `"`, `\` and control characters are
+/// escaped, with the short forms where JSON has them.
+pub(crate) fn string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\u{c}' => out.push_str("\\f"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
