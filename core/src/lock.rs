@@ -76,7 +76,6 @@ fn write(node: &Node, out: &mut String) -> Result<(), TreeError> {
     Ok(())
 }
 
-
 /// A JSON number in its ECMAScript `Number.prototype.toString` form (RFC 8785
 /// §3.2.2.3): the shortest digits that read back as the same double.
 pub fn es_number(raw: &str) -> String {

@@ -9,6 +9,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::rules::Rule;
+
 /// How bad a finding is. Errors fail the document; warnings do not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -50,8 +52,9 @@ pub struct Finding {
 }
 
 impl Finding {
-    pub fn new(severity: Severity, rule: &'static str, field: impl Into<String>, message: impl Into<String>) -> Self {
-        Finding { severity, rule, field: field.into(), message: message.into() }
+    /// A finding of `rule`, with the rule's severity.
+    pub fn new(rule: &'static Rule, field: impl Into<String>, message: impl Into<String>) -> Self {
+        Finding { severity: rule.severity, rule: rule.id, field: field.into(), message: message.into() }
     }
 
     pub fn severity(&self) -> Severity {

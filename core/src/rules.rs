@@ -1,50 +1,126 @@
-//! The validation rules of SPEC §4, as one table: the validator emits these
-//! ids, and `--help`, the docs and the tests read their descriptions here.
+//! The validation rules of SPEC §4, one record each: the validator emits these
+//! records (a finding takes its severity from its rule, never from the
+//! emitting site), and `rules`, `--help`, the docs and the tests read their
+//! summaries and explanations here. A new validation rule starts with a record.
 
 use crate::report::Severity;
 
-/// A validation rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A validation rule: everything said about it, in one place.
+#[derive(Debug, PartialEq, Eq)]
 pub struct Rule {
+    /// The id findings carry: `field.maxLength`.
     pub id: &'static str,
+    /// The severity of every finding of this rule.
     pub severity: Severity,
+    /// One line: when the rule fires.
     pub summary: &'static str,
+    /// Why the rule exists and what exactly it checks.
+    pub explanation: &'static str,
+    /// A contract field and a body that the rule flags.
+    pub example: &'static str,
+    /// How to make the finding go away.
+    pub fix: &'static str,
 }
 
 macro_rules! rules {
-    ($($name:ident = $id:literal, $sev:ident, $summary:literal;)*) => {
-        $(pub const $name: &str = $id;)*
+    ($($name:ident = $id:literal, $sev:ident, $summary:literal,
+        explanation: $explanation:literal, example: $example:literal, fix: $fix:literal;)*) => {
+        $(
+            #[doc = $summary]
+            pub const $name: &Rule = &Rule {
+                id: $id, severity: Severity::$sev, summary: $summary,
+                explanation: $explanation, example: $example, fix: $fix,
+            };
+        )*
         /// Every validation rule, in the order SPEC §4 lists them.
-        pub const VALIDATION_RULES: &[Rule] = &[
-            $(Rule { id: $id, severity: Severity::$sev, summary: $summary },)*
-        ];
+        pub const VALIDATION_RULES: &[&Rule] = &[$($name,)*];
     };
 }
 
 rules! {
-    CONTRACT_MATCH = "contract.match", Error, "the envelope names another contract";
-    REVISION_HINT = "revision.hint", Warning, "the envelope's revision differs from the contract's";
-    FIELD_REQUIRED = "field.required", Error, "a required field is missing";
-    FIELD_TYPE = "field.type", Error, "a value is of no accepted type (or a parent is not an object or array)";
-    FIELD_ENUM = "field.enum", Error, "a value is outside the field's enum (an object or array never is in it)";
-    FIELD_MINIMUM = "field.minimum", Error, "a number is below `minimum`";
-    FIELD_MAXIMUM = "field.maximum", Error, "a number is above `maximum`";
-    FIELD_EXCLUSIVE_MINIMUM = "field.exclusiveMinimum", Error, "a number is not above `exclusiveMinimum`";
-    FIELD_EXCLUSIVE_MAXIMUM = "field.exclusiveMaximum", Error, "a number is not below `exclusiveMaximum`";
-    FIELD_MULTIPLE_OF = "field.multipleOf", Error, "a number is not a multiple of `multipleOf`";
-    FIELD_MIN_LENGTH = "field.minLength", Error, "a string has fewer code points than `minLength`";
-    FIELD_MAX_LENGTH = "field.maxLength", Error, "a string has more code points than `maxLength`";
-    FIELD_PATTERN = "field.pattern", Error, "a string does not match `pattern` (unanchored search)";
-    FIELD_MIN_ITEMS = "field.minItems", Error, "an array has fewer elements than `minItems`";
-    FIELD_MAX_ITEMS = "field.maxItems", Error, "an array has more elements than `maxItems`";
-    FIELD_UNIQUE_ITEMS = "field.uniqueItems", Error, "an array repeats an element under `uniqueItems`";
-    FIELD_UNKNOWN = "field.unknown", Warning, "a strict contract does not declare this top-level key";
-    JSON_DUPLICATE_KEY = "json.duplicate_key", Error, "an object repeats a key";
-    JSON_SYNTAX = "json.syntax", Error, "the document is not JSON (validate_json on raw bytes only)";
-    JSON_DEPTH = "json.depth", Error, "objects and arrays nest deeper than the limit (128)";
+    CONTRACT_MATCH = "contract.match", Error, "the envelope names another contract",
+        explanation: "An envelope says which contract its data follows. Validating it against a contract of another name is almost always a routing mistake, so the envelope fails even when its data would pass.",
+        example: "contract mcp.tool_call; envelope {\"contract\": \"mcp.tool_result\", \"data\": {...}}",
+        fix: "Send the envelope to the contract it names, or correct its `contract` key.";
+    REVISION_HINT = "revision.hint", Warning, "the envelope's revision differs from the contract's",
+        explanation: "An envelope may declare the revision it was written for. A different revision is only a warning: the data is judged by the contract at hand, and compatible revisions accept each other's data.",
+        example: "contract mcp.tool_call 1.1.0; envelope {\"contract\": \"mcp.tool_call\", \"revision\": \"1.0.0\", ...}",
+        fix: "Validate against the declared revision (give that contract file), or update the envelope's `revision`.";
+    FIELD_REQUIRED = "field.required", Error, "a required field is missing",
+        explanation: "A field is required unless it says `\"required\": false`. A required field under an optional parent is required only when the parent is present.",
+        example: "field {\"name\": \"params.name\", \"type\": \"string\"}; data {\"params\": {}}",
+        fix: "Send the field, or mark it `\"required\": false` in a new contract revision (a forward change).";
+    FIELD_TYPE = "field.type", Error, "a value is of no accepted type (or a parent is not an object or array)",
+        explanation: "A present value must be of one of the field's types. `integer` is any number with a zero fraction (`1.0` counts), `number` every number, and `boolean` is never a number. A value of the wrong type gets no further check.",
+        example: "field {\"name\": \"id\", \"type\": \"integer\"}; data {\"id\": \"7\"}",
+        fix: "Send a value of an accepted type, or widen the field's `type` list in a new revision.";
+    FIELD_ENUM = "field.enum", Error, "a value is outside the field's enum (an object or array never is in it)",
+        explanation: "An enum lists every allowed scalar. Numbers compare as decimals (`1` equals `1.0`), strings after decoding escapes.",
+        example: "field {\"name\": \"role\", \"type\": \"string\", \"enum\": [\"user\", \"agent\"]}; data {\"role\": \"admin\"}",
+        fix: "Send one of the listed values, or add the value to the enum in a new revision.";
+    FIELD_MINIMUM = "field.minimum", Error, "a number is below `minimum`",
+        explanation: "`minimum` is an inclusive lower bound, decided on the decimal number as written, never on a binary float.",
+        example: "field {\"name\": \"days\", \"type\": \"integer\", \"minimum\": 1}; data {\"days\": 0}",
+        fix: "Send a number at or above the bound.";
+    FIELD_MAXIMUM = "field.maximum", Error, "a number is above `maximum`",
+        explanation: "`maximum` is an inclusive upper bound, decided on the decimal number as written.",
+        example: "field {\"name\": \"days\", \"type\": \"integer\", \"maximum\": 7}; data {\"days\": 8}",
+        fix: "Send a number at or below the bound.";
+    FIELD_EXCLUSIVE_MINIMUM = "field.exclusiveMinimum", Error, "a number is not above `exclusiveMinimum`",
+        explanation: "`exclusiveMinimum` is a strict lower bound: the bound itself is rejected.",
+        example: "field {\"name\": \"ratio\", \"type\": \"number\", \"exclusiveMinimum\": 0}; data {\"ratio\": 0}",
+        fix: "Send a number strictly above the bound.";
+    FIELD_EXCLUSIVE_MAXIMUM = "field.exclusiveMaximum", Error, "a number is not below `exclusiveMaximum`",
+        explanation: "`exclusiveMaximum` is a strict upper bound: the bound itself is rejected.",
+        example: "field {\"name\": \"ratio\", \"type\": \"number\", \"exclusiveMaximum\": 1}; data {\"ratio\": 1}",
+        fix: "Send a number strictly below the bound.";
+    FIELD_MULTIPLE_OF = "field.multipleOf", Error, "a number is not a multiple of `multipleOf`",
+        explanation: "Decided on the decimal digits as written, not on binary floats: `19.99` is a multiple of `0.01`.",
+        example: "field {\"name\": \"price\", \"type\": \"number\", \"multipleOf\": 0.01}; data {\"price\": 1.005}",
+        fix: "Round the number to a multiple of the step.";
+    FIELD_MIN_LENGTH = "field.minLength", Error, "a string has fewer code points than `minLength`",
+        explanation: "Length counts Unicode code points, not bytes or UTF-16 units.",
+        example: "field {\"name\": \"name\", \"type\": \"string\", \"minLength\": 1}; data {\"name\": \"\"}",
+        fix: "Send a longer string.";
+    FIELD_MAX_LENGTH = "field.maxLength", Error, "a string has more code points than `maxLength`",
+        explanation: "Length counts Unicode code points, not bytes or UTF-16 units.",
+        example: "field {\"name\": \"code\", \"type\": \"string\", \"maxLength\": 2}; data {\"code\": \"abc\"}",
+        fix: "Send a shorter string, or raise `maxLength` in a new revision (a forward change).";
+    FIELD_PATTERN = "field.pattern", Error, "a string does not match `pattern` (unanchored search)",
+        explanation: "`pattern` is searched anywhere in the string (add `^` and `$` to anchor it), in the `regex` crate's syntax, in linear time.",
+        example: "field {\"name\": \"id\", \"type\": \"string\", \"pattern\": \"^req-[0-9]+$\"}; data {\"id\": \"req-x\"}",
+        fix: "Send a matching string, or loosen the pattern in a new revision.";
+    FIELD_MIN_ITEMS = "field.minItems", Error, "an array has fewer elements than `minItems`",
+        explanation: "`minItems` bounds the number of elements from below.",
+        example: "field {\"name\": \"tags\", \"type\": \"array\", \"minItems\": 1}; data {\"tags\": []}",
+        fix: "Send at least that many elements.";
+    FIELD_MAX_ITEMS = "field.maxItems", Error, "an array has more elements than `maxItems`",
+        explanation: "`maxItems` bounds the number of elements from above.",
+        example: "field {\"name\": \"tags\", \"type\": \"array\", \"maxItems\": 2}; data {\"tags\": [1, 2, 3]}",
+        fix: "Send at most that many elements.";
+    FIELD_UNIQUE_ITEMS = "field.uniqueItems", Error, "an array repeats an element under `uniqueItems`",
+        explanation: "Elements are compared as JSON values: object key order does not matter and `1` equals `1.0`.",
+        example: "field {\"name\": \"tags\", \"type\": \"array\", \"uniqueItems\": true}; data {\"tags\": [\"a\", \"a\"]}",
+        fix: "Remove the repeated elements.";
+    FIELD_UNKNOWN = "field.unknown", Warning, "a strict contract does not declare this top-level key",
+        explanation: "A contract with `\"strict\": true` warns about every top-level key it does not declare. It is a warning, not an error: the envelope still passes.",
+        example: "contract {\"strict\": true, \"fields\": [{\"name\": \"id\", ...}]}; data {\"id\": 1, \"idd\": 2}",
+        fix: "Remove or rename the key, or declare it in a new revision.";
+    JSON_DUPLICATE_KEY = "json.duplicate_key", Error, "an object repeats a key",
+        explanation: "JSON parsers disagree on which of two equal keys wins, so a body with a repeated key means different things to different readers. Keys compare after decoding escapes, at any depth.",
+        example: "data {\"id\": 1, \"id\": 2}",
+        fix: "Send each key once.";
+    JSON_SYNTAX = "json.syntax", Error, "the document is not JSON (validate_json on raw bytes only)",
+        explanation: "The bytes given to `validate_json` are not one JSON document. Envelope files report this as an input error (exit 3) instead.",
+        example: "data bytes `{\"id\": 1,}`",
+        fix: "Send well-formed JSON (RFC 8259).";
+    JSON_DEPTH = "json.depth", Error, "objects and arrays nest deeper than the limit (128)",
+        explanation: "The validator reads at most 128 levels of nesting so that no input can exhaust its stack; deeper documents are refused.",
+        example: "data 129 nested arrays `[[[...]]]`",
+        fix: "Flatten the document.";
 }
 
 /// The rule with this id.
 pub fn find(id: &str) -> Option<&'static Rule> {
-    VALIDATION_RULES.iter().find(|r| r.id == id)
+    VALIDATION_RULES.iter().copied().find(|r| r.id == id)
 }

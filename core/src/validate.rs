@@ -20,8 +20,9 @@ use crate::json::number::{Dec, Decimal, Num};
 use crate::json::scan::{line_col, Kind, Scanner, SyntaxError};
 use crate::json::text::{quote, Str};
 use crate::json::MAX_DEPTH;
-use crate::report::{Finding, Report, Severity};
+use crate::report::{Finding, Report};
 use crate::rules;
+use crate::rules::Rule;
 
 /// The field name of findings about the data body as a whole.
 pub const DATA_FIELD: &str = "<data>";
@@ -79,11 +80,11 @@ impl ContractSpec {
             Err(Stop::Syntax(e)) => {
                 let (line, column) = line_col(data, e.offset);
                 let msg = format!("line {line}, column {column}: {}", e.kind.message());
-                Report::new(vec![Finding::new(Severity::Error, rules::JSON_SYNTAX, DATA_FIELD, msg)])
+                Report::new(vec![Finding::new(rules::JSON_SYNTAX, DATA_FIELD, msg)])
             }
             Err(Stop::Depth(field)) => {
                 let msg = format!("objects and arrays nest deeper than {MAX_DEPTH} levels");
-                Report::new(vec![Finding::new(Severity::Error, rules::JSON_DEPTH, field, msg)])
+                Report::new(vec![Finding::new(rules::JSON_DEPTH, field, msg)])
             }
         }
     }
@@ -93,7 +94,7 @@ impl ContractSpec {
     pub fn validate_value(&self, data: &serde_json::Value) -> Report {
         match serde_json::to_vec(data) {
             Ok(bytes) => self.validate_json(&bytes),
-            Err(e) => Report::new(vec![Finding::new(Severity::Error, rules::JSON_SYNTAX, DATA_FIELD, e.to_string())]),
+            Err(e) => Report::new(vec![Finding::new(rules::JSON_SYNTAX, DATA_FIELD, e.to_string())]),
         }
     }
 
@@ -107,13 +108,13 @@ impl ContractSpec {
                 quote(envelope.contract(), QUOTE_MAX),
                 quote(&self.name, QUOTE_MAX)
             );
-            findings.push(Finding::new(Severity::Error, rules::CONTRACT_MATCH, ENVELOPE_FIELD, msg));
+            findings.push(Finding::new(rules::CONTRACT_MATCH, ENVELOPE_FIELD, msg));
         }
         if let Some(rev) = envelope.revision() {
             if rev != self.revision.to_string() {
                 let shown: String = rev.chars().flat_map(char::escape_debug).take(QUOTE_MAX).collect();
                 let msg = format!("envelope declares revision {shown}, contract is {}", self.revision);
-                findings.push(Finding::new(Severity::Warning, rules::REVISION_HINT, ENVELOPE_FIELD, msg));
+                findings.push(Finding::new(rules::REVISION_HINT, ENVELOPE_FIELD, msg));
             }
         }
         Report::new(findings)
@@ -225,12 +226,12 @@ struct Walker<'c, 'a> {
 }
 
 impl<'c, 'a> Walker<'c, 'a> {
-    fn push(&mut self, severity: Severity, rule: &'static str, path: &Path<'_, '_>, message: String) {
-        self.findings.push(Finding::new(severity, rule, path.render(), message));
+    fn push(&mut self, rule: &'static Rule, path: &Path<'_, '_>, message: String) {
+        self.findings.push(Finding::new(rule, path.render(), message));
     }
 
-    fn error(&mut self, rule: &'static str, path: &Path<'_, '_>, message: String) {
-        self.push(Severity::Error, rule, path, message);
+    fn error(&mut self, rule: &'static Rule, path: &Path<'_, '_>, message: String) {
+        self.push(rule, path, message);
     }
 
     fn document(&mut self) -> Result<(), Stop> {
@@ -397,7 +398,7 @@ impl<'c, 'a> Walker<'c, 'a> {
                 None => {
                     if strict {
                         let msg = "key is not declared by the strict contract".to_string();
-                        self.push(Severity::Warning, rules::FIELD_UNKNOWN, &here, msg);
+                        self.push(rules::FIELD_UNKNOWN, &here, msg);
                     }
                     self.skip_typed(&here, depth + 1)?;
                 }
@@ -526,7 +527,7 @@ pub(crate) fn in_number_enum(values: &[Scalar], v: &Dec<'_>) -> bool {
 pub(crate) fn number_faults<'c>(
     c: &'c Constraints,
     v: &Dec<'_>,
-) -> [Option<(&'static str, &'c Decimal, &'static str)>; 5] {
+) -> [Option<(&'static Rule, &'c Decimal, &'static str)>; 5] {
     let bound = |b: &'c Option<Decimal>, breaks: fn(Ordering) -> bool, rule, wording| {
         b.as_ref().filter(|m| breaks(v.compare(&m.dec()))).map(|m| (rule, m, wording))
     };

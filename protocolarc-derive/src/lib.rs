@@ -13,9 +13,9 @@ extern crate proc_macro;
 
 mod attr;
 
+use proc_macro2::{Span, TokenStream};
 use protocolarc_core::codegen;
 use protocolarc_core::{chain, diff, ContractSpec};
-use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::spanned::Spanned;
 
@@ -71,8 +71,9 @@ fn load(lit: &syn::LitStr) -> Result<ContractSpec, syn::Error> {
     let rel = lit.value();
     let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
     let full = std::path::Path::new(&dir).join(&rel);
-    let bytes = std::fs::read(&full)
-        .map_err(|e| syn::Error::new(lit.span(), format!("cannot read contract {rel}: {}", protocolarc_core::io_reason(&e))))?;
+    let bytes = std::fs::read(&full).map_err(|e| {
+        syn::Error::new(lit.span(), format!("cannot read contract {rel}: {}", protocolarc_core::io_reason(&e)))
+    })?;
     ContractSpec::from_slice(&bytes, &rel).map_err(|e| syn::Error::new(lit.span(), e.to_string()))
 }
 

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::report::{Finding, Report, Severity};
+use crate::report::{Finding, Report};
 use crate::ContractSpec;
 
 /// A Rust type generated from a contract file.
@@ -59,7 +59,7 @@ pub trait Contract: Sized + Serialize + DeserializeOwned {
             // A body the contract accepts always has a typed form, but for
             // numbers beyond a double, which serde_json cannot hold.
             let msg = format!("the typed parse failed: {e}");
-            Report::new(vec![Finding::new(Severity::Error, crate::rules::JSON_SYNTAX, crate::DATA_FIELD, msg)])
+            Report::new(vec![Finding::new(crate::rules::JSON_SYNTAX, crate::DATA_FIELD, msg)])
         })
     }
 

@@ -72,16 +72,16 @@ struct Expect {
 fn expect(d: &Detected) -> Expect {
     let own = |rules: &[&str]| rules.iter().map(|r| r.to_string()).collect();
     match d.rule.id {
-        rules::STRICT_ENABLED => Expect { rules: own(&[crate::rules::FIELD_UNKNOWN]), ancestors: true },
+        rules::STRICT_ENABLED => Expect { rules: own(&[crate::rules::FIELD_UNKNOWN.id]), ancestors: true },
         rules::ADDED_REQUIRED | rules::REQUIRED_TIGHTENED => {
-            Expect { rules: own(&[crate::rules::FIELD_REQUIRED, crate::rules::FIELD_TYPE]), ancestors: true }
+            Expect { rules: own(&[crate::rules::FIELD_REQUIRED.id, crate::rules::FIELD_TYPE.id]), ancestors: true }
         }
         // A type an enum leaves no member of is rejected as `field.enum`.
         rules::TYPE_NARROWED | rules::TYPE_CHANGED => {
-            Expect { rules: own(&[crate::rules::FIELD_TYPE, crate::rules::FIELD_ENUM]), ancestors: false }
+            Expect { rules: own(&[crate::rules::FIELD_TYPE.id, crate::rules::FIELD_ENUM.id]), ancestors: false }
         }
         rules::ENUM_ADDED | rules::ENUM_RESTRICTED => {
-            Expect { rules: own(&[crate::rules::FIELD_ENUM]), ancestors: false }
+            Expect { rules: own(&[crate::rules::FIELD_ENUM.id]), ancestors: false }
         }
         id => {
             // `field.<keyword>.<direction>`: the keyword's own finding; a
@@ -383,7 +383,7 @@ impl<'c> Ctx<'c> {
             let mut changed = false;
             for f in report.findings() {
                 let pattern = pattern_of(f.field());
-                if f.rule() != crate::rules::FIELD_REQUIRED || pattern == change || below(change, &pattern) {
+                if f.rule() != crate::rules::FIELD_REQUIRED.id || pattern == change || below(change, &pattern) {
                     continue;
                 }
                 let Some(site) = self.new_sites.get(&pattern) else { continue };

@@ -97,8 +97,6 @@ fn nested_arrays_and_enums_are_typed() {
     assert!(matches!(m.params.message.context_id, Some(SendMessageParamsMessageContextId::Null)));
 }
 
-mod strategies;
-
 mod differential {
     use proptest::prelude::*;
     use protocolarc::{Contract, ContractSpec};

@@ -255,8 +255,6 @@ fn samples<S: Strategy>(strategy: S, n: usize) -> Vec<S::Value> {
     (0..n).map(|_| strategy.new_tree(&mut runner).expect("a value").current()).collect()
 }
 
-mod strategies;
-
 #[test]
 fn every_rule_bodies_agree_with_the_runtime() {
     let pair = pair::<EveryRule>("tests/data/contracts/every_rule_1.0.0.json");

@@ -3,7 +3,7 @@
 //! invalid ones rejected with the contract's findings, lines that are not
 //! JSON with a JSON-RPC parse error.
 
-#[path = "../examples/stdio_service.rs"]
+#[path = "../../examples/stdio_service.rs"]
 mod service;
 
 #[test]

@@ -10,7 +10,7 @@ use protocolarc::envelope::read_jsonl;
 use protocolarc::{ContractSpec, InputError};
 use protocolarc_tests::root;
 
-mod strategies;
+use crate::strategies;
 
 fn contracts() -> &'static [ContractSpec] {
     static ALL: std::sync::OnceLock<Vec<ContractSpec>> = std::sync::OnceLock::new();

@@ -1,0 +1,23 @@
+//! The cross-crate tests, one binary (one link, one run): every module is one
+//! concern, named for it. The tests that count allocations (`alloc.rs`,
+//! `stream.rs`) install a global allocator and keep binaries of their own.
+
+mod adversarial;
+mod api;
+mod bad_input;
+mod cli;
+mod compat_cli;
+mod compiletest;
+mod conformance;
+mod diff_rules;
+mod example;
+mod fuzz;
+mod generated;
+mod git_ci;
+mod readme;
+mod rebuild;
+mod regression;
+mod rules;
+mod soundness;
+mod strategies;
+mod typed;
