@@ -13,6 +13,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
+use crate::input::{is_regular_file, next_line, read_capped, size_phrase, Limits, Line, ReadError};
 use crate::io_reason as load_io_reason;
 use crate::json::scan::{line_col, Kind, Scanner, SyntaxError};
 use crate::json::text::quote;
@@ -149,7 +150,9 @@ fn walk(root: &Path, dir: &Path, found: &mut Vec<(String, PathBuf)>) -> Result<(
         let kind = entry.file_type().map_err(|e| InputError::new(origin(), load_io_reason(&e)))?;
         if kind.is_dir() {
             walk(root, &path, found)?;
-        } else if is_envelope_file(&path) {
+        } else if is_envelope_file(&path) && is_regular_file(&path) {
+            // Regular files only (links to them too): a FIFO or a device
+            // in a directory would block or never end.
             let rel = path.strip_prefix(root).unwrap_or(&path);
             let label = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
             found.push((label, path));
@@ -168,30 +171,52 @@ fn is_jsonl(path: &Path) -> bool {
 
 /// Reads JSONL envelopes from any reader, one line at a time: memory holds
 /// one line, whatever the stream's length. Sources are `label:LINE`; errors
-/// name `origin`, the line and the column.
+/// name `origin`, the line and the column. Lines are capped at
+/// [`Limits::from_env`]'s `max_line` (64 MiB unless `PROTOCOLARC_MAX_LINE_BYTES` says otherwise).
 pub fn read_jsonl<R: BufRead, E: From<InputError>>(
+    reader: R,
+    label: &str,
+    origin: &str,
+    each: impl FnMut(Envelope) -> Result<(), E>,
+) -> Result<usize, E> {
+    read_jsonl_within(reader, label, origin, Limits::from_env(), each)
+}
+
+/// [`read_jsonl`] with a chosen cap on a line ([`Limits::max_line`]): a longer
+/// line is an input error naming its number, and reading stops there. A line
+/// whose first byte cannot start an envelope is refused at that byte, unread
+/// past it.
+pub fn read_jsonl_within<R: BufRead, E: From<InputError>>(
     mut reader: R,
     label: &str,
     origin: &str,
+    limits: Limits,
     mut each: impl FnMut(Envelope) -> Result<(), E>,
 ) -> Result<usize, E> {
     let mut count = 0;
     let mut line = Vec::new();
     let mut number = 0;
     loop {
-        line.clear();
-        let n = reader.read_until(b'\n', &mut line).map_err(|e| InputError::new(origin, load_io_reason(&e)))?;
-        if n == 0 {
+        let read = next_line(&mut reader, &mut line, limits.max_line)
+            .map_err(|e| InputError::new(origin, load_io_reason(&e)))?;
+        if read == Line::End {
             return Ok(count);
         }
         number += 1;
+        if read == Line::TooLong {
+            let msg = format!(
+                "line is longer than the limit of {} (PROTOCOLARC_MAX_LINE_BYTES raises it)",
+                size_phrase(limits.max_line)
+            );
+            let column = limits.max_line + 1;
+            return Err(InputError { origin: origin.to_string(), line: number, column, message: msg }.into());
+        }
         let mut text = line.as_slice();
         if number == 1 {
             text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
         }
         // The line break is not part of the document: an error at its end
         // is reported at the end of the line, not on the next one.
-        text = text.strip_suffix(b"\n").unwrap_or(text);
         text = text.strip_suffix(b"\r").unwrap_or(text);
         if text.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
             continue;
@@ -208,19 +233,42 @@ pub fn read_jsonl<R: BufRead, E: From<InputError>>(
 
 /// Reads every envelope of a file in order, handing each to `each`. JSONL is
 /// streamed line by line. Stops at the first input error, or when `each`
-/// returns an error.
+/// returns an error. Within [`Limits::from_env`] (64 MiB a line, 256 MiB a
+/// `.json` file, unless the environment says otherwise).
 pub fn read_file<E: From<InputError>>(
     file: &EnvelopeFile,
+    each: impl FnMut(Envelope) -> Result<(), E>,
+) -> Result<usize, E> {
+    read_file_within(file, Limits::from_env(), each)
+}
+
+/// [`read_file`] with chosen caps: a JSONL line longer than
+/// [`Limits::max_line`], or a `.json` file longer than
+/// [`Limits::max_document`], is an input error.
+pub fn read_file_within<E: From<InputError>>(
+    file: &EnvelopeFile,
+    limits: Limits,
     each: impl FnMut(Envelope) -> Result<(), E>,
 ) -> Result<usize, E> {
     let origin = file.path.display().to_string();
     let open_err = |e: std::io::Error| InputError::new(&origin, load_io_reason(&e));
     if is_jsonl(&file.path) {
         let reader = BufReader::new(File::open(&file.path).map_err(open_err)?);
-        return read_jsonl(reader, &file.label, &origin, each);
+        return read_jsonl_within(reader, &file.label, &origin, limits, each);
     }
-    let bytes = std::fs::read(&file.path).map_err(open_err)?;
+    let bytes = read_capped(&file.path, limits.max_document).map_err(|e| read_error(&origin, e))?;
     read_json(&bytes, &file.label, &origin, each)
+}
+
+/// A capped read's failure as an input error.
+pub(crate) fn read_error(origin: &str, e: ReadError) -> InputError {
+    match e {
+        ReadError::Io(e) => InputError::new(origin, load_io_reason(&e)),
+        ReadError::TooLarge(cap) => InputError::new(
+            origin,
+            format!("file is larger than the limit of {} (PROTOCOLARC_MAX_DOCUMENT_BYTES raises it)", size_phrase(cap)),
+        ),
+    }
 }
 
 /// Reads the envelopes of a `.json` document (one envelope or an array of

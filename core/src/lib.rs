@@ -21,6 +21,7 @@ pub mod envelope;
 mod error;
 #[doc(hidden)]
 pub mod fast;
+pub mod input;
 mod json;
 pub mod lock;
 pub mod report;

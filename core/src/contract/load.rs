@@ -81,9 +81,19 @@ impl std::error::Error for ContractError {}
 
 pub(super) fn from_path(path: &Path) -> Result<ContractSpec, ContractError> {
     let origin = path.display().to_string();
-    match std::fs::read(path) {
+    let cap = crate::input::Limits::from_env().max_document;
+    match crate::input::read_capped(path, cap) {
         Ok(bytes) => from_slice(&bytes, &origin),
-        Err(e) => Err(ContractError::unpositioned(&origin, format!("cannot read contract: {}", crate::io_reason(&e)))),
+        Err(crate::input::ReadError::Io(e)) => {
+            Err(ContractError::unpositioned(&origin, format!("cannot read contract: {}", crate::io_reason(&e))))
+        }
+        Err(crate::input::ReadError::TooLarge(cap)) => Err(ContractError::unpositioned(
+            &origin,
+            format!(
+                "cannot read contract: file is larger than the limit of {} (PROTOCOLARC_MAX_DOCUMENT_BYTES raises it)",
+                crate::input::size_phrase(cap)
+            ),
+        )),
     }
 }
 
