@@ -82,7 +82,7 @@ fn a_line_longer_than_the_cap_is_an_input_error_naming_its_line() {
 #[test]
 fn documents_and_contracts_longer_than_the_cap_are_refused() {
     let dir = scratch("limits-document");
-    let many = format!("[{}]", vec![ENVELOPE; 10].join(", "));
+    let many = format!("[{}]", [ENVELOPE; 10].join(", "));
     write_files(&dir, &[("t.json", CONTRACT.as_bytes()), ("e.json", many.as_bytes())]);
     assert!(CONTRACT.len() < 300 && many.len() > 300, "the contract fits the cap, the envelopes do not");
     let out = run_env(&dir, &[], &["validate", "t.json", "e.json"]);
