@@ -229,3 +229,38 @@ fn canonical_numbers_break_ties_to_even_as_ecmascript_does() {
     let a = protocolarc::lock::canonical_json(br#"{"a": 852325852412319.2, "b": 94614632987514.12}"#).unwrap();
     assert_eq!(a, r#"{"a":852325852412319.2,"b":94614632987514.12}"#);
 }
+
+/// Issue 10, defect 5: a field named `zz\n::error::injected` printed a line
+/// that GitHub Actions reads as a workflow command (`diff`, `changelog`,
+/// `describe` printed names raw). The loader refuses such names, and free
+/// text (title, kind, doc) is escaped onto one line.
+#[test]
+fn contract_text_cannot_start_an_output_line_of_its_own() {
+    let dir = scratch("control-chars");
+    let bad =
+        r#"{"name": "t.x", "revision": "1.0.0", "fields": [{"name": "zz\n::error::injected", "type": "string"}]}"#;
+    let text = r#"{"name": "t.x", "revision": "1.0.0", "title": "T\n::error::forged", "doc": "one\ntwo",
+        "fields": [{"name": "a", "type": "string", "doc": "x\r\n::warning::y"}]}"#;
+    write_files(&dir, &[("bad.json", bad.as_bytes()), ("text.json", text.as_bytes())]);
+    for args in [&["describe", "bad.json"][..], &["diff", "bad.json", "bad.json"]] {
+        let out = run_in(bin!(), &dir, args);
+        assert_eq!(
+            (out.code, out.stdout.as_str(), out.stderr.as_str()),
+            (
+                3,
+                "",
+                "error: bad.json:1:58: field 'zz\\n::error::injected': path 'zz\\n::error::injected' contains a \
+                 control character (a line break would forge output lines)\n"
+            ),
+            "{args:?}"
+        );
+    }
+    let out = run_in(bin!(), &dir, &["describe", "text.json"]);
+    assert_eq!(out.code, 0);
+    assert_eq!(
+        out.stdout,
+        "t.x@1.0.0: T\\n::error::forged\nkind: -, strict: false, 1 field\none\\ntwo\n\n  FIELD  TYPE    REQUIRED  \
+         CONSTRAINTS\n  a      string  required\n      x\\r\\n::warning::y\n"
+    );
+    assert!(out.stdout.lines().all(|l| !l.starts_with("::")), "no line starts a workflow command");
+}

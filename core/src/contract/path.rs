@@ -17,11 +17,21 @@ pub struct FieldPath {
     segments: Vec<Segment>,
 }
 
+/// Control characters and the Unicode line and paragraph separators: text
+/// that would break an output line, or forge a new one.
+pub(crate) fn is_unprintable(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
 impl FieldPath {
     /// Parses a dotted path; the error says what is wrong with it.
     pub fn parse(text: &str) -> Result<FieldPath, String> {
         if text.is_empty() {
             return Err("empty field path".into());
+        }
+        if text.chars().any(is_unprintable) {
+            let shown = crate::json::text::quote(text, 80);
+            return Err(format!("path {shown} contains a control character (a line break would forge output lines)"));
         }
         let mut segments = Vec::new();
         let mut depth = 0;
@@ -93,6 +103,11 @@ mod tests {
     #[test]
     fn rejects_malformed_paths() {
         assert_eq!(FieldPath::parse("").unwrap_err(), "empty field path");
+        assert_eq!(
+            FieldPath::parse("zz\n::error::x").unwrap_err(),
+            "path 'zz\\n::error::x' contains a control character (a line break would forge output lines)"
+        );
+        assert!(FieldPath::parse("a\u{2028}b").is_err());
         assert_eq!(FieldPath::parse("a..b").unwrap_err(), "path 'a..b' has an empty segment");
         assert_eq!(FieldPath::parse("a.").unwrap_err(), "path 'a.' has an empty segment");
         assert_eq!(FieldPath::parse("[].a").unwrap_err(), "path '[].a': '[]' must follow a key");

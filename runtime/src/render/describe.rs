@@ -12,14 +12,18 @@ use crate::contract::{enum_label, Constraints, ContractSpec, Scalar};
 pub fn text(c: &ContractSpec) -> String {
     let mut out = String::new();
     match c.title() {
-        Some(title) => out.push_str(&format!("{}: {title}\n", c.id())),
+        Some(title) => out.push_str(&format!("{}: {}\n", c.id(), super::one_line(title))),
         None => out.push_str(&format!("{}\n", c.id())),
     }
     let count = c.fields().len();
     let plural = if count == 1 { "" } else { "s" };
-    out.push_str(&format!("kind: {}, strict: {}, {count} field{plural}\n", c.kind().unwrap_or("-"), c.is_strict()));
+    out.push_str(&format!(
+        "kind: {}, strict: {}, {count} field{plural}\n",
+        super::one_line(c.kind().unwrap_or("-")),
+        c.is_strict()
+    ));
     if let Some(doc) = c.doc() {
-        out.push_str(&format!("{doc}\n"));
+        out.push_str(&format!("{}\n", super::one_line(doc)));
     }
     let rows: Vec<[String; 4]> = c
         .fields()
@@ -55,7 +59,7 @@ pub fn text(c: &ContractSpec) -> String {
     for (row, f) in rows.iter().zip(c.fields()) {
         out.push_str(&line(row));
         if let Some(doc) = f.doc() {
-            out.push_str(&format!("      {doc}\n"));
+            out.push_str(&format!("      {}\n", super::one_line(doc)));
         }
     }
     out
