@@ -264,3 +264,26 @@ fn contract_text_cannot_start_an_output_line_of_its_own() {
     );
     assert!(out.stdout.lines().all(|l| !l.starts_with("::")), "no line starts a workflow command");
 }
+
+/// Issue 10, defect 6: adding these patterns to a plain string field printed
+/// "(no witness found)", though `"a"`, a space, a line break and `"bc"` are
+/// witnesses. Candidates now come from each pattern's complement too.
+#[test]
+fn an_added_pattern_gets_a_witness_from_its_complement() {
+    let old = load(r#"{"name": "t", "revision": "1.0.0", "fields": [{"name": "s", "type": "string"}]}"#).unwrap();
+    for pattern in ["^[^a]*$", "^\\\\w*$", "^\\\\S*$", "^.*$", "^(?:[^b]|b[^c])*$"] {
+        let doc = format!(
+            r#"{{"name": "t", "revision": "2.0.0", "fields": [{{"name": "s", "type": "string", "pattern": "{pattern}"}}]}}"#
+        );
+        let new = load(&doc).unwrap();
+        let d = protocolarc::diff::diff(&old, &new).unwrap();
+        let change = &d.changes()[0];
+        assert_eq!((change.rule(), change.field()), ("field.pattern.tightened", "s"), "{pattern}");
+        let witness = change.witness().unwrap_or_else(|| panic!("{pattern}: no witness"));
+        // The witness really is one: the old revision accepts it with no
+        // finding, the new one flags the pattern.
+        assert!(old.validate_json(witness.as_bytes()).findings().is_empty(), "{pattern}: {witness}");
+        let flagged = new.validate_json(witness.as_bytes());
+        assert!(flagged.findings().iter().any(|f| f.rule() == "field.pattern" && f.field() == "s"), "{pattern}");
+    }
+}

@@ -157,6 +157,7 @@ fn strings(all: &[&Constraints]) -> Vec<String> {
                 }
                 out.push(s);
             }
+            out.extend(pattern_misses(p.source()));
         }
     }
     for &len in &lengths {
@@ -244,49 +245,116 @@ pub(super) fn pattern_samples(pattern: &str) -> Vec<String> {
     (0..4).map(|variant| draw(&hir, variant)).collect()
 }
 
-fn draw(hir: &Hir, variant: usize) -> String {
-    let mut out = String::new();
-    emit(hir, variant, &mut out, 0);
+/// Strings that come close to a pattern but miss it: each drawn like a
+/// match, but with one character class answered from its complement (`a`
+/// for `[^a]`, a space for `\w`, a line break for `.`), and the plain
+/// matches with a character before or after (which breaks an anchor). A
+/// new pattern rejects some of them while the old revision accepted them:
+/// that is the witness of a pattern added or tightened.
+pub(super) fn pattern_misses(pattern: &str) -> Vec<String> {
+    let Ok(hir) = regex_syntax::Parser::new().parse(pattern) else { return Vec::new() };
+    let mut out = Vec::new();
+    for k in 0..8 {
+        let mut draw = Draw { variant: 0, miss: Some(k), classes: 0, out: String::new() };
+        draw.emit(&hir, 0);
+        let reached = draw.classes > k;
+        out.push(draw.out);
+        if !reached {
+            break;
+        }
+    }
+    for s in [draw(&hir, 0), draw(&hir, 2)] {
+        out.push(format!(" {s}"));
+        out.push(format!("{s}\n"));
+    }
     out
 }
 
-fn emit(hir: &Hir, variant: usize, out: &mut String, depth: usize) {
-    if depth > 64 || out.len() > 4096 {
-        return;
+fn draw(hir: &Hir, variant: usize) -> String {
+    let mut d = Draw { variant, miss: None, classes: 0, out: String::new() };
+    d.emit(hir, 0);
+    d.out
+}
+
+/// One string being drawn from a pattern.
+struct Draw {
+    /// Which branch, range end and repetition count to take.
+    variant: usize,
+    /// The character class (counted in drawing order) to answer from its
+    /// complement; repetitions then run at least once, so it is reached.
+    miss: Option<usize>,
+    /// Character classes drawn so far.
+    classes: usize,
+    out: String,
+}
+
+impl Draw {
+    /// Whether this class is the one to miss.
+    fn missing(&mut self) -> bool {
+        self.classes += 1;
+        self.miss == Some(self.classes - 1)
     }
-    match hir.kind() {
-        HirKind::Empty | HirKind::Look(_) => {}
-        HirKind::Literal(lit) => out.push_str(&String::from_utf8_lossy(&lit.0)),
-        HirKind::Class(Class::Unicode(class)) => {
-            let ranges = class.ranges();
-            if let Some(r) = ranges.get(variant % ranges.len().max(1)) {
-                let c = if variant % 2 == 0 { r.start() } else { r.end() };
-                out.push(c);
-            }
+
+    fn emit(&mut self, hir: &Hir, depth: usize) {
+        if depth > 64 || self.out.len() > 4096 {
+            return;
         }
-        HirKind::Class(Class::Bytes(class)) => {
-            let ranges = class.ranges();
-            if let Some(r) = ranges.get(variant % ranges.len().max(1)) {
-                let b = if variant % 2 == 0 { r.start() } else { r.end() };
-                out.push(char::from(b.min(0x7f)));
+        let variant = self.variant;
+        match hir.kind() {
+            HirKind::Empty | HirKind::Look(_) => {}
+            HirKind::Literal(lit) => self.out.push_str(&String::from_utf8_lossy(&lit.0)),
+            HirKind::Class(Class::Unicode(class)) => {
+                if self.missing() {
+                    let mut other = class.clone();
+                    other.negate();
+                    // A printable character where the complement has one.
+                    let printable = other
+                        .ranges()
+                        .iter()
+                        .find_map(|r| (r.start()..=r.end()).find(|c| !c.is_control()).filter(|_| r.end() >= ' '));
+                    if let Some(c) = printable.or_else(|| other.ranges().first().map(|r| r.start())) {
+                        self.out.push(c);
+                    }
+                    return;
+                }
+                let ranges = class.ranges();
+                if let Some(r) = ranges.get(variant % ranges.len().max(1)) {
+                    let c = if variant % 2 == 0 { r.start() } else { r.end() };
+                    self.out.push(c);
+                }
             }
-        }
-        HirKind::Repetition(rep) => {
-            let extra = u32::from(variant >= 2);
-            let n = rep.max.map_or(rep.min + extra, |max| (rep.min + extra).min(max)).min(64);
-            for _ in 0..n {
-                emit(&rep.sub, variant, out, depth + 1);
+            HirKind::Class(Class::Bytes(class)) => {
+                if self.missing() {
+                    let mut other = class.clone();
+                    other.negate();
+                    if let Some(r) = other.ranges().iter().find(|r| r.start() < 0x80) {
+                        self.out.push(char::from(r.start().max(b' ').min(r.end())));
+                    }
+                    return;
+                }
+                let ranges = class.ranges();
+                if let Some(r) = ranges.get(variant % ranges.len().max(1)) {
+                    let b = if variant % 2 == 0 { r.start() } else { r.end() };
+                    self.out.push(char::from(b.min(0x7f)));
+                }
             }
-        }
-        HirKind::Capture(cap) => emit(&cap.sub, variant, out, depth + 1),
-        HirKind::Concat(parts) => {
-            for p in parts {
-                emit(p, variant, out, depth + 1);
+            HirKind::Repetition(rep) => {
+                let extra = u32::from(variant >= 2 || self.miss.is_some());
+                let n = rep.max.map_or(rep.min + extra, |max| (rep.min + extra).min(max)).min(64);
+                for _ in 0..n {
+                    self.emit(&rep.sub, depth + 1);
+                }
             }
-        }
-        HirKind::Alternation(branches) => {
-            if let Some(b) = branches.get(variant % branches.len().max(1)) {
-                emit(b, variant, out, depth + 1);
+            HirKind::Capture(cap) => self.emit(&cap.sub, depth + 1),
+            HirKind::Concat(parts) => {
+                for p in parts {
+                    self.emit(p, depth + 1);
+                }
+            }
+            HirKind::Alternation(branches) => {
+                if let Some(b) = branches.get(variant % branches.len().max(1)) {
+                    self.emit(b, depth + 1);
+                }
             }
         }
     }
@@ -302,6 +370,17 @@ mod tests {
             let re = regex::Regex::new(p).unwrap();
             let samples = pattern_samples(p);
             assert!(samples.iter().any(|s| re.is_match(s)), "{p}: {samples:?}");
+        }
+    }
+
+    #[test]
+    fn pattern_misses_include_a_string_each_pattern_rejects() {
+        // Issue 10, defect 6: each of these, added to a plain string field,
+        // had no witness although an obvious one exists.
+        for p in ["^[^a]*$", "^\\w*$", "^\\S*$", "^.*$", "^(?:[^b]|b[^c])*$", "^[a-z]+$", "^abc$"] {
+            let re = regex::Regex::new(p).unwrap();
+            let misses = pattern_misses(p);
+            assert!(misses.iter().any(|s| !re.is_match(s)), "{p}: {misses:?}");
         }
     }
 
