@@ -406,6 +406,11 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
         }
     }
     ranges(cx, node, label, &c);
+    if cx.diags.len() == before {
+        if let Some(types) = types {
+            satisfiable(cx, node, label, &c, types);
+        }
+    }
     if cx.diags.len() > before {
         return None;
     }
@@ -605,9 +610,102 @@ fn ranges(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>, c: &Constraints) {
     }
 }
 
+/// Refuses numeric constraints that no value can meet together although each
+/// bound pair is ordered: `minimum 1, maximum 2, multipleOf 5`, or an
+/// integer-only field with `minimum 1.2, maximum 1.8`. Decided exactly on
+/// the decimals (scaled to integers); bounds too wide to scale are left alone.
+fn satisfiable(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>, c: &Constraints, types: TypeSet) {
+    let integer_only = types.contains(JsonType::Integer) && !types.contains(JsonType::Number);
+    if c.multiple_of.is_none() && !integer_only {
+        return;
+    }
+    let lower = c
+        .exclusive_minimum
+        .as_ref()
+        .map(|d| ("exclusiveMinimum", d, true))
+        .or(c.minimum.as_ref().map(|d| ("minimum", d, false)));
+    let upper = c
+        .exclusive_maximum
+        .as_ref()
+        .map(|d| ("exclusiveMaximum", d, true))
+        .or(c.maximum.as_ref().map(|d| ("maximum", d, false)));
+    let (Some((lo_kw, lo, lo_excl)), Some((hi_kw, hi, hi_excl))) = (lower, upper) else { return };
+    let all = [Some(lo), Some(hi), c.multiple_of.as_ref()];
+    let Some((scale, [l, h, m])) = (0..=30u32).find_map(|scale| {
+        let v: Vec<i128> = all.iter().flatten().map(|d| d.dec().scaled(scale)).collect::<Option<_>>()?;
+        Some((scale, [v[0], v[1], v.get(2).copied().unwrap_or(0)]))
+    }) else {
+        return;
+    };
+    let unit = 10i128.pow(scale);
+    // The step the value must be a multiple of, in scaled units.
+    let step = match (c.multiple_of.is_some(), integer_only) {
+        (true, false) => m,
+        (true, true) => match (m / gcd(m, unit)).checked_mul(unit) {
+            Some(step) => step,
+            None => return,
+        },
+        (false, _) => unit,
+    };
+    let k_min = if lo_excl { l.div_euclid(step) + 1 } else { -(-l).div_euclid(step) };
+    let k_max = if hi_excl { -(-h).div_euclid(step) - 1 } else { h.div_euclid(step) };
+    if k_min > k_max {
+        let what = if integer_only { "integer" } else { "number" };
+        let mut msg = format!("no {what} satisfies '{lo_kw}' {}, '{hi_kw}' {}", lo.raw(), hi.raw());
+        if let Some(m) = &c.multiple_of {
+            msg.push_str(&format!(" and 'multipleOf' {}", m.raw()));
+        }
+        cx.at(node.offset, label, msg);
+    }
+}
+
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.abs()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn constraints_no_value_meets_are_refused() {
+        let load = |extra: &str, ty: &str| {
+            let doc = format!(
+                r#"{{"name": "t", "revision": "1.0.0", "fields": [{{"name": "n", "type": "{ty}", {extra}}}]}}"#
+            );
+            from_slice(doc.as_bytes(), "t.json").err().map(|e| e.to_string())
+        };
+        assert_eq!(
+            load(r#""minimum": 1, "maximum": 2, "multipleOf": 5"#, "number").as_deref(),
+            Some("t.json:1:47: field 'n': no number satisfies 'minimum' 1, 'maximum' 2 and 'multipleOf' 5")
+        );
+        assert_eq!(
+            load(r#""minimum": 1.2, "maximum": 1.8"#, "integer").as_deref(),
+            Some("t.json:1:47: field 'n': no integer satisfies 'minimum' 1.2, 'maximum' 1.8")
+        );
+        assert_eq!(
+            load(r#""exclusiveMinimum": 0, "exclusiveMaximum": 5, "multipleOf": 5"#, "number").as_deref(),
+            Some("t.json:1:47: field 'n': no number satisfies 'exclusiveMinimum' 0, 'exclusiveMaximum' 5 and 'multipleOf' 5")
+        );
+        assert_eq!(
+            load(r#""minimum": 0.1, "maximum": 0.3, "multipleOf": 0.25"#, "integer").as_deref(),
+            Some("t.json:1:47: field 'n': no integer satisfies 'minimum' 0.1, 'maximum' 0.3 and 'multipleOf' 0.25")
+        );
+        // Satisfiable ones load: 5 is in [5, 5]; -10 in [-12, -7]; 0.5 in
+        // (0, 1) for a number; 1.5 steps reach the integer 3 in [2, 4].
+        for ok in [
+            (r#""minimum": 5, "maximum": 5, "multipleOf": 5"#, "number"),
+            (r#""minimum": -12, "maximum": -7, "multipleOf": 5"#, "integer"),
+            (r#""exclusiveMinimum": 0, "exclusiveMaximum": 1"#, "number"),
+            (r#""minimum": 2, "maximum": 4, "multipleOf": 1.5"#, "integer"),
+            (r#""minimum": 1.2, "maximum": 1.8"#, "number"),
+        ] {
+            assert_eq!(load(ok.0, ok.1), None, "{ok:?}");
+        }
+    }
 
     #[test]
     fn counts_accept_integral_spellings_only() {

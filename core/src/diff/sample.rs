@@ -157,13 +157,18 @@ fn strings(all: &[&Constraints]) -> Vec<String> {
                 }
                 out.push(s);
             }
-            out.extend(pattern_misses(p.source()));
         }
     }
     for &len in &lengths {
         out.push("x".repeat(len.min(100_000) as usize));
     }
     out.extend(["other".to_string(), "0".to_string(), "A".to_string()]);
+    // Last, so that the plainer candidates above are tried first.
+    for c in all {
+        if let Some(p) = &c.pattern {
+            out.extend(pattern_misses(p.source()));
+        }
+    }
     out
 }
 

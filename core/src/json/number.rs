@@ -122,6 +122,27 @@ impl<'a> Dec<'a> {
         self.len == 0 || self.sci >= self.len as i64 - 1
     }
 
+    /// `self × 10^scale` as an integer, when that is exact and fits in an
+    /// `i128`.
+    pub fn scaled(&self, scale: u32) -> Option<i128> {
+        let mut acc: i128 = 0;
+        for i in 0..self.len {
+            acc = acc.checked_mul(10)?.checked_add(i128::from(self.digit(i)))?;
+        }
+        // `acc` holds the digits d1d2...dn, worth acc × 10^(sci - n + 1).
+        let exp = self.sci.checked_sub(self.len as i64)?.checked_add(1 + i64::from(scale))?;
+        if exp >= 0 {
+            acc = acc.checked_mul(10i128.checked_pow(u32::try_from(exp).ok()?)?)?;
+        } else {
+            let div = 10i128.checked_pow(u32::try_from(-exp).ok()?)?;
+            if acc % div != 0 {
+                return None;
+            }
+            acc /= div;
+        }
+        Some(if self.neg { -acc } else { acc })
+    }
+
     fn sign(&self) -> i8 {
         if self.len == 0 {
             0
@@ -295,6 +316,17 @@ mod tests {
             let want = s.starts_with("0.1e1");
             assert_eq!(d(s).dec().is_integer(), want, "{s}");
         }
+    }
+
+    #[test]
+    fn scales_exactly_or_not_at_all() {
+        let d = |s: &str| Decimal::parse(s).unwrap();
+        assert_eq!(d("1.25").dec().scaled(2), Some(125));
+        assert_eq!(d("1.25").dec().scaled(1), None);
+        assert_eq!(d("-3e2").dec().scaled(0), Some(-300));
+        assert_eq!(d("0").dec().scaled(5), Some(0));
+        assert_eq!(d("0.0075").dec().scaled(4), Some(75));
+        assert_eq!(d("1e40").dec().scaled(0), None);
     }
 
     #[test]
