@@ -9,7 +9,7 @@ use protocolarc::chain::{CheckRule, BUMP_INSUFFICIENT};
 use protocolarc::lock::{LOCK_MISMATCH, LOCK_MISSING};
 
 /// A contract file that does not load.
-pub(crate) const CONTRACT_LOAD: &CheckRule = &CheckRule {
+pub const CONTRACT_LOAD: &CheckRule = &CheckRule {
     id: "contract.load",
     summary: "a contract file does not load (exit 3)",
     explanation: "Every `*.json` file in the contracts directory must be a contract that loads (SPEC §2) and can be \
@@ -20,7 +20,7 @@ pub(crate) const CONTRACT_LOAD: &CheckRule = &CheckRule {
 };
 
 /// Two files defining one name and revision.
-pub(crate) const CONTRACT_DUPLICATE: &CheckRule = &CheckRule {
+pub const CONTRACT_DUPLICATE: &CheckRule = &CheckRule {
     id: "contract.duplicate",
     summary: "two files define the same contract name and revision",
     explanation: "A name and revision identify one contract: two files claiming the same pair leave it open which \
@@ -30,7 +30,7 @@ pub(crate) const CONTRACT_DUPLICATE: &CheckRule = &CheckRule {
 };
 
 /// A published revision edited in place.
-pub(crate) const REVISION_MUTATED: &CheckRule = &CheckRule {
+pub const REVISION_MUTATED: &CheckRule = &CheckRule {
     id: "revision.mutated",
     summary: "a revision published at the base has other content now: publish a new revision instead",
     explanation: "A revision that exists at the git base is published: clients pinned to it rely on its content. \
@@ -41,7 +41,7 @@ pub(crate) const REVISION_MUTATED: &CheckRule = &CheckRule {
 };
 
 /// A published revision whose file is gone.
-pub(crate) const REVISION_DELETED: &CheckRule = &CheckRule {
+pub const REVISION_DELETED: &CheckRule = &CheckRule {
     id: "revision.deleted",
     summary: "the file of a revision published at the base is gone (and was not edited into a later revision)",
     explanation: "Clients pinned to a published revision break when it disappears. A file edited in place into a \
@@ -52,7 +52,7 @@ pub(crate) const REVISION_DELETED: &CheckRule = &CheckRule {
 };
 
 /// A fixture envelope that fails its contract.
-pub(crate) const FIXTURE_INVALID: &CheckRule = &CheckRule {
+pub const FIXTURE_INVALID: &CheckRule = &CheckRule {
     id: "fixture.invalid",
     summary: "a fixture envelope fails its contract",
     explanation: "Fixtures are the examples a project promises its contracts accept. Each envelope in the fixtures \
@@ -63,7 +63,7 @@ pub(crate) const FIXTURE_INVALID: &CheckRule = &CheckRule {
 };
 
 /// An approval that approves nothing.
-pub(crate) const ACCEPT_STALE: &CheckRule = &CheckRule {
+pub const ACCEPT_STALE: &CheckRule = &CheckRule {
     id: "accept.stale",
     summary: "an accept entry matches no change any more",
     explanation: "An `accept` entry approves one change (contract, revision, rule, field) so that it does not \
@@ -75,7 +75,7 @@ pub(crate) const ACCEPT_STALE: &CheckRule = &CheckRule {
 };
 
 /// Every rule `check` can report, in the order `rules` lists them.
-pub(crate) const CHECK_RULES: &[&CheckRule] = &[
+pub const CHECK_RULES: &[&CheckRule] = &[
     CONTRACT_LOAD,
     CONTRACT_DUPLICATE,
     BUMP_INSUFFICIENT,

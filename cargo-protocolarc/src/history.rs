@@ -39,7 +39,11 @@ impl Revision {
 
     /// Its lock pin: name, revision and content digest.
     pub fn pin(&self) -> Pin {
-        Pin { name: self.spec.name().to_string(), revision: self.spec.revision().to_string(), sha256: self.digest.clone() }
+        Pin {
+            name: self.spec.name().to_string(),
+            revision: self.spec.revision().to_string(),
+            sha256: self.digest.clone(),
+        }
     }
 }
 

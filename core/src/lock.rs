@@ -375,7 +375,8 @@ mod tests {
     #[test]
     fn compare_finds_unpinned_changed_and_orphan_pins() {
         let pin = |n: &str, r: &str, h: &str| Pin { name: n.into(), revision: r.into(), sha256: h.into() };
-        let lock = Lock::new(vec![pin("a", "1.0.0", "0123456789abcdef"), pin("a", "2.0.0", "ff"), pin("z", "1.0.0", "aa")]);
+        let lock =
+            Lock::new(vec![pin("a", "1.0.0", "0123456789abcdef"), pin("a", "2.0.0", "ff"), pin("z", "1.0.0", "aa")]);
         let current = [pin("a", "1.0.0", "fedcba9876543210"), pin("a", "2.0.0", "ff"), pin("b", "1.0.0", "cc")];
         let drift = compare(&lock, &current);
         let shown: Vec<String> = drift

@@ -17,6 +17,7 @@ mod git_ci;
 mod readme;
 mod rebuild;
 mod regression;
+mod rule_records;
 mod rules;
 mod soundness;
 mod strategies;

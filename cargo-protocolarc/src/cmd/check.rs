@@ -103,7 +103,11 @@ struct Step<'a> {
 /// and each revision edited in place (one file per contract) with its
 /// predecessor, which only the base has.
 fn steps<'a>(work: &'a [Revision], published: Option<&'a [Revision]>) -> Vec<Step<'a>> {
-    let step = |old: &'a Revision, new: &'a Revision| Step { old, new, diff: diff_without_witnesses(&old.spec, &new.spec).ok() };
+    let step = |old: &'a Revision, new: &'a Revision| Step {
+        old,
+        new,
+        diff: diff_without_witnesses(&old.spec, &new.spec).ok(),
+    };
     let mut out: Vec<Step<'a>> =
         work.windows(2).filter(|w| w[0].spec.name() == w[1].spec.name()).map(|w| step(&w[0], &w[1])).collect();
     if let Some(published) = published {
@@ -119,10 +123,7 @@ fn steps<'a>(work: &'a [Revision], published: Option<&'a [Revision]>) -> Vec<Ste
 
 /// `revision.bump.insufficient`: each step's bump covers its verdict.
 fn bumps(steps: &[Step<'_>], accept: &[Accept]) -> Vec<Problem> {
-    steps
-        .iter()
-        .filter_map(|s| history::bump_problem(s.old, s.new, s.diff.as_ref()?, accept))
-        .collect()
+    steps.iter().filter_map(|s| history::bump_problem(s.old, s.new, s.diff.as_ref()?, accept)).collect()
 }
 
 /// `revision.deleted` and `revision.mutated`: nothing published at the base
@@ -261,7 +262,9 @@ fn stale_accepts(project: &Project, steps: &[Step<'_>]) -> Vec<Problem> {
     let used = |a: &Accept| {
         steps.iter().any(|s| {
             s.diff.as_ref().is_some_and(|d| {
-                d.changes().iter().any(|c| approval(&project.accept, &s.new.spec, c).is_some_and(|x| std::ptr::eq(x, a)))
+                d.changes()
+                    .iter()
+                    .any(|c| approval(&project.accept, &s.new.spec, c).is_some_and(|x| std::ptr::eq(x, a)))
             })
         })
     };

@@ -131,7 +131,8 @@ macro_rules! change_rules {
 
 use Direction::{Changed, Relaxed, Tightened};
 
-const BREAKING_FIX: &str = "Publish the change as a new revision with a major bump (a minor one while the major is 0), so that \
+const BREAKING_FIX: &str =
+    "Publish the change as a new revision with a major bump (a minor one while the major is 0), so that \
      clients opt in; or, when no client can be affected, approve it with an `accept` entry and a reason.";
 
 change_rules! {
