@@ -236,7 +236,7 @@ fn rules_lists_and_explains_every_rule() {
     assert_eq!(out.code, 0);
     assert!(
         out.stdout.starts_with(
-            "field.maximum.tightened [diff]\n  the upper bound accepts fewer numbers (introduced or lowered, or made \
+            "field.maximum.tightened [diff]\n  the upper bound accepts fewer numbers (introduced or lowered, or made\n  \
              exclusive)\n\n  impact: request: breaking, response: forward, both: breaking\n"
         ),
         "{}",

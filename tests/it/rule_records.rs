@@ -98,7 +98,7 @@ fn every_change_rule_the_engine_emits_has_its_record_and_every_record_is_reached
             assert!(!d.changes().is_empty(), "{a} / {b}: no change");
             for c in d.changes() {
                 let record = rules::find(c.rule()).unwrap_or_else(|| panic!("{} has no record", c.rule()));
-                assert!(std::ptr::eq(record, c.record()), "{}", c.rule());
+                assert_eq!(record, c.record(), "{}", c.rule());
                 assert_eq!(c.impact(), record.impact_in(ContractDirection::Request), "{}", c.rule());
                 emitted.push(c.rule());
             }
