@@ -179,6 +179,17 @@ fn the_list_shows_each_change_rule_per_direction() {
     }
 }
 
+#[test]
+fn check_help_lists_every_check_rule_from_its_record() {
+    let out = run(bin!(), &["check", "--help"]);
+    assert_eq!(out.code, 0);
+    let width = cargo_protocolarc::checks::CHECK_RULES.iter().map(|r| r.id.len()).max().unwrap_or(0);
+    for r in cargo_protocolarc::checks::CHECK_RULES {
+        let line = format!("\n  {:width$}  {}\n", r.id, r.summary);
+        assert!(out.stdout.contains(&line), "{line}in\n{}", out.stdout);
+    }
+}
+
 const VALIDATION: &str = r#"field.maxLength [validate, error]
   a string has more code points than `maxLength`
 
