@@ -101,7 +101,7 @@ mod tests {
         let p = Problem {
             file: "contracts/a,b.json".into(),
             line: 3,
-            rule: "lock.mismatch",
+            rule: protocolarc::lock::LOCK_MISMATCH.id,
             contract: "x@1.0.0".into(),
             message: "100% wrong\nsee: lock".into(),
         };

@@ -15,6 +15,17 @@ Exit codes:
   2  breaking compatibility
   3  usage or input error (bad arguments, unreadable or malformed files, a missing git revision)";
 
+/// The long help of `check`: every check rule and when it fails, from the records.
+fn check_about() -> String {
+    let width = crate::checks::CHECK_RULES.iter().map(|r| r.id.len()).max().unwrap_or(0);
+    let mut text = String::from("Run every check of the project's contracts, for CI. A problem names its rule:\n");
+    for r in crate::checks::CHECK_RULES {
+        text.push_str(&format!("  {:width$}  {}\n", r.id, r.summary));
+    }
+    text.push_str("\nThe base is --against REV, else the configured base, else HEAD. `cargo protocolarc rules RULE` explains one.");
+    text
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "cargo-protocolarc",
@@ -99,16 +110,7 @@ pub(crate) enum Command {
     Describe(DescribeArgs),
     /// Guard a repository in CI: load, semver bumps, immutability, lock, fixtures.
     #[command(
-        long_about = "Run every check of the project's contracts, for CI:\n  \
-                      contract.load               every contract file loads\n  \
-                      revision.bump.insufficient  each revision's version bump covers its changes \
-                      (breaking: major, minor while 0.x; forward: minor; compatible: patch)\n  \
-                      revision.mutated            no revision that exists at the base changed since\n  \
-                      revision.deleted            no revision that exists at the base lost its file\n  \
-                      lock.missing, lock.mismatch every revision is pinned in the lock file with its SHA-256\n  \
-                      fixture.invalid             every fixture envelope passes its contract\n  \
-                      accept.stale                every approved break in the accept list still matches a change\n\n\
-                      The base is --against REV, else the configured base, else HEAD.",
+        long_about = check_about(),
         after_help = "Examples:\n  \
                       cargo protocolarc check\n  \
                       cargo protocolarc check --against origin/main --format github\n\n\

@@ -2,23 +2,23 @@
 //! working tree's revisions pair with those committed at a base revision.
 //! Shared by `diff --against`, `check`, `lock` and `changelog`.
 
-use std::path::PathBuf;
-
-use protocolarc::chain::Bump;
-use protocolarc::diff::{diff, Change, ContractDiff, Impact};
-use protocolarc::lock::digest;
+use protocolarc::chain::{bump_message, Bump, BUMP_INSUFFICIENT};
+use protocolarc::diff::{Change, ContractDiff, Impact};
+use protocolarc::lock::{digest, Pin};
 use protocolarc::ContractSpec;
 
+use crate::checks::{CONTRACT_DUPLICATE, CONTRACT_LOAD};
 use crate::ci::Problem;
 use crate::config::Accept;
-use crate::source::{Input, Repo};
+use crate::source::{Input, Origin, Repo};
 use crate::Failure;
 
 /// One loaded revision.
 #[derive(Debug, Clone)]
 pub(crate) struct Revision {
     pub spec: ContractSpec,
-    pub file: PathBuf,
+    /// Where its file was read from: the working tree or a git revision.
+    pub origin: Origin,
     pub digest: String,
 }
 
@@ -27,8 +27,23 @@ impl Revision {
         self.spec.id()
     }
 
+    /// The file as problems name it: the path, or `REV:path`.
     pub fn file_text(&self) -> String {
-        self.file.display().to_string()
+        self.origin.to_string()
+    }
+
+    /// Whether `other` is the same name and revision.
+    pub fn same_as(&self, other: &Revision) -> bool {
+        self.spec.name() == other.spec.name() && self.spec.revision() == other.spec.revision()
+    }
+
+    /// Its lock pin: name, revision and content digest.
+    pub fn pin(&self) -> Pin {
+        Pin {
+            name: self.spec.name().to_string(),
+            revision: self.spec.revision().to_string(),
+            sha256: self.digest.clone(),
+        }
     }
 }
 
@@ -37,15 +52,15 @@ impl Revision {
 pub(crate) fn load(repo: &mut Repo, input: &Input) -> Result<(Vec<Revision>, Vec<Problem>), Failure> {
     let mut revisions = Vec::new();
     let mut problems = Vec::new();
-    for (file, bytes) in repo.files(input)? {
-        let shown = file.display().to_string();
+    for (origin, bytes) in repo.files(input)? {
+        let shown = origin.to_string();
         match ContractSpec::from_slice(&bytes, &shown) {
             Ok(spec) => match digest(&bytes) {
-                Ok(digest) => revisions.push(Revision { spec, file, digest }),
+                Ok(digest) => revisions.push(Revision { spec, origin, digest }),
                 Err(e) => problems.push(Problem {
                     file: shown.clone(),
                     line: protocolarc::line_col(&bytes, e.offset).0,
-                    rule: "contract.load",
+                    rule: CONTRACT_LOAD.id,
                     contract: spec.id(),
                     message: format!("cannot be pinned: {}", e.message),
                 }),
@@ -55,7 +70,7 @@ pub(crate) fn load(repo: &mut Repo, input: &Input) -> Result<(Vec<Revision>, Vec
                     problems.push(Problem {
                         file: shown.clone(),
                         line: d.line,
-                        rule: "contract.load",
+                        rule: CONTRACT_LOAD.id,
                         contract: "-".into(),
                         message: d.to_string(),
                     });
@@ -71,11 +86,11 @@ pub(crate) fn load(repo: &mut Repo, input: &Input) -> Result<(Vec<Revision>, Vec
 pub(crate) fn duplicates(revisions: &[Revision]) -> Vec<Problem> {
     revisions
         .windows(2)
-        .filter(|w| w[0].spec.name() == w[1].spec.name() && w[0].spec.revision() == w[1].spec.revision())
+        .filter(|w| w[0].same_as(&w[1]))
         .map(|w| Problem {
             file: w[1].file_text(),
             line: w[1].spec.revision_line(),
-            rule: "contract.duplicate",
+            rule: CONTRACT_DUPLICATE.id,
             contract: w[1].id(),
             message: format!("also defined in {}", w[0].file_text()),
         })
@@ -107,7 +122,7 @@ pub(crate) fn pair<'a>(base: &'a [Revision], work: &'a [Revision]) -> (Vec<Pair<
     let mut pairs = Vec::new();
     let mut fresh = Vec::new();
     for new in work {
-        let same = base.iter().find(|b| b.spec.name() == new.spec.name() && b.spec.revision() == new.spec.revision());
+        let same = base.iter().find(|b| b.same_as(new));
         match same {
             Some(old) if old.digest != new.digest => pairs.push(Pair { old, new, relation: Relation::Mutated }),
             Some(_) => {}
@@ -147,16 +162,16 @@ pub(crate) fn verdict(d: &ContractDiff, accept: &[Accept], new: &ContractSpec) -
         .unwrap_or(Impact::Compatible)
 }
 
-/// The `revision.bump.insufficient` problem of a neighbour pair, if any.
-pub(crate) fn bump_problem(old: &Revision, new: &Revision, accept: &[Accept]) -> Option<Problem> {
-    let d = diff(&old.spec, &new.spec).ok()?;
-    let verdict = verdict(&d, accept, &new.spec);
+/// The `revision.bump.insufficient` problem of a neighbour pair, if any,
+/// given the pair's diff (witnesses are not needed: none is printed).
+pub(crate) fn bump_problem(old: &Revision, new: &Revision, d: &ContractDiff, accept: &[Accept]) -> Option<Problem> {
+    let verdict = verdict(d, accept, &new.spec);
     let bump = Bump::between(old.spec.revision(), new.spec.revision());
     let needed = Bump::needed(verdict, old.spec.revision());
     if bump >= needed {
         return None;
     }
-    let worst: Vec<String> = d
+    let causes: Vec<String> = d
         .changes()
         .iter()
         .filter(|c| c.impact() == verdict && approval(accept, &new.spec, c).is_none())
@@ -165,15 +180,8 @@ pub(crate) fn bump_problem(old: &Revision, new: &Revision, accept: &[Accept]) ->
     Some(Problem {
         file: new.file_text(),
         line: new.spec.revision_line(),
-        rule: protocolarc::chain::BUMP_INSUFFICIENT,
+        rule: BUMP_INSUFFICIENT.id,
         contract: new.id(),
-        message: format!(
-            "{} -> {} is {verdict}{}, which needs {}; found {}",
-            old.spec.revision(),
-            new.spec.revision(),
-            if worst.is_empty() { String::new() } else { format!(" ({})", worst.join(", ")) },
-            needed.phrase(),
-            bump.phrase()
-        ),
+        message: bump_message(old.spec.revision(), new.spec.revision(), verdict, &causes, needed, bump),
     })
 }

@@ -5,6 +5,7 @@
 //! library's renderers produce. [`run`] is the whole program with its streams
 //! passed in, so tests drive it in-process and compare bytes.
 
+pub mod checks;
 mod ci;
 mod cli;
 mod cmd;

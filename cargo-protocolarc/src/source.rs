@@ -37,6 +37,32 @@ impl Input {
     }
 }
 
+/// Where one contract file was read from: the working tree (any disk path),
+/// or a git revision. Shown as the path, or as `REV:path`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Origin {
+    Disk(PathBuf),
+    Git { rev: Rev, path: PathBuf },
+}
+
+impl Origin {
+    /// The file's path: on disk, or where the revision keeps it.
+    pub fn path(&self) -> &Path {
+        match self {
+            Origin::Disk(p) | Origin::Git { path: p, .. } => p,
+        }
+    }
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Disk(p) => write!(f, "{}", p.display()),
+            Origin::Git { rev, path } => write!(f, "{}:{}", rev.as_str(), path.display()),
+        }
+    }
+}
+
 /// Git access for a run: opened on first use, one process for the run.
 #[derive(Default)]
 pub(crate) struct Repo {
@@ -90,16 +116,16 @@ impl Repo {
     }
 
     /// The contract files an input stands for (a file, or the `*.json` files
-    /// directly in a directory), each with the name it is shown by and its
-    /// bytes. Files at a git revision are shown as `REV:path`.
-    pub fn files(&mut self, input: &Input) -> Result<Vec<(PathBuf, Vec<u8>)>, Failure> {
+    /// directly in a directory), each with where it was read from and its
+    /// bytes, sorted by path.
+    pub fn files(&mut self, input: &Input) -> Result<Vec<(Origin, Vec<u8>)>, Failure> {
         let (rev, path) = match input {
             Input::Disk(p) => {
                 let mut out = Vec::new();
                 for file in protocolarc::catalog::contract_files(p)? {
                     let bytes = std::fs::read(&file)
                         .map_err(|e| Failure::Input(format!("{}: cannot read: {e}", file.display())))?;
-                    out.push((file, bytes));
+                    out.push((Origin::Disk(file), bytes));
                 }
                 return Ok(out);
             }
@@ -108,21 +134,21 @@ impl Repo {
         self.require(rev)?;
         let git = self.git()?;
         let repo_path = git.repo_path(path)?;
-        let shown = |p: &Path| PathBuf::from(format!("{}:{}", rev.as_str(), p.display()));
+        let at = |p: PathBuf| Origin::Git { rev: rev.clone(), path: p };
         if let Some(bytes) = git.blob(rev, &repo_path)? {
-            return Ok(vec![(shown(path), bytes)]);
+            return Ok(vec![(at(path.clone()), bytes)]);
         }
         let Some(entries) = git.tree(rev, &repo_path)? else {
             return Err(Failure::Input(format!(
                 "{}: not in git at that revision (looked for '{repo_path}' in the repository)",
-                shown(path).display()
+                at(path.clone())
             )));
         };
         let mut out = Vec::new();
         for e in entries.iter().filter(|e| !e.is_tree && e.name.ends_with(".json")) {
-            out.push((shown(&path.join(&e.name)), git.blob_by_id(&e.oid)?.unwrap_or_default()));
+            out.push((at(path.join(&e.name)), git.blob_by_id(&e.oid)?.unwrap_or_default()));
         }
-        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out.sort_by(|a, b| a.0.path().cmp(b.0.path()));
         Ok(out)
     }
 
@@ -130,9 +156,10 @@ impl Repo {
     pub fn catalog(&mut self, inputs: &[Input]) -> Result<Catalog, Failure> {
         let mut entries = Vec::new();
         for input in inputs {
-            for (file, bytes) in self.files(input)? {
-                let spec = ContractSpec::from_slice(&bytes, &file.display().to_string())?;
-                entries.push((file, spec));
+            for (origin, bytes) in self.files(input)? {
+                let shown = origin.to_string();
+                let spec = ContractSpec::from_slice(&bytes, &shown)?;
+                entries.push((PathBuf::from(shown), spec));
             }
         }
         Ok(Catalog::from_entries(entries)?)
@@ -147,8 +174,8 @@ impl Repo {
         if all.len() != 1 {
             return Err(Failure::Input(format!("{} is a directory, not a contract file", describe(input))));
         }
-        let (file, bytes) = all.remove(0);
-        Ok(ContractSpec::from_slice(&bytes, &file.display().to_string())?)
+        let (origin, bytes) = all.remove(0);
+        Ok(ContractSpec::from_slice(&bytes, &origin.to_string())?)
     }
 
     /// Every envelope of the inputs, in order, handed to `each`.

@@ -8,8 +8,61 @@ use std::fmt;
 use crate::contract::ContractSpec;
 use crate::diff::{diff, ContractDiff, Impact};
 
-/// The rule id for a bump too small for its verdict.
-pub const BUMP_INSUFFICIENT: &str = "revision.bump.insufficient";
+/// A rule of `cargo protocolarc check` (SPEC §6, §7): a property of a
+/// project's contracts as a whole (their chains, lock, fixtures and history),
+/// not of one envelope or one change. The chain and lock rules are defined
+/// here and in [`crate::lock`]; the CLI defines the rest with this type.
+#[derive(Debug, PartialEq, Eq)]
+pub struct CheckRule {
+    /// The id problems carry: `lock.mismatch`.
+    pub id: &'static str,
+    /// One line: when the check fails.
+    pub summary: &'static str,
+    /// Why the check exists and what exactly it compares.
+    pub explanation: &'static str,
+    /// A situation that fails it.
+    pub example: &'static str,
+    /// How to make the problem go away.
+    pub fix: &'static str,
+}
+
+impl fmt::Display for CheckRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+/// A bump too small for its verdict.
+pub const BUMP_INSUFFICIENT: &CheckRule = &CheckRule {
+    id: "revision.bump.insufficient",
+    summary: "a revision's version bump is smaller than its changes need (breaking: major, minor while 0.x; \
+              forward: minor; compatible: patch)",
+    explanation: "Neighbouring revisions of a contract (by semver) are compared with the compatibility engine, and \
+                  the version must move as far as the worst change needs: breaking needs a major bump (a minor one \
+                  while the major is 0), forward a minor bump, compatible a patch bump. A pre-release promises \
+                  nothing: the step out of one needs no bump. Changes approved by an `accept` entry do not count.",
+    example: "mcp.tool_call 1.0.0 -> 1.1.0 lowers `maximum` on `limit` (field.maximum.tightened, breaking): \
+              1.0.0 -> 1.1.0 is breaking (field.maximum.tightened limit), which needs a major bump; found a minor bump",
+    fix: "Rename the new revision to the version it needs (2.0.0), or, when no client can be affected, approve the \
+          change with an `accept` entry and a reason.",
+};
+
+/// The `revision.bump.insufficient` sentence, the one wording of every face
+/// (`check`, [`Step::problem`], the macro's `compatible_with` gate):
+/// `1.0.0 -> 1.1.0 is breaking (field.maximum.tightened limit), which needs a
+/// major bump; found a minor bump`. `causes` (`rule field`), when there are
+/// any, name the changes that set the verdict.
+pub fn bump_message(
+    from: &semver::Version,
+    to: &semver::Version,
+    verdict: Impact,
+    causes: &[String],
+    needed: Bump,
+    found: Bump,
+) -> String {
+    let causes = if causes.is_empty() { String::new() } else { format!(" ({})", causes.join(", ")) };
+    format!("{from} -> {to} is {verdict}{causes}, which needs {}; found {}", needed.phrase(), found.phrase())
+}
 
 /// How far a version moved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -87,17 +140,19 @@ impl Step {
         self.bump >= self.needed
     }
 
-    /// The `revision.bump.insufficient` message, when the bump is too small.
+    /// The `revision.bump.insufficient` message, when the bump is too small,
+    /// naming the changes that set the verdict.
     pub fn problem(&self) -> Option<String> {
         (!self.is_sufficient()).then(|| {
-            format!(
-                "{} -> {} is {}, which needs {}; found {}",
-                self.diff.from(),
-                self.diff.to(),
-                self.diff.compatibility(),
-                self.needed.phrase(),
-                self.bump.phrase()
-            )
+            let verdict = self.diff.compatibility();
+            let causes: Vec<String> = self
+                .diff
+                .changes()
+                .iter()
+                .filter(|c| c.impact() == verdict)
+                .map(|c| format!("{} {}", c.rule(), c.field()))
+                .collect();
+            bump_message(self.diff.from(), self.diff.to(), verdict, &causes, self.needed, self.bump)
         })
     }
 }
@@ -158,5 +213,19 @@ mod tests {
         assert_eq!(Bump::needed(Impact::Forward, &v("0.4.2")), Bump::Minor);
         assert_eq!(Bump::needed(Impact::Compatible, &v("1.0.0")), Bump::Patch);
         assert_eq!(Bump::needed(Impact::Breaking, &v("1.0.0-rc.1")), Bump::None);
+    }
+
+    #[test]
+    fn the_bump_sentence_names_its_causes_when_given() {
+        let causes = ["field.maximum.tightened limit".to_string(), "field.type.narrowed id".to_string()];
+        assert_eq!(
+            bump_message(&v("1.0.0"), &v("1.1.0"), Impact::Breaking, &causes, Bump::Major, Bump::Minor),
+            "1.0.0 -> 1.1.0 is breaking (field.maximum.tightened limit, field.type.narrowed id), which needs a \
+             major bump; found a minor bump"
+        );
+        assert_eq!(
+            bump_message(&v("0.1.0"), &v("0.1.0-rc.1"), Impact::Forward, &[], Bump::Minor, Bump::None),
+            "0.1.0 -> 0.1.0-rc.1 is forward, which needs a minor bump; found no bump"
+        );
     }
 }

@@ -6,11 +6,15 @@
 //!
 //! `protocolarc.lock` is a small JSON document, sorted and stable:
 //! `{"version": 1, "contracts": [{"name", "revision", "sha256"}]}`.
+//! [`compare`] is the one comparison of a lock with the contracts, and
+//! [`Drift::message`] its one wording, for `lock --check` and `check` alike.
 
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+
+use crate::chain::CheckRule;
 
 use crate::json::canonical::string;
 use crate::json::tree::{parse, Node, TreeError, Value};
@@ -212,6 +216,95 @@ impl Lock {
     }
 }
 
+/// A revision the lock does not pin (or no lock file at all).
+pub const LOCK_MISSING: &CheckRule = &CheckRule {
+    id: "lock.missing",
+    summary: "a revision is not pinned in the lock file (or there is no lock file)",
+    explanation: "The lock pins the SHA-256 of every revision's canonical JSON (RFC 8785), so that any edit to a \
+                  revision, descriptions included, shows up in review. A revision without a pin has never been \
+                  through that review.",
+    example: "contracts/t_1.1.0.json is added and the lock still lists only t.call 1.0.0",
+    fix: "Run `cargo protocolarc lock` and commit the lock file with the contract.",
+};
+
+/// A revision whose content is not what its pin says, or a pin with no revision.
+pub const LOCK_MISMATCH: &CheckRule = &CheckRule {
+    id: "lock.mismatch",
+    summary: "a revision's canonical content no longer has its pinned SHA-256, or a pin has no contract",
+    explanation: "Whitespace and key order never change the digest (it is taken over canonical JSON); any other \
+                  edit does, descriptions included: a silently changed tool description (the \"rug pull\") fails \
+                  here. A pin whose revision no contract file defines any more fails too.",
+    example: "the `doc` of t.call 1.0.0 is edited after `cargo protocolarc lock` pinned it",
+    fix: "If the revision is unpublished, run `cargo protocolarc lock` and commit the lock; if it is published, \
+          undo the edit and publish a new revision instead.",
+};
+
+/// One way the pins and the contracts disagree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Drift<'a> {
+    /// A revision the lock does not pin.
+    Unpinned(&'a Pin),
+    /// A revision whose content is not the pinned one.
+    Changed { pinned: &'a Pin, now: &'a Pin },
+    /// A pin that no contract defines any more.
+    Orphan(&'a Pin),
+}
+
+impl Drift<'_> {
+    /// `lock.missing` or `lock.mismatch`.
+    pub fn rule(&self) -> &'static CheckRule {
+        match self {
+            Drift::Unpinned(_) => LOCK_MISSING,
+            Drift::Changed { .. } | Drift::Orphan(_) => LOCK_MISMATCH,
+        }
+    }
+
+    /// The revision it is about: the contracts' pin, or the orphan pin.
+    pub fn pin(&self) -> &Pin {
+        match self {
+            Drift::Unpinned(p) | Drift::Orphan(p) => p,
+            Drift::Changed { now, .. } => now,
+        }
+    }
+
+    /// What is wrong, naming the lock file as the user knows it.
+    pub fn message(&self, lock_file: &str) -> String {
+        match self {
+            Drift::Unpinned(_) => format!("not pinned in {lock_file}: run `cargo protocolarc lock`"),
+            Drift::Changed { pinned, now } => format!(
+                "content changed since it was pinned in {lock_file} (sha256 {} pinned, {} now)",
+                short(&pinned.sha256),
+                short(&now.sha256)
+            ),
+            Drift::Orphan(_) => "pinned, but no contract file defines it any more".to_string(),
+        }
+    }
+}
+
+fn short(hash: &str) -> &str {
+    hash.get(..12).unwrap_or(hash)
+}
+
+/// How a lock differs from the contracts' current pins: each current revision
+/// unpinned or changed, in the order of `current`, then each orphan pin in the
+/// order of `lock`.
+pub fn compare<'a>(lock: &'a Lock, current: &'a [Pin]) -> Vec<Drift<'a>> {
+    let mut out = Vec::new();
+    for now in current {
+        match lock.find(&now.name, &now.revision) {
+            None => out.push(Drift::Unpinned(now)),
+            Some(pinned) if pinned.sha256 != now.sha256 => out.push(Drift::Changed { pinned, now }),
+            Some(_) => {}
+        }
+    }
+    for pin in &lock.contracts {
+        if !current.iter().any(|c| c.name == pin.name && c.revision == pin.revision) {
+            out.push(Drift::Orphan(pin));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,5 +370,27 @@ mod tests {
         );
         assert_eq!(Lock::parse(&text).unwrap(), lock);
         assert!(Lock::parse("{\"version\": 2, \"contracts\": []}").unwrap_err().contains("unsupported lock version 2"));
+    }
+
+    #[test]
+    fn compare_finds_unpinned_changed_and_orphan_pins() {
+        let pin = |n: &str, r: &str, h: &str| Pin { name: n.into(), revision: r.into(), sha256: h.into() };
+        let lock =
+            Lock::new(vec![pin("a", "1.0.0", "0123456789abcdef"), pin("a", "2.0.0", "ff"), pin("z", "1.0.0", "aa")]);
+        let current = [pin("a", "1.0.0", "fedcba9876543210"), pin("a", "2.0.0", "ff"), pin("b", "1.0.0", "cc")];
+        let drift = compare(&lock, &current);
+        let shown: Vec<String> = drift
+            .iter()
+            .map(|d| format!("{} {}@{}: {}", d.rule(), d.pin().name, d.pin().revision, d.message("x.lock")))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "lock.mismatch a@1.0.0: content changed since it was pinned in x.lock (sha256 0123456789ab pinned, \
+                 fedcba987654 now)",
+                "lock.missing b@1.0.0: not pinned in x.lock: run `cargo protocolarc lock`",
+                "lock.mismatch z@1.0.0: pinned, but no contract file defines it any more",
+            ]
+        );
     }
 }

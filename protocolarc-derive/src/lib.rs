@@ -103,15 +103,7 @@ fn gate(old: &ContractSpec, new: &ContractSpec, older: &syn::LitStr) -> Result<(
         .filter(|c| c.impact() == d.compatibility())
         .map(|c| format!("  {} {}: {}", c.rule(), c.field(), c.message()))
         .collect();
-    let msg = format!(
-        "{} {} -> {} is {}, which needs {}; found {}:\n{}",
-        new.name(),
-        old.revision(),
-        new.revision(),
-        d.compatibility(),
-        needed.phrase(),
-        bump.phrase(),
-        changes.join("\n")
-    );
+    let sentence = chain::bump_message(old.revision(), new.revision(), d.compatibility(), &[], needed, bump);
+    let msg = format!("{} {sentence}:\n{}", new.name(), changes.join("\n"));
     Err(syn::Error::new(Span::call_site(), msg))
 }

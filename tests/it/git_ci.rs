@@ -256,7 +256,8 @@ fn lock_mismatch_and_lock_check() {
         (
             1,
             "protocolarc.lock does not match the contracts: run `cargo protocolarc lock` and commit it\n  \
-             lock.mismatch t.call@1.1.0: content changed since it was pinned\n"
+             lock.mismatch t.call@1.1.0: content changed since it was pinned in protocolarc.lock (sha256 cbb6defbe4b1 \
+             pinned, 415cf1334be8 now)\n"
         )
     );
     // Whitespace and key order are not content: the canonical hash ignores them.
@@ -495,4 +496,58 @@ fn a_sha256_repository_is_read_as_well() {
         out.stdout,
         "[PASS] t.call@1.0.0 <- a.jsonl:1\n[FAIL] t.call@1.0.0 <- sub/b.jsonl:1\n  ERROR field.type id: expected string, found integer\n"
     );
+}
+
+/// One repository that fails every guard at once: each problem `check`
+/// reports names a check rule with a record, and every check rule is reached.
+#[test]
+fn every_problem_check_reports_names_a_check_rule_record() {
+    let dir = repo("every-rule", "t_1.0.0.json");
+    let other =
+        b"{\"name\": \"u.call\", \"revision\": \"1.0.0\", \"fields\": [{\"name\": \"id\", \"type\": \"string\"}]}\n";
+    write_files(&dir, &[("contracts/u_1.0.0.json", other)]);
+    assert_eq!(cli(&dir, &["lock"]).code, 0);
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "u 1.0.0"]);
+    let accept = "\n[[workspace.metadata.protocolarc.accept]]\ncontract = \"t.call\"\nrevision = \"1.0.1\"\n\
+                  rule = \"field.type.narrowed\"\nfield = \"id\"\nreason = \"nobody sends it\"\n";
+    let tightened = contract("1.0.1", &V1.replace(r#""maximum": 50"#, r#""maximum": 20"#));
+    write_files(
+        &dir,
+        &[
+            ("Cargo.toml", &[MANIFEST, accept.as_bytes()].concat()),
+            // Edited in place after publication (revision.mutated, lock.mismatch).
+            ("contracts/t_1.0.0.json", &contract("1.0.0", &V1.replace(r#""maximum": 50"#, r#""maximum": 40"#))),
+            // A breaking change with a patch bump, never locked.
+            ("contracts/t_1.0.1.json", &tightened),
+            ("contracts/broken.json", b"{}\n"),
+            ("contracts/fixtures/f.jsonl", b"{\"contract\": \"x.y\", \"data\": {}}\n"),
+        ],
+    );
+    std::fs::remove_file(dir.join("contracts/u_1.0.0.json")).unwrap();
+    let mut reported = check_rules(&dir);
+    // A duplicate leaves the fixtures without one catalog: checked without them.
+    write_files(&dir, &[("contracts/t_copy.json", &tightened)]);
+    std::fs::remove_dir_all(dir.join("contracts/fixtures")).unwrap();
+    reported.extend(check_rules(&dir));
+    reported.sort();
+    reported.dedup();
+    let mut records: Vec<String> = cargo_protocolarc::checks::CHECK_RULES.iter().map(|r| r.id.to_string()).collect();
+    records.sort();
+    assert_eq!(reported, records);
+    for id in &reported {
+        let out = cli(&dir, &["rules", id]);
+        assert_eq!(out.code, 0, "{id}: {out:?}");
+        assert!(out.stdout.starts_with(&format!("{id} [check]\n")), "{id}: {}", out.stdout);
+    }
+}
+
+/// The rule of every problem `check --format json` reports (a contract that
+/// does not load makes it exit 3).
+fn check_rules(dir: &Path) -> Vec<String> {
+    let out = cli(dir, &["check", "--format", "json"]);
+    assert_eq!(out.code, 3, "{out:?}");
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"));
+    let problems = doc["problems"].as_array().unwrap_or_else(|| panic!("no problems: {out:?}"));
+    problems.iter().map(|p| p["rule"].as_str().expect("rule").to_string()).collect()
 }

@@ -18,6 +18,7 @@ mod input_limits;
 mod readme;
 mod rebuild;
 mod regression;
+mod rule_records;
 mod rules;
 mod soundness;
 mod strategies;

@@ -1,12 +1,21 @@
-//! `check`: every guard of SPEC §7 at once, for CI.
+//! `check`: every guard of SPEC §7 at once, for CI. Each guard is a function
+//! returning its problems: contracts load ([`history::load`]), no duplicates,
+//! chain bumps, nothing published mutated or deleted since the base, the lock
+//! matches, fixtures pass, no stale accept entry. Every neighbouring pair is
+//! diffed once, without witnesses (none is printed), and the bump guard and the
+//! stale-accept guard read the same diffs.
 
 use std::io::Write;
+use std::path::PathBuf;
 
-use protocolarc::lock::Lock;
+use protocolarc::diff::{diff_without_witnesses, ContractDiff};
+use protocolarc::lock::{compare, Drift, Lock, LOCK_MISSING};
 
 use super::Ctx;
+use crate::checks::{ACCEPT_STALE, FIXTURE_INVALID, REVISION_DELETED, REVISION_MUTATED};
 use crate::ci::{self, Problem};
 use crate::cli::CheckArgs;
+use crate::config::{Accept, Project};
 use crate::git::Rev;
 use crate::history::{self, approval, Relation, Revision};
 use crate::source::{Input, Repo};
@@ -18,161 +27,25 @@ pub(crate) fn run(cx: &Ctx, args: CheckArgs, out: &mut dyn Write) -> Result<i32,
     let (work, mut problems) = history::load(&mut repo, &Input::Disk(project.contracts.clone()))?;
     let load_failed = !problems.is_empty();
     problems.extend(history::duplicates(&work));
-
-    // Semver: each neighbour pair's bump covers its verdict.
-    let mut steps = 0;
-    let mut used = vec![false; project.accept.len()];
-    for pair in work.windows(2).filter(|w| w[0].spec.name() == w[1].spec.name()) {
-        steps += 1;
-        problems.extend(history::bump_problem(&pair[0], &pair[1], &project.accept));
-        mark_used(&project.accept, &pair[0], &pair[1], &mut used);
+    let base = base(&mut repo, &args, &project)?;
+    let steps = steps(&work, base.published.as_deref());
+    problems.extend(bumps(&steps, &project.accept));
+    if let Some(published) = &base.published {
+        problems.extend(mutations(published, &work, &base.rev));
     }
-
-    // Immutability: nothing published at the base changed.
-    let base = args.against.clone().or_else(|| project.base.clone()).unwrap_or_else(|| "HEAD".to_string());
-    let rev = Rev::parse(&base)?;
-    let explicit = args.against.is_some() || project.base.is_some();
-    let mut base_note = String::new();
-    let has_git = repo.git().is_ok();
-    let unborn = has_git && !explicit && !repo.git()?.has_commit(&rev)?;
-    match repo.git() {
-        Ok(_) if unborn => base_note = " (no commit yet: revision.mutated not checked)".to_string(),
-        Ok(_) => {
-            repo.require(&rev)?;
-            let base_input = Input::Git { rev: rev.clone(), path: project.contracts.clone() };
-            if repo.exists(&base_input)? {
-                let (published, _) = history::load(&mut repo, &base_input)?;
-                // A revision edited in place (one file per contract) has its
-                // predecessor only at the base: its bump is checked against it.
-                let (pairs, _) = history::pair(&published, &work);
-                for p in pairs.iter().filter(|p| p.relation == Relation::Next) {
-                    let in_tree = work
-                        .iter()
-                        .any(|w| w.spec.name() == p.old.spec.name() && w.spec.revision() == p.old.spec.revision());
-                    if !in_tree {
-                        steps += 1;
-                        problems.extend(history::bump_problem(p.old, p.new, &project.accept));
-                        mark_used(&project.accept, p.old, p.new, &mut used);
-                    }
-                }
-                // A published revision whose file is gone (not edited in place
-                // into a later revision) was deleted: clients pinned to it break.
-                for old in &published {
-                    let kept = work
-                        .iter()
-                        .any(|w| w.spec.name() == old.spec.name() && w.spec.revision() == old.spec.revision());
-                    let file = old.file_text();
-                    let path = file.strip_prefix(&format!("{}:", rev.as_str())).unwrap_or(&file).to_string();
-                    if !kept && !std::path::Path::new(&path).exists() {
-                        problems.push(Problem {
-                            file: path,
-                            line: 0,
-                            rule: "revision.deleted",
-                            contract: old.id(),
-                            message: format!(
-                                "{} was published at {} and its file has been deleted (published revisions stay)",
-                                old.id(),
-                                rev.as_str()
-                            ),
-                        });
-                    }
-                }
-                for new in &work {
-                    let old = published
-                        .iter()
-                        .find(|o| o.spec.name() == new.spec.name() && o.spec.revision() == new.spec.revision());
-                    if let Some(old) = old.filter(|o| o.digest != new.digest) {
-                        problems.push(Problem {
-                            file: new.file_text(),
-                            line: new.spec.revision_line(),
-                            rule: "revision.mutated",
-                            contract: new.id(),
-                            message: format!(
-                                "{} was published at {} and has changed since (published revisions are immutable: \
-                                 publish a new revision instead)",
-                                old.id(),
-                                rev.as_str()
-                            ),
-                        });
-                    }
-                }
-            }
-        }
-        Err(e) if explicit => return Err(e),
-        Err(_) => base_note = " (not a git repository: revision.mutated not checked)".to_string(),
-    }
-
-    // The lock pins every revision's content.
-    let lock_file = project.lock.display().to_string();
-    match std::fs::read_to_string(&project.lock) {
-        Err(_) => problems.push(Problem {
-            file: lock_file.clone(),
-            line: 0,
-            rule: "lock.missing",
-            contract: "-".into(),
-            message: "no lock file: run `cargo protocolarc lock` and commit it".into(),
-        }),
-        Ok(text) => {
-            let lock = Lock::parse(&text).map_err(|e| Failure::Input(format!("{lock_file}: {e}")))?;
-            problems.extend(lock_problems(&lock, &work, &lock_file));
-        }
-    }
-
-    // Fixtures pass their contracts.
-    let mut fixtures = 0;
-    if project.fixtures.exists() {
-        let catalog =
-            protocolarc::Catalog::from_entries(work.iter().map(|r| (r.file.clone(), r.spec.clone())).collect())
-                .map_err(|e| Failure::Input(e.to_string()))?;
-        let fixtures_dir = project.fixtures.clone();
-        repo.envelopes(&[Input::Disk(fixtures_dir.clone())], |e| {
-            fixtures += 1;
-            let (file, line) = locate(&fixtures_dir, e.source());
-            match catalog.for_envelope(e.contract(), e.revision()) {
-                None => problems.push(Problem {
-                    file,
-                    line,
-                    rule: "fixture.invalid",
-                    contract: e.contract().to_string(),
-                    message: format!("fixture {} names a contract the project does not define", e.source()),
-                }),
-                Some(c) => {
-                    let report = c.validate_envelope(&e);
-                    let first = report.errors().next().map(|f| f.to_string());
-                    if let Some(first) = first {
-                        problems.push(Problem {
-                            file,
-                            line,
-                            rule: "fixture.invalid",
-                            contract: c.id(),
-                            message: format!("fixture {} fails: {first}", e.source()),
-                        });
-                    }
-                }
-            }
-            Ok(())
-        })?;
-    }
-
-    // Approvals that approve nothing rot: each must still match a change.
-    for (a, used) in project.accept.iter().zip(&used) {
-        if !used {
-            problems.push(Problem {
-                file: project.manifest.as_ref().map_or("Cargo.toml".into(), |m| m.display().to_string()),
-                line: 0,
-                rule: "accept.stale",
-                contract: format!("{}@{}", a.contract, a.revision),
-                message: format!("accept entry {} {} matches no change; remove it", a.rule, a.field),
-            });
-        }
-    }
+    problems.extend(lock(&project, &work)?);
+    let (fixture_problems, fixtures) = fixtures(&mut repo, &project, &work)?;
+    problems.extend(fixture_problems);
+    problems.extend(stale_accepts(&project, &steps));
 
     let summary = if problems.is_empty() {
         format!(
-            "check: ok ({} revisions, {steps} chain steps, {} pinned, {fixtures} fixtures; base {}{base_note})",
+            "check: ok ({} revisions, {} chain steps, {} pinned, {fixtures} fixtures; base {}{})",
             work.len(),
+            steps.len(),
             work.len(),
-            rev.as_str()
+            base.rev.as_str(),
+            base.note
         )
     } else {
         format!("check: {} problem{}", problems.len(), if problems.len() == 1 { "" } else { "s" })
@@ -187,61 +60,226 @@ pub(crate) fn run(cx: &Ctx, args: CheckArgs, out: &mut dyn Write) -> Result<i32,
     })
 }
 
-fn mark_used(accept: &[crate::config::Accept], old: &Revision, new: &Revision, used: &mut [bool]) {
-    let Ok(d) = protocolarc::diff::diff(&old.spec, &new.spec) else { return };
-    for c in d.changes() {
-        if let Some(a) = approval(accept, &new.spec, c) {
-            if let Some(i) = accept.iter().position(|x| std::ptr::eq(x, a)) {
-                used[i] = true;
+/// The git base the tree is compared with.
+struct Base {
+    rev: Rev,
+    /// Why the immutability guard did not run, for the summary (or empty).
+    note: &'static str,
+    /// The revisions at the base, when there is a base with contracts.
+    published: Option<Vec<Revision>>,
+}
+
+/// `--against`, else the configured base, else `HEAD`. Without git, or before
+/// the first commit, there is no base to compare with unless one was asked
+/// for explicitly (then its absence is an input error).
+fn base(repo: &mut Repo, args: &CheckArgs, project: &Project) -> Result<Base, Failure> {
+    let name = args.against.clone().or_else(|| project.base.clone()).unwrap_or_else(|| "HEAD".to_string());
+    let rev = Rev::parse(&name)?;
+    let explicit = args.against.is_some() || project.base.is_some();
+    let none = |rev: Rev, note| Ok(Base { rev, note, published: None });
+    let unborn = match repo.git() {
+        Err(e) if explicit => return Err(e),
+        Err(_) => return none(rev, " (not a git repository: revision.mutated not checked)"),
+        Ok(git) => !explicit && !git.has_commit(&rev)?,
+    };
+    if unborn {
+        return none(rev, " (no commit yet: revision.mutated not checked)");
+    }
+    repo.require(&rev)?;
+    let input = Input::Git { rev: rev.clone(), path: project.contracts.clone() };
+    // A base without the contracts directory published nothing.
+    let published = if repo.exists(&input)? { Some(history::load(repo, &input)?.0) } else { None };
+    Ok(Base { rev, note: "", published })
+}
+
+/// A neighbour pair whose bump is checked, with its diff.
+struct Step<'a> {
+    old: &'a Revision,
+    new: &'a Revision,
+    diff: Option<ContractDiff>,
+}
+
+/// Every pair whose bump is checked, each diffed once: neighbours in the tree,
+/// and each revision edited in place (one file per contract) with its
+/// predecessor, which only the base has.
+fn steps<'a>(work: &'a [Revision], published: Option<&'a [Revision]>) -> Vec<Step<'a>> {
+    let step = |old: &'a Revision, new: &'a Revision| Step {
+        old,
+        new,
+        diff: diff_without_witnesses(&old.spec, &new.spec).ok(),
+    };
+    let mut out: Vec<Step<'a>> =
+        work.windows(2).filter(|w| w[0].spec.name() == w[1].spec.name()).map(|w| step(&w[0], &w[1])).collect();
+    if let Some(published) = published {
+        let (pairs, _) = history::pair(published, work);
+        for p in pairs.iter().filter(|p| p.relation == Relation::Next) {
+            if !work.iter().any(|w| w.same_as(p.old)) {
+                out.push(step(p.old, p.new));
             }
         }
     }
+    out
 }
 
-/// `lock.missing` and `lock.mismatch` for the working tree's revisions.
-fn lock_problems(lock: &Lock, work: &[Revision], lock_file: &str) -> Vec<Problem> {
+/// `revision.bump.insufficient`: each step's bump covers its verdict.
+fn bumps(steps: &[Step<'_>], accept: &[Accept]) -> Vec<Problem> {
+    steps.iter().filter_map(|s| history::bump_problem(s.old, s.new, s.diff.as_ref()?, accept)).collect()
+}
+
+/// `revision.deleted` and `revision.mutated`: nothing published at the base
+/// lost its file or changed its content.
+fn mutations(published: &[Revision], work: &[Revision], rev: &Rev) -> Vec<Problem> {
     let mut out = Vec::new();
-    for r in work {
-        let rev = r.spec.revision().to_string();
-        match lock.find(r.spec.name(), &rev) {
-            None => out.push(Problem {
-                file: r.file_text(),
-                line: r.spec.revision_line(),
-                rule: "lock.missing",
-                contract: r.id(),
-                message: format!("not pinned in {lock_file}: run `cargo protocolarc lock`"),
-            }),
-            Some(pin) if pin.sha256 != r.digest => out.push(Problem {
-                file: r.file_text(),
-                line: r.spec.revision_line(),
-                rule: "lock.mismatch",
-                contract: r.id(),
+    // A published revision whose file is gone (not edited in place into a
+    // later revision) was deleted: clients pinned to it break.
+    for old in published {
+        let kept = work.iter().any(|w| w.same_as(old));
+        let path = old.origin.path();
+        if !kept && !path.exists() {
+            out.push(Problem {
+                file: path.display().to_string(),
+                line: 0,
+                rule: REVISION_DELETED.id,
+                contract: old.id(),
                 message: format!(
-                    "content changed since it was pinned in {lock_file} (sha256 {} pinned, {} now)",
-                    short(&pin.sha256),
-                    short(&r.digest)
+                    "{} was published at {} and its file has been deleted (published revisions stay)",
+                    old.id(),
+                    rev.as_str()
                 ),
-            }),
-            Some(_) => {}
+            });
         }
     }
-    for pin in &lock.contracts {
-        let present = work.iter().any(|r| r.spec.name() == pin.name && r.spec.revision().to_string() == pin.revision);
-        if !present {
+    for new in work {
+        if let Some(old) = published.iter().find(|o| o.same_as(new) && o.digest != new.digest) {
             out.push(Problem {
-                file: lock_file.to_string(),
-                line: 0,
-                rule: "lock.mismatch",
-                contract: format!("{}@{}", pin.name, pin.revision),
-                message: "pinned, but no contract file defines it any more".into(),
+                file: new.file_text(),
+                line: new.spec.revision_line(),
+                rule: REVISION_MUTATED.id,
+                contract: new.id(),
+                message: format!(
+                    "{} was published at {} and has changed since (published revisions are immutable: publish a \
+                     new revision instead)",
+                    old.id(),
+                    rev.as_str()
+                ),
             });
         }
     }
     out
 }
 
-fn short(hash: &str) -> &str {
-    hash.get(..12).unwrap_or(hash)
+/// `lock.missing` and `lock.mismatch`: the lock pins every revision's content.
+fn lock(project: &Project, work: &[Revision]) -> Result<Vec<Problem>, Failure> {
+    let lock_file = project.lock.display().to_string();
+    let Ok(text) = std::fs::read_to_string(&project.lock) else {
+        return Ok(vec![Problem {
+            file: lock_file,
+            line: 0,
+            rule: LOCK_MISSING.id,
+            contract: "-".into(),
+            message: "no lock file: run `cargo protocolarc lock` and commit it".into(),
+        }]);
+    };
+    let lock = Lock::parse(&text).map_err(|e| Failure::Input(format!("{lock_file}: {e}")))?;
+    let current: Vec<_> = work.iter().map(Revision::pin).collect();
+    let problems = compare(&lock, &current)
+        .iter()
+        .map(|d| {
+            let message = d.message(&lock_file);
+            let pin = d.pin();
+            // A drift about a revision points at its file, an orphan pin at the lock.
+            let revision = match d {
+                Drift::Orphan(_) => None,
+                _ => current.iter().position(|c| std::ptr::eq(c, pin)).map(|i| &work[i]),
+            };
+            match revision {
+                Some(r) => Problem {
+                    file: r.file_text(),
+                    line: r.spec.revision_line(),
+                    rule: d.rule().id,
+                    contract: r.id(),
+                    message,
+                },
+                None => Problem {
+                    file: lock_file.clone(),
+                    line: 0,
+                    rule: d.rule().id,
+                    contract: format!("{}@{}", pin.name, pin.revision),
+                    message,
+                },
+            }
+        })
+        .collect();
+    Ok(problems)
+}
+
+/// `fixture.invalid`: every fixture envelope names a contract of the project
+/// and passes it. Also returns how many envelopes were read.
+fn fixtures(repo: &mut Repo, project: &Project, work: &[Revision]) -> Result<(Vec<Problem>, usize), Failure> {
+    let mut problems = Vec::new();
+    if !project.fixtures.exists() {
+        return Ok((problems, 0));
+    }
+    let catalog = protocolarc::Catalog::from_entries(
+        work.iter().map(|r| (PathBuf::from(r.file_text()), r.spec.clone())).collect(),
+    )
+    .map_err(|e| Failure::Input(e.to_string()))?;
+    let dir = project.fixtures.clone();
+    let mut count = 0;
+    repo.envelopes(&[Input::Disk(dir.clone())], |e| {
+        count += 1;
+        let (file, line) = locate(&dir, e.source());
+        match catalog.for_envelope(e.contract(), e.revision()) {
+            None => problems.push(Problem {
+                file,
+                line,
+                rule: FIXTURE_INVALID.id,
+                contract: e.contract().to_string(),
+                message: format!("fixture {} names a contract the project does not define", e.source()),
+            }),
+            Some(c) => {
+                let report = c.validate_envelope(&e);
+                let first = report.errors().next().map(|f| f.to_string());
+                if let Some(first) = first {
+                    problems.push(Problem {
+                        file,
+                        line,
+                        rule: FIXTURE_INVALID.id,
+                        contract: c.id(),
+                        message: format!("fixture {} fails: {first}", e.source()),
+                    });
+                }
+            }
+        }
+        Ok(())
+    })?;
+    Ok((problems, count))
+}
+
+/// `accept.stale`: approvals that approve nothing rot; each must still match
+/// a change of a checked step.
+fn stale_accepts(project: &Project, steps: &[Step<'_>]) -> Vec<Problem> {
+    let used = |a: &Accept| {
+        steps.iter().any(|s| {
+            s.diff.as_ref().is_some_and(|d| {
+                d.changes()
+                    .iter()
+                    .any(|c| approval(&project.accept, &s.new.spec, c).is_some_and(|x| std::ptr::eq(x, a)))
+            })
+        })
+    };
+    project
+        .accept
+        .iter()
+        .filter(|a| !used(a))
+        .map(|a| Problem {
+            file: project.manifest.as_ref().map_or("Cargo.toml".into(), |m| m.display().to_string()),
+            line: 0,
+            rule: ACCEPT_STALE.id,
+            contract: format!("{}@{}", a.contract, a.revision),
+            message: format!("accept entry {} {} matches no change; remove it", a.rule, a.field),
+        })
+        .collect()
 }
 
 /// The fixture file and line an envelope label (`rel/path.jsonl:LINE`) points to.

@@ -2,10 +2,10 @@
 
 use std::io::Write;
 
-use protocolarc::lock::{Lock, Pin};
+use protocolarc::lock::{compare, Lock};
 
 use super::Ctx;
-use crate::history;
+use crate::history::{self, Revision};
 use crate::source::{Input, Repo};
 use crate::{exit, Failure};
 
@@ -19,17 +19,9 @@ pub(crate) fn run(cx: &Ctx, args: crate::cli::LockArgs, out: &mut dyn Write) -> 
     if let Some(p) = history::duplicates(&work).first() {
         return Err(Failure::Input(format!("{}: {} {}", p.file, p.contract, p.message)));
     }
-    let lock = Lock::new(
-        work.iter()
-            .map(|r| Pin {
-                name: r.spec.name().to_string(),
-                revision: r.spec.revision().to_string(),
-                sha256: r.digest.clone(),
-            })
-            .collect(),
-    );
+    let lock = Lock::new(work.iter().map(Revision::pin).collect());
     let text = lock.to_text();
-    let shown = project.lock.display();
+    let shown = project.lock.display().to_string();
     if args.check {
         // Compared pin by pin: formatting and line endings are not content.
         let current = std::fs::read_to_string(&project.lock).unwrap_or_default();
@@ -40,23 +32,10 @@ pub(crate) fn run(cx: &Ctx, args: crate::cli::LockArgs, out: &mut dyn Write) -> 
                 return Ok(exit::FAILED);
             }
         };
-        let mut problems = Vec::new();
-        for pin in &lock.contracts {
-            match old.find(&pin.name, &pin.revision) {
-                None => problems.push(format!("lock.missing {}@{}: not pinned", pin.name, pin.revision)),
-                Some(p) if p.sha256 != pin.sha256 => problems
-                    .push(format!("lock.mismatch {}@{}: content changed since it was pinned", pin.name, pin.revision)),
-                Some(_) => {}
-            }
-        }
-        for pin in &old.contracts {
-            if lock.find(&pin.name, &pin.revision).is_none() {
-                problems.push(format!(
-                    "lock.mismatch {}@{}: pinned, but no contract file defines it",
-                    pin.name, pin.revision
-                ));
-            }
-        }
+        let problems: Vec<String> = compare(&old, &lock.contracts)
+            .iter()
+            .map(|d| format!("{} {}@{}: {}", d.rule(), d.pin().name, d.pin().revision, d.message(&shown)))
+            .collect();
         if problems.is_empty() {
             writeln!(out, "{shown} matches ({} revisions)", lock.contracts.len())?;
             return Ok(exit::OK);

@@ -1,53 +1,201 @@
-//! `rules`: every rule id with what it means, read from the rule tables the
-//! engines themselves use.
+//! `rules`: every rule id with what it means, read from the rule records the
+//! engines themselves use (validation rules, change rules with their impact
+//! per direction, check rules); `rules RULE` explains one record, and an
+//! unknown id gets the nearest known one as a suggestion.
 
 use std::io::Write;
 
-use protocolarc::diff::rules as change;
-use protocolarc::rules as validation;
+use protocolarc::chain::CheckRule;
+use protocolarc::diff::rules::{self as change, ChangeRule, ContractDirection};
+use protocolarc::rules::{self as validation, Rule};
 
+use crate::checks;
 use crate::cli::RulesArgs;
 use crate::{exit, Failure};
 
-/// The rules of `check` (and `diff --against`), with what fails them.
-pub(crate) const CHECK_RULES: &[(&str, &str)] = &[
-    ("contract.load", "a contract file does not load (exit 3)"),
-    ("contract.duplicate", "two files define the same contract name and revision"),
-    (
-        "revision.bump.insufficient",
-        "a revision's version bump is smaller than its changes need (breaking: major, minor while 0.x; forward: minor; compatible: patch)",
-    ),
-    ("revision.mutated", "a revision published at the base has other content now: publish a new revision instead"),
-    ("revision.deleted", "the file of a revision published at the base is gone (and was not edited into a later revision)"),
-    ("lock.missing", "a revision is not pinned in the lock file (or there is no lock file)"),
-    ("lock.mismatch", "a revision's canonical content no longer has its pinned SHA-256, or a pin has no contract"),
-    ("fixture.invalid", "a fixture envelope fails its contract"),
-    ("accept.stale", "an accept entry matches no change any more"),
-];
+/// A rule of any kind.
+#[derive(Clone, Copy)]
+enum AnyRule {
+    Validation(&'static Rule),
+    Change(&'static ChangeRule),
+    Check(&'static CheckRule),
+}
+
+impl AnyRule {
+    fn id(self) -> &'static str {
+        match self {
+            AnyRule::Validation(r) => r.id,
+            AnyRule::Change(r) => r.id,
+            AnyRule::Check(r) => r.id,
+        }
+    }
+
+    fn kind(self) -> &'static str {
+        match self {
+            AnyRule::Validation(_) => "validate",
+            AnyRule::Change(_) => "diff",
+            AnyRule::Check(_) => "check",
+        }
+    }
+
+    fn summary(self) -> &'static str {
+        match self {
+            AnyRule::Validation(r) => r.summary,
+            AnyRule::Change(r) => r.summary,
+            AnyRule::Check(r) => r.summary,
+        }
+    }
+
+    /// The severity of a validation rule, the impacts of a change rule.
+    fn verdict(self) -> String {
+        match self {
+            AnyRule::Validation(r) => r.severity.to_string(),
+            AnyRule::Change(r) => impacts(r),
+            AnyRule::Check(_) => String::new(),
+        }
+    }
+}
+
+/// `request: breaking, response: forward, both: breaking`.
+fn impacts(r: &ChangeRule) -> String {
+    let each: Vec<String> = ContractDirection::ALL.iter().map(|d| format!("{d}: {}", r.impact_in(*d))).collect();
+    each.join(", ")
+}
+
+/// Every rule: validation, change, check, each in its table's order.
+fn every_rule() -> Vec<AnyRule> {
+    let mut out: Vec<AnyRule> = validation::VALIDATION_RULES.iter().map(|r| AnyRule::Validation(r)).collect();
+    out.extend(change::CHANGE_RULES.iter().map(|r| AnyRule::Change(r)));
+    out.extend(checks::CHECK_RULES.iter().map(|r| AnyRule::Check(r)));
+    out
+}
 
 pub(crate) fn run(args: RulesArgs, out: &mut dyn Write) -> Result<i32, Failure> {
-    let mut rows: Vec<(String, &str, &str)> = Vec::new();
-    for r in validation::VALIDATION_RULES {
-        rows.push(("validate".into(), r.id, r.summary));
-    }
-    for r in change::all() {
-        rows.push((format!("diff ({})", r.impact), r.id, r.summary));
-    }
-    for (id, summary) in CHECK_RULES {
-        rows.push(("check".into(), id, summary));
-    }
-    if let Some(rule) = args.rule {
-        let Some((kind, id, summary)) = rows.iter().find(|r| r.1 == rule) else {
-            return Err(Failure::Input(format!("unknown rule '{rule}' (see `cargo protocolarc rules`)")));
+    let rules = every_rule();
+    if let Some(wanted) = args.rule {
+        let Some(rule) = rules.iter().copied().find(|r| r.id() == wanted) else {
+            let hint = nearest(&wanted, rules.iter().map(|r| r.id()))
+                .map(|id| format!(": did you mean `{id}`?"))
+                .unwrap_or_default();
+            return Err(Failure::Input(format!("unknown rule '{wanted}'{hint} (see `cargo protocolarc rules`)")));
         };
-        let severity = validation::find(id).map(|r| format!(", {}", r.severity)).unwrap_or_default();
-        writeln!(out, "{id} [{kind}{severity}]\n  {summary}")?;
+        out.write_all(explain(rule).as_bytes())?;
         return Ok(exit::OK);
     }
-    let width = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
-    let kind_width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
-    for (kind, id, summary) in &rows {
-        writeln!(out, "{kind:kind_width$}  {id:width$}  {summary}")?;
+    let width = rules.iter().map(|r| r.id().len()).max().unwrap_or(0);
+    let kind_width = rules.iter().map(|r| r.kind().len()).max().unwrap_or(0);
+    let verdict_width = rules.iter().map(|r| r.verdict().len()).max().unwrap_or(0);
+    for r in &rules {
+        writeln!(out, "{:kind_width$}  {:width$}  {:verdict_width$}  {}", r.kind(), r.id(), r.verdict(), r.summary())?;
     }
     Ok(exit::OK)
+}
+
+/// The explanation of one rule: its kind, summary, what it means, an example
+/// and the fix; a change rule also its impact per direction and the findings
+/// that prove it.
+fn explain(rule: AnyRule) -> String {
+    let mut text = match rule {
+        AnyRule::Validation(r) => format!("{} [validate, {}]\n", r.id, r.severity),
+        _ => format!("{} [{}]\n", rule.id(), rule.kind()),
+    };
+    text.push_str(&wrap(rule.summary(), 78, "  "));
+    let mut para = |label: &str, body: &str| {
+        text.push('\n');
+        text.push_str(&wrap(&format!("{label}{body}"), 78, "  "));
+    };
+    let (explanation, example, fix) = match rule {
+        AnyRule::Validation(r) => (r.explanation, r.example, r.fix),
+        AnyRule::Change(r) => {
+            para("impact: ", &impacts(r));
+            if !r.proof.is_empty() {
+                let ids: Vec<&str> = r.proof.iter().map(|p| p.id).collect();
+                para("shown by: ", &ids.join(", "));
+            }
+            (r.explanation, r.example, r.fix)
+        }
+        AnyRule::Check(r) => (r.explanation, r.example, r.fix),
+    };
+    para("", explanation);
+    para("example: ", example);
+    para("fix: ", fix);
+    text
+}
+
+/// `text` in lines of at most `width` columns (longer words stand alone),
+/// each starting with `indent`.
+fn wrap(text: &str, width: usize, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && indent.len() + line.chars().count() + 1 + word.chars().count() > width {
+            out.push_str(indent);
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push_str(indent);
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The known id closest to `wanted` by edit distance, when it is close
+/// enough to be a typo (at most a third of the id, and at least 2, edits).
+fn nearest<'a>(wanted: &str, ids: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (wanted.chars().count() / 3).max(2);
+    ids.map(|id| (distance(wanted, id), id)).filter(|(d, _)| *d <= limit).min_by_key(|(d, _)| *d).map(|(_, id)| id)
+}
+
+/// Levenshtein distance over characters.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_and_the_nearest_id() {
+        assert_eq!(distance("kitten", "sitting"), 3);
+        assert_eq!(distance("", "abc"), 3);
+        assert_eq!(distance("field.maxLenght", "field.maxLength"), 2);
+        let ids = ["field.maxLength", "field.minLength", "lock.missing"];
+        assert_eq!(nearest("field.maxLenght", ids.into_iter()), Some("field.maxLength"));
+        assert_eq!(nearest("lock.misssing", ids.into_iter()), Some("lock.missing"));
+        assert_eq!(nearest("nope", ids.into_iter()), None);
+    }
+
+    #[test]
+    fn every_id_is_listed_once() {
+        let ids: Vec<&str> = every_rule().iter().map(|r| r.id()).collect();
+        for (i, id) in ids.iter().enumerate() {
+            assert!(!ids[..i].contains(id), "{id} twice");
+        }
+    }
+
+    #[test]
+    fn wrapping_keeps_words_whole() {
+        assert_eq!(wrap("aaa bbb ccc", 9, "  "), "  aaa bbb\n  ccc\n");
+        assert_eq!(wrap("averyveryverylongword x", 9, "  "), "  averyveryverylongword\n  x\n");
+    }
 }

@@ -14,7 +14,7 @@ use crate::json::number::Decimal;
 /// A change found, before any witness.
 #[derive(Debug, Clone)]
 pub(super) struct Detected {
-    pub rule: ChangeRule,
+    pub rule: &'static ChangeRule,
     pub field: String,
     pub message: String,
 }
@@ -74,14 +74,12 @@ fn classes(t: TypeSet) -> u8 {
 struct Out(Vec<Detected>);
 
 impl Out {
-    fn push(&mut self, rule: ChangeRule, field: &str, message: String) {
+    fn push(&mut self, rule: &'static ChangeRule, field: &str, message: String) {
         self.0.push(Detected { rule, field: field.to_string(), message });
     }
 
-    fn fixed(&mut self, id: &str, field: &str, message: String) {
-        if let Some(rule) = rules::find(id) {
-            self.push(rule, field, message);
-        }
+    fn fixed(&mut self, rule: &'static ChangeRule, field: &str, message: String) {
+        self.push(rule, field, message);
     }
 
     fn keyword(&mut self, keyword: &str, direction: Direction, field: &str, message: String) {

@@ -4,7 +4,7 @@
 //!
 //! `detect.rs` compares the two contracts path by path (declared fields and the
 //! parents they imply, nested objects and array elements alike) and emits
-//! changes named in the rule table `rules.rs`; `witness.rs` then builds, for each
+//! changes, each with its record from `rules.rs`; `witness.rs` then builds, for each
 //! breaking change, a data body the old revision accepts and the new one rejects,
 //! and keeps it only if both real validators agree. `sample.rs` proposes the
 //! values those bodies are made of.
@@ -57,7 +57,7 @@ impl serde::Serialize for Impact {
 /// One difference between two revisions.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
-    rule: &'static str,
+    rule: &'static rules::ChangeRule,
     impact: Impact,
     field: String,
     message: String,
@@ -67,6 +67,11 @@ pub struct Change {
 impl Change {
     /// The rule id, such as `field.type.narrowed`.
     pub fn rule(&self) -> &'static str {
+        self.rule.id
+    }
+
+    /// The rule's record: its impact per direction, explanation and proof.
+    pub fn record(&self) -> &'static rules::ChangeRule {
         self.rule
     }
 
@@ -143,23 +148,36 @@ impl fmt::Display for NameMismatch {
 
 impl std::error::Error for NameMismatch {}
 
-/// Compares two revisions of the same contract.
+/// Compares two revisions of the same contract, with a checked witness for
+/// every breaking change that rejects an envelope.
 pub fn diff(old: &ContractSpec, new: &ContractSpec) -> Result<ContractDiff, NameMismatch> {
+    compare(old, new, true)
+}
+
+/// The same changes and verdict as [`diff`], without the witness search: for
+/// callers that print no witness (`check`'s semver guard). A breaking change's
+/// message is the detector's, without the `(no witness found)` note.
+pub fn diff_without_witnesses(old: &ContractSpec, new: &ContractSpec) -> Result<ContractDiff, NameMismatch> {
+    compare(old, new, false)
+}
+
+fn compare(old: &ContractSpec, new: &ContractSpec, witnesses: bool) -> Result<ContractDiff, NameMismatch> {
     if old.name() != new.name() {
         return Err(NameMismatch { old: old.name().to_string(), new: new.name().to_string() });
     }
     let mut changes: Vec<Change> = detect::changes(old, new)
         .into_iter()
         .map(|d| {
-            let (witness, message) = if d.rule.impact == Impact::Breaking {
+            let (witness, message) = if witnesses && d.rule.impact == Impact::Breaking {
                 witness::prove(old, new, &d)
             } else {
                 (None, d.message.clone())
             };
-            Change { rule: d.rule.id, impact: d.rule.impact, field: d.field, message, witness }
+            Change { rule: d.rule, impact: d.rule.impact, field: d.field, message, witness }
         })
         .collect();
-    changes
-        .sort_by(|a, b| b.impact.cmp(&a.impact).then_with(|| a.field.cmp(&b.field)).then_with(|| a.rule.cmp(b.rule)));
+    changes.sort_by(|a, b| {
+        b.impact.cmp(&a.impact).then_with(|| a.field.cmp(&b.field)).then_with(|| a.rule.id.cmp(b.rule.id))
+    });
     Ok(ContractDiff { name: old.name().to_string(), from: old.revision().clone(), to: new.revision().clone(), changes })
 }

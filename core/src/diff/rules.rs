@@ -1,51 +1,18 @@
-//! The change rules of SPEC §5, as one table: the detector emits these ids,
-//! the impact of a change is looked up here, and `--explain`, the docs and the
-//! tests read the descriptions. Adding a rule starts here.
+//! The change rules of SPEC §5 and §11, one record each: the detector emits
+//! these records, a change takes its impact from its record, the witness
+//! search reads the validation rules that prove it here, and `rules`, the docs
+//! and the tests read the summaries and explanations. Adding a change rule
+//! starts with a record; keyword rules (`field.maxLength.tightened`) are records
+//! like any other, found by keyword and direction with [`keyword_rule`].
+//!
+//! Each record carries its impact in both directions (SPEC §11): `impact` is the
+//! request direction of the §5 table, the one the engine judges today;
+//! `response` mirrors it; `both` is derived as the worse of the two.
+
+use std::fmt;
 
 use super::Impact;
-
-/// A compatibility rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ChangeRule {
-    pub id: &'static str,
-    pub impact: Impact,
-    pub summary: &'static str,
-}
-
-macro_rules! change_rules {
-    ($($name:ident = $id:literal, $impact:ident, $summary:literal;)*) => {
-        $(pub const $name: &str = $id;)*
-        /// Every fixed-name change rule. Keyword rules (`field.<keyword>.*`) are
-        /// listed per keyword by [`keyword_rule`].
-        pub const CHANGE_RULES: &[ChangeRule] = &[
-            $(ChangeRule { id: $id, impact: Impact::$impact, summary: $summary },)*
-        ];
-    };
-}
-
-change_rules! {
-    ADDED_OPTIONAL = "field.added.optional", Forward, "a new optional field";
-    ADDED_REQUIRED = "field.added.required", Breaking, "a new required field: envelopes without it are rejected";
-    REMOVED_REQUIRED = "field.removed.required", Breaking, "a required field removed: no envelope is rejected, but readers of it break";
-    REMOVED_OPTIONAL = "field.removed.optional", Forward, "an optional field removed";
-    REQUIRED_TIGHTENED = "field.required.tightened", Breaking, "an optional field became required";
-    REQUIRED_RELAXED = "field.required.relaxed", Forward, "a required field became optional";
-    TYPE_NARROWED = "field.type.narrowed", Breaking, "the field accepts fewer types";
-    TYPE_WIDENED = "field.type.widened", Forward, "the field accepts more types (integer -> number widens)";
-    TYPE_CHANGED = "field.type.changed", Breaking, "the field accepts other types, neither more nor fewer";
-    ENUM_ADDED = "field.enum.added", Breaking, "an enum on a field that was open";
-    ENUM_REMOVED = "field.enum.removed", Forward, "the enum was dropped: the field is open";
-    ENUM_RESTRICTED = "field.enum.restricted", Breaking, "enum values dropped";
-    ENUM_EXPANDED = "field.enum.expanded", Forward, "enum values added";
-    STRICT_ENABLED = "contract.strict.enabled", Breaking, "the contract became strict: undeclared top-level keys are flagged";
-    STRICT_DISABLED = "contract.strict.disabled", Forward, "the contract is no longer strict";
-}
-
-/// The constraint keywords whose changes are rules, as reported: the lower
-/// bound (`minimum` with `exclusiveMinimum`) is `minimum`, the upper bound is
-/// `maximum`.
-pub const KEYWORDS: &[&str] =
-    &["minimum", "maximum", "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems"];
+use crate::rules::{self as validation, Rule};
 
 /// How a constraint keyword moved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,48 +22,342 @@ pub enum Direction {
     Changed,
 }
 
-/// The rule id and impact of a keyword change: `field.maxLength.tightened`.
-pub fn keyword_rule(keyword: &str, direction: Direction) -> Option<ChangeRule> {
-    let ids = KEYWORD_IDS.iter().find(|(k, _)| *k == keyword)?.1;
-    let (i, impact, summary) = match direction {
-        Direction::Tightened => (0, Impact::Breaking, "the constraint accepts fewer values (a bound introduced or moved in, uniqueItems on, a pattern added, multipleOf added or made a multiple)"),
-        Direction::Relaxed => (1, Impact::Forward, "the constraint accepts more values (the reverse of tightened, including removal)"),
-        Direction::Changed => (2, Impact::Breaking, "the constraint accepts other values, neither more nor fewer (another pattern, multipleOf 2 -> 3)"),
-    };
-    // Bounds and flags are ordered: they only tighten or relax.
-    Some(ChangeRule { id: Some(ids[i]).filter(|id| !id.is_empty())?, impact, summary })
+/// Which messages a contract describes (SPEC §11): what its owner accepts
+/// (`request`), what it sends (`response`), or both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ContractDirection {
+    Request,
+    Response,
+    Both,
 }
 
-/// Every keyword rule id, spelled out so ids are `&'static str`.
-const KEYWORD_IDS: &[(&str, [&str; 3])] = &[
-    ("minimum", ["field.minimum.tightened", "field.minimum.relaxed", ""]),
-    ("maximum", ["field.maximum.tightened", "field.maximum.relaxed", ""]),
-    ("multipleOf", ["field.multipleOf.tightened", "field.multipleOf.relaxed", "field.multipleOf.changed"]),
-    ("minLength", ["field.minLength.tightened", "field.minLength.relaxed", ""]),
-    ("maxLength", ["field.maxLength.tightened", "field.maxLength.relaxed", ""]),
-    ("pattern", ["field.pattern.tightened", "field.pattern.relaxed", "field.pattern.changed"]),
-    ("minItems", ["field.minItems.tightened", "field.minItems.relaxed", ""]),
-    ("maxItems", ["field.maxItems.tightened", "field.maxItems.relaxed", ""]),
-    ("uniqueItems", ["field.uniqueItems.tightened", "field.uniqueItems.relaxed", ""]),
-];
+impl ContractDirection {
+    /// Every direction, in the order `rules` shows them.
+    pub const ALL: [ContractDirection; 3] =
+        [ContractDirection::Request, ContractDirection::Response, ContractDirection::Both];
 
-/// The rule with this id, fixed-name or keyword.
-pub fn find(id: &str) -> Option<ChangeRule> {
-    if let Some(r) = CHANGE_RULES.iter().find(|r| r.id == id) {
-        return Some(*r);
-    }
-    let (keyword, ids) = KEYWORD_IDS.iter().find(|(_, ids)| ids.contains(&id))?;
-    let at = ids.iter().position(|i| !i.is_empty() && *i == id)?;
-    keyword_rule(keyword, [Direction::Tightened, Direction::Relaxed, Direction::Changed][at])
-}
-
-/// Every rule: fixed-name rules, then each keyword's three.
-pub fn all() -> Vec<ChangeRule> {
-    let mut out = CHANGE_RULES.to_vec();
-    for k in KEYWORDS {
-        for d in [Direction::Tightened, Direction::Relaxed, Direction::Changed] {
-            out.extend(keyword_rule(k, d));
+    /// `request` / `response` / `both`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContractDirection::Request => "request",
+            ContractDirection::Response => "response",
+            ContractDirection::Both => "both",
         }
     }
-    out
+}
+
+impl fmt::Display for ContractDirection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where a finding that proves a change may point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProofAt {
+    /// At the changed field itself.
+    Field,
+    /// At the changed field, or at a parent that went missing with it.
+    FieldOrParent,
+    /// At any undeclared top-level key (a contract-level change).
+    TopLevelKey,
+}
+
+/// A compatibility rule: everything said about it, in one place.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ChangeRule {
+    /// The id changes carry: `field.type.narrowed`.
+    pub id: &'static str,
+    /// The impact in the request direction (the SPEC §5 table): a change is
+    /// breaking when a message the old revision accepted is now rejected.
+    pub impact: Impact,
+    /// The impact in the response direction (SPEC §11): a change is breaking
+    /// when a message the new revision allows is rejected by the old one.
+    pub response: Impact,
+    /// One line: what changed.
+    pub summary: &'static str,
+    /// The validation rules whose finding shows the change on a witness body:
+    /// the finding of the stricter revision. Empty when no message shows it in
+    /// the request direction (`field.removed.required` breaks readers of the
+    /// field, not senders): its witness is null.
+    pub proof: &'static [&'static Rule],
+    /// Where the proving finding may point.
+    pub proof_at: ProofAt,
+    /// For a keyword rule, the keyword (as reported: `minimum` stands for the
+    /// whole lower bound) and how it moved.
+    pub keyword: Option<(&'static str, Direction)>,
+    /// Why the change has the impacts it has.
+    pub explanation: &'static str,
+    /// Two revisions of a field and a body that shows the change.
+    pub example: &'static str,
+    /// How to publish the change without breaking anyone.
+    pub fix: &'static str,
+}
+
+impl ChangeRule {
+    /// The impact in one direction; `Both` takes the worse of the two.
+    pub fn impact_in(&self, direction: ContractDirection) -> Impact {
+        match direction {
+            ContractDirection::Request => self.impact,
+            ContractDirection::Response => self.response,
+            ContractDirection::Both => self.impact.max(self.response),
+        }
+    }
+}
+
+impl fmt::Display for ChangeRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+macro_rules! change_rules {
+    ($($name:ident = $id:literal, $request:ident / $response:ident, $summary:literal,
+        proof: [$($proof:ident),*] at $at:ident, keyword: $keyword:expr,
+        explanation: $explanation:literal, example: $example:literal, fix: $fix:expr;)*) => {
+        $(
+            #[doc = $summary]
+            pub const $name: &ChangeRule = &ChangeRule {
+                id: $id, impact: Impact::$request, response: Impact::$response, summary: $summary,
+                proof: &[$(validation::$proof),*], proof_at: ProofAt::$at, keyword: $keyword,
+                explanation: $explanation, example: $example, fix: $fix,
+            };
+        )*
+        /// Every change rule: shape rules in the order of SPEC §5, then each
+        /// keyword's rules.
+        pub const CHANGE_RULES: &[&ChangeRule] = &[$($name,)*];
+    };
+}
+
+use Direction::{Changed, Relaxed, Tightened};
+
+const BREAKING_FIX: &str =
+    "Publish the change as a new revision with a major bump (a minor one while the major is 0), so that \
+     clients opt in; or, when no client can be affected, approve it with an `accept` entry and a reason.";
+
+change_rules! {
+    ADDED_OPTIONAL = "field.added.optional", Forward / Forward, "a new optional field",
+        proof: [] at Field, keyword: None,
+        explanation: "A field the old revision did not declare is declared, and senders may leave it out. Old messages still pass, and old readers ignore a key they do not know, so the change is forward in both directions (SPEC §11). For an optional object or array, only the root of the new subtree is reported.",
+        example: "old: no `params.timeout_ms`; new {\"name\": \"params.timeout_ms\", \"type\": \"integer\", \"required\": false}",
+        fix: "Nothing to fix: publish it with a minor bump at least.";
+    ADDED_REQUIRED = "field.added.required", Breaking / Forward, "a new required field: envelopes without it are rejected",
+        proof: [FIELD_REQUIRED, FIELD_TYPE] at FieldOrParent, keyword: None,
+        explanation: "Every message written for the old revision lacks the new field, and the new revision rejects them all (request: breaking). A sender of responses that always includes it still satisfies old readers (response: forward).",
+        example: "old: no `params.priority`; new {\"name\": \"params.priority\", \"type\": \"integer\"}; data {\"params\": {}} passes the old revision and gets field.required from the new one",
+        fix: "Add the field as optional (`\"required\": false`) first, and make it required in a later major revision.";
+    REMOVED_REQUIRED = "field.removed.required", Breaking / Breaking, "a required field removed: no envelope is rejected, but readers of it break",
+        proof: [] at Field, keyword: None,
+        explanation: "No message is rejected in the request direction (the key becomes undeclared and open), but every reader that relied on the field being there breaks, so the change is breaking; in the response direction old readers reject messages without it. There is no witness body: the message says so.",
+        example: "old {\"name\": \"id\", \"type\": \"integer\"}; new: no `id`",
+        fix: "Keep the field (mark it deprecated in its `doc`), or remove it in a new major revision.";
+    REMOVED_OPTIONAL = "field.removed.optional", Forward / Forward, "an optional field removed",
+        proof: [] at Field, keyword: None,
+        explanation: "An optional field is no longer declared: its key is open, so every message the old revision accepted still passes, and readers never relied on it being present.",
+        example: "old {\"name\": \"params.hint\", \"type\": \"string\", \"required\": false}; new: no `params.hint`",
+        fix: "Nothing to fix: publish it with a minor bump at least.";
+    REQUIRED_TIGHTENED = "field.required.tightened", Breaking / Forward, "an optional field became required",
+        proof: [FIELD_REQUIRED, FIELD_TYPE] at FieldOrParent, keyword: None,
+        explanation: "Messages that left the field out were valid and are now rejected (request: breaking). Responses that always carry it still satisfy old readers (response: forward).",
+        example: "old {\"name\": \"params.arguments\", \"type\": \"object\", \"required\": false}; new: required; data {\"params\": {}} gets field.required from the new revision",
+        fix: "Keep the field optional and give it a documented default, or require it in a new major revision.";
+    REQUIRED_RELAXED = "field.required.relaxed", Forward / Breaking, "a required field became optional",
+        proof: [FIELD_REQUIRED, FIELD_TYPE] at FieldOrParent, keyword: None,
+        explanation: "Every message the old revision accepted still passes (request: forward), but a response without the field is rejected by old readers that require it (response: breaking).",
+        example: "old {\"name\": \"result.id\", \"type\": \"string\"}; new: `\"required\": false`",
+        fix: "For a response contract, keep sending the field, or relax it in a new major revision.";
+    TYPE_NARROWED = "field.type.narrowed", Breaking / Forward, "the field accepts fewer types",
+        proof: [FIELD_TYPE, FIELD_ENUM] at Field, keyword: None,
+        explanation: "A value of a type the new revision dropped was valid and is now rejected with field.type (or field.enum, when an enum leaves no member of the type).",
+        example: "old {\"name\": \"id\", \"type\": [\"string\", \"integer\"]}; new {\"name\": \"id\", \"type\": \"string\"}; data {\"id\": 0} gets field.type from the new revision",
+        fix: "Keep accepting the old types, or narrow them in a new major revision.";
+    TYPE_WIDENED = "field.type.widened", Forward / Breaking, "the field accepts more types (integer -> number widens)",
+        proof: [FIELD_TYPE, FIELD_ENUM] at Field, keyword: None,
+        explanation: "Every value the old revision accepted is still accepted (request: forward); a response with a value of a new type is rejected by old readers (response: breaking). `integer` -> `number` widens: every integer is a number.",
+        example: "old {\"name\": \"id\", \"type\": \"integer\"}; new {\"name\": \"id\", \"type\": \"number\"}",
+        fix: "For a response contract, keep sending the old types, or widen them in a new major revision.";
+    TYPE_CHANGED = "field.type.changed", Breaking / Breaking, "the field accepts other types, neither more nor fewer",
+        proof: [FIELD_TYPE, FIELD_ENUM] at Field, keyword: None,
+        explanation: "Some values only the old revision accepts and some only the new one does: the change is breaking in both directions.",
+        example: "old {\"name\": \"id\", \"type\": \"string\"}; new {\"name\": \"id\", \"type\": \"integer\"}; data {\"id\": \"\"} gets field.type from the new revision",
+        fix: "Add the new type beside the old one (a widening), and drop the old one in a later major revision.";
+    ENUM_ADDED = "field.enum.added", Breaking / Forward, "an enum on a field that was open",
+        proof: [FIELD_ENUM] at Field, keyword: None,
+        explanation: "Any value of the field's types was valid; now only the listed ones are, so a value outside the enum is rejected (request: breaking). Responses drawn from the enum still satisfy old readers (response: forward).",
+        example: "old {\"name\": \"role\", \"type\": \"string\"}; new: `\"enum\": [\"user\", \"agent\"]`; data {\"role\": \"\"} gets field.enum from the new revision",
+        fix: "Document the expected values in `doc` instead, or add the enum in a new major revision.";
+    ENUM_REMOVED = "field.enum.removed", Forward / Breaking, "the enum was dropped: the field is open",
+        proof: [FIELD_ENUM] at Field, keyword: None,
+        explanation: "Every listed value is still accepted, and more (request: forward); a response with a value outside the old enum is rejected by old readers (response: breaking).",
+        example: "old {\"name\": \"role\", \"type\": \"string\", \"enum\": [\"user\", \"agent\"]}; new: no `enum`",
+        fix: "For a response contract, keep sending listed values, or drop the enum in a new major revision.";
+    ENUM_RESTRICTED = "field.enum.restricted", Breaking / Forward, "enum values dropped",
+        proof: [FIELD_ENUM] at Field, keyword: None,
+        explanation: "A value the old enum listed is no longer allowed, so messages using it are rejected (request: breaking). Responses use only the remaining values, which old readers accept (response: forward).",
+        example: "old `\"enum\": [\"user\", \"agent\"]`; new `\"enum\": [\"user\"]`; data {\"role\": \"agent\"} gets field.enum from the new revision",
+        fix: "Keep accepting the value (and mark it deprecated in `doc`), or drop it in a new major revision.";
+    ENUM_EXPANDED = "field.enum.expanded", Forward / Breaking, "enum values added",
+        proof: [FIELD_ENUM] at Field, keyword: None,
+        explanation: "Every value the old enum listed is still allowed (request: forward); a response with a new value is rejected by old readers (response: breaking).",
+        example: "old `\"enum\": [\"user\"]`; new `\"enum\": [\"user\", \"agent\"]`",
+        fix: "For a response contract, send the new value only to readers of the new revision, or add it in a new major revision.";
+    STRICT_ENABLED = "contract.strict.enabled", Breaking / Forward, "the contract became strict: undeclared top-level keys are flagged",
+        proof: [FIELD_UNKNOWN] at TopLevelKey, keyword: None,
+        explanation: "A message with an undeclared top-level key passed silently and now gets the field.unknown warning (request: breaking). Responses without such keys still satisfy old readers (response: forward).",
+        example: "old `\"strict\": false`; new `\"strict\": true`; data {\"undeclared\": 0} gets field.unknown from the new revision",
+        fix: "Declare the keys senders use before turning `strict` on, and turn it on in a new major revision.";
+    STRICT_DISABLED = "contract.strict.disabled", Forward / Breaking, "the contract is no longer strict",
+        proof: [FIELD_UNKNOWN] at TopLevelKey, keyword: None,
+        explanation: "Undeclared top-level keys are no longer flagged: every old message still passes cleanly (request: forward); a response with an undeclared key gets a warning from old readers (response: breaking).",
+        example: "old `\"strict\": true`; new `\"strict\": false`",
+        fix: "For a response contract, keep responses to declared keys, or turn `strict` off in a new major revision.";
+    MINIMUM_TIGHTENED = "field.minimum.tightened", Breaking / Forward, "the lower bound accepts fewer numbers (introduced or raised, or made exclusive)",
+        proof: [FIELD_MINIMUM, FIELD_EXCLUSIVE_MINIMUM] at Field, keyword: Some(("minimum", Tightened)),
+        explanation: "`minimum` and `exclusiveMinimum` form one lower bound, compared by its effect. A number between the old and the new bound was valid and is now rejected (request: breaking); responses within the new bound satisfy old readers (response: forward).",
+        example: "old {\"name\": \"days\", \"type\": \"integer\", \"minimum\": 1}; new `\"minimum\": 2`; data {\"days\": 1} gets field.minimum from the new revision",
+        fix: BREAKING_FIX;
+    MINIMUM_RELAXED = "field.minimum.relaxed", Forward / Breaking, "the lower bound accepts more numbers (removed or lowered, or made inclusive)",
+        proof: [FIELD_MINIMUM, FIELD_EXCLUSIVE_MINIMUM] at Field, keyword: Some(("minimum", Relaxed)),
+        explanation: "Every number the old lower bound allowed is still allowed (request: forward); a response below the old bound is rejected by old readers (response: breaking). `exclusiveMinimum: 10` -> `minimum: 10` relaxes.",
+        example: "old {\"name\": \"days\", \"type\": \"integer\", \"minimum\": 2}; new `\"minimum\": 1`",
+        fix: "For a response contract, keep responses within the old bound, or relax it in a new major revision.";
+    MAXIMUM_TIGHTENED = "field.maximum.tightened", Breaking / Forward, "the upper bound accepts fewer numbers (introduced or lowered, or made exclusive)",
+        proof: [FIELD_MAXIMUM, FIELD_EXCLUSIVE_MAXIMUM] at Field, keyword: Some(("maximum", Tightened)),
+        explanation: "`maximum` and `exclusiveMaximum` form one upper bound, compared by its effect. A number between the new and the old bound was valid and is now rejected (request: breaking); responses within the new bound satisfy old readers (response: forward).",
+        example: "old {\"name\": \"limit\", \"type\": \"integer\", \"maximum\": 100}; new `\"maximum\": 50`; data {\"limit\": 100} gets field.maximum from the new revision",
+        fix: BREAKING_FIX;
+    MAXIMUM_RELAXED = "field.maximum.relaxed", Forward / Breaking, "the upper bound accepts more numbers (removed or raised, or made inclusive)",
+        proof: [FIELD_MAXIMUM, FIELD_EXCLUSIVE_MAXIMUM] at Field, keyword: Some(("maximum", Relaxed)),
+        explanation: "Every number the old upper bound allowed is still allowed (request: forward); a response above the old bound is rejected by old readers (response: breaking).",
+        example: "old {\"name\": \"limit\", \"type\": \"integer\", \"maximum\": 50}; new `\"maximum\": 100`",
+        fix: "For a response contract, keep responses within the old bound, or relax it in a new major revision.";
+    MULTIPLE_OF_TIGHTENED = "field.multipleOf.tightened", Breaking / Forward, "`multipleOf` added, or changed to a multiple of the old step",
+        proof: [FIELD_MULTIPLE_OF] at Field, keyword: Some(("multipleOf", Tightened)),
+        explanation: "Every multiple of the new step is a multiple of the old one, not the reverse: a number on the old grid only is now rejected (request: breaking). Steps are compared as decimals.",
+        example: "old `\"multipleOf\": 0.01`; new `\"multipleOf\": 0.05`; data {\"price\": 0.01} gets field.multipleOf from the new revision",
+        fix: BREAKING_FIX;
+    MULTIPLE_OF_RELAXED = "field.multipleOf.relaxed", Forward / Breaking, "`multipleOf` removed, or changed to a divisor of the old step",
+        proof: [FIELD_MULTIPLE_OF] at Field, keyword: Some(("multipleOf", Relaxed)),
+        explanation: "Every multiple of the old step is still accepted (request: forward); a response on the new, finer grid is rejected by old readers (response: breaking).",
+        example: "old `\"multipleOf\": 0.05`; new `\"multipleOf\": 0.01`",
+        fix: "For a response contract, keep responses on the old grid, or relax the step in a new major revision.";
+    MULTIPLE_OF_CHANGED = "field.multipleOf.changed", Breaking / Breaking, "`multipleOf` changed to a step that is neither a multiple nor a divisor of the old one",
+        proof: [FIELD_MULTIPLE_OF] at Field, keyword: Some(("multipleOf", Changed)),
+        explanation: "Some numbers only the old step accepts and some only the new one does (2 -> 3): breaking in both directions.",
+        example: "old `\"multipleOf\": 2`; new `\"multipleOf\": 3`; data {\"n\": 2} gets field.multipleOf from the new revision",
+        fix: "Move to a common multiple of both steps (a tightening) in a new major revision.";
+    MIN_LENGTH_TIGHTENED = "field.minLength.tightened", Breaking / Forward, "`minLength` introduced or raised",
+        proof: [FIELD_MIN_LENGTH] at Field, keyword: Some(("minLength", Tightened)),
+        explanation: "A string shorter than the new minimum (in code points) was valid and is now rejected (request: breaking); responses that long satisfy old readers (response: forward).",
+        example: "old {\"name\": \"name\", \"type\": \"string\"}; new `\"minLength\": 1`; data {\"name\": \"\"} gets field.minLength from the new revision",
+        fix: BREAKING_FIX;
+    MIN_LENGTH_RELAXED = "field.minLength.relaxed", Forward / Breaking, "`minLength` removed or lowered",
+        proof: [FIELD_MIN_LENGTH] at Field, keyword: Some(("minLength", Relaxed)),
+        explanation: "Every string the old minimum allowed is still allowed (request: forward); a shorter response is rejected by old readers (response: breaking).",
+        example: "old `\"minLength\": 3`; new `\"minLength\": 1`",
+        fix: "For a response contract, keep responses at the old length, or relax it in a new major revision.";
+    MAX_LENGTH_TIGHTENED = "field.maxLength.tightened", Breaking / Forward, "`maxLength` introduced or lowered",
+        proof: [FIELD_MAX_LENGTH] at Field, keyword: Some(("maxLength", Tightened)),
+        explanation: "A string longer than the new maximum (in code points) was valid and is now rejected (request: breaking); responses that short satisfy old readers (response: forward).",
+        example: "old `\"maxLength\": 128`; new `\"maxLength\": 64`; data {\"name\": \"<65 characters>\"} gets field.maxLength from the new revision",
+        fix: BREAKING_FIX;
+    MAX_LENGTH_RELAXED = "field.maxLength.relaxed", Forward / Breaking, "`maxLength` removed or raised",
+        proof: [FIELD_MAX_LENGTH] at Field, keyword: Some(("maxLength", Relaxed)),
+        explanation: "Every string the old maximum allowed is still allowed (request: forward); a longer response is rejected by old readers (response: breaking).",
+        example: "old `\"maxLength\": 64`; new `\"maxLength\": 128`",
+        fix: "For a response contract, keep responses within the old length, or relax it in a new major revision.";
+    PATTERN_TIGHTENED = "field.pattern.tightened", Breaking / Forward, "a `pattern` added where there was none",
+        proof: [FIELD_PATTERN] at Field, keyword: Some(("pattern", Tightened)),
+        explanation: "Any string was valid; now only those the pattern matches are (request: breaking). Matching responses satisfy old readers (response: forward).",
+        example: "old {\"name\": \"id\", \"type\": \"string\"}; new `\"pattern\": \"^req-\"`; data {\"id\": \"\"} gets field.pattern from the new revision",
+        fix: BREAKING_FIX;
+    PATTERN_RELAXED = "field.pattern.relaxed", Forward / Breaking, "the `pattern` removed",
+        proof: [FIELD_PATTERN] at Field, keyword: Some(("pattern", Relaxed)),
+        explanation: "Every string is accepted now (request: forward); a response the old pattern does not match is rejected by old readers (response: breaking).",
+        example: "old `\"pattern\": \"^req-\"`; new: no `pattern`",
+        fix: "For a response contract, keep responses matching the old pattern, or drop it in a new major revision.";
+    PATTERN_CHANGED = "field.pattern.changed", Breaking / Breaking, "the `pattern` replaced by another one",
+        proof: [FIELD_PATTERN] at Field, keyword: Some(("pattern", Changed)),
+        explanation: "Two regular expressions are not compared for inclusion: another pattern is taken to accept other strings, breaking in both directions.",
+        example: "old `\"pattern\": \"^req-\"`; new `\"pattern\": \"^id-\"`; data {\"id\": \"req-\"} gets field.pattern from the new revision",
+        fix: "Keep the old pattern, or publish the new one in a new major revision.";
+    MIN_ITEMS_TIGHTENED = "field.minItems.tightened", Breaking / Forward, "`minItems` introduced or raised",
+        proof: [FIELD_MIN_ITEMS] at Field, keyword: Some(("minItems", Tightened)),
+        explanation: "An array shorter than the new minimum was valid and is now rejected (request: breaking); responses that long satisfy old readers (response: forward).",
+        example: "old {\"name\": \"tags\", \"type\": \"array\"}; new `\"minItems\": 1`; data {\"tags\": []} gets field.minItems from the new revision",
+        fix: BREAKING_FIX;
+    MIN_ITEMS_RELAXED = "field.minItems.relaxed", Forward / Breaking, "`minItems` removed or lowered",
+        proof: [FIELD_MIN_ITEMS] at Field, keyword: Some(("minItems", Relaxed)),
+        explanation: "Every array the old minimum allowed is still allowed (request: forward); a shorter response is rejected by old readers (response: breaking).",
+        example: "old `\"minItems\": 2`; new `\"minItems\": 1`",
+        fix: "For a response contract, keep responses at the old length, or relax it in a new major revision.";
+    MAX_ITEMS_TIGHTENED = "field.maxItems.tightened", Breaking / Forward, "`maxItems` introduced or lowered",
+        proof: [FIELD_MAX_ITEMS] at Field, keyword: Some(("maxItems", Tightened)),
+        explanation: "An array longer than the new maximum was valid and is now rejected (request: breaking); responses that short satisfy old readers (response: forward).",
+        example: "old `\"maxItems\": 4`; new `\"maxItems\": 2`; data {\"tags\": [1, 2, 3]} gets field.maxItems from the new revision",
+        fix: BREAKING_FIX;
+    MAX_ITEMS_RELAXED = "field.maxItems.relaxed", Forward / Breaking, "`maxItems` removed or raised",
+        proof: [FIELD_MAX_ITEMS] at Field, keyword: Some(("maxItems", Relaxed)),
+        explanation: "Every array the old maximum allowed is still allowed (request: forward); a longer response is rejected by old readers (response: breaking).",
+        example: "old `\"maxItems\": 2`; new `\"maxItems\": 4`",
+        fix: "For a response contract, keep responses within the old length, or relax it in a new major revision.";
+    UNIQUE_ITEMS_TIGHTENED = "field.uniqueItems.tightened", Breaking / Forward, "`uniqueItems` turned on",
+        proof: [FIELD_UNIQUE_ITEMS] at Field, keyword: Some(("uniqueItems", Tightened)),
+        explanation: "An array with a repeated element was valid and is now rejected (request: breaking); responses without repeats satisfy old readers (response: forward).",
+        example: "old {\"name\": \"tags\", \"type\": \"array\"}; new `\"uniqueItems\": true`; data {\"tags\": [0, 0]} gets field.uniqueItems from the new revision",
+        fix: BREAKING_FIX;
+    UNIQUE_ITEMS_RELAXED = "field.uniqueItems.relaxed", Forward / Breaking, "`uniqueItems` turned off",
+        proof: [FIELD_UNIQUE_ITEMS] at Field, keyword: Some(("uniqueItems", Relaxed)),
+        explanation: "Every array is accepted whether or not it repeats an element (request: forward); a response with repeats is rejected by old readers (response: breaking).",
+        example: "old `\"uniqueItems\": true`; new `\"uniqueItems\": false`",
+        fix: "For a response contract, keep responses free of repeats, or turn the flag off in a new major revision.";
+}
+
+/// The rule of a keyword change: `field.maxLength.tightened`. Bounds, counts
+/// and flags only tighten or relax: they have no `changed` rule.
+pub fn keyword_rule(keyword: &str, direction: Direction) -> Option<&'static ChangeRule> {
+    CHANGE_RULES.iter().copied().find(|r| r.keyword == Some((keyword, direction)))
+}
+
+/// The rule with this id.
+pub fn find(id: &str) -> Option<&'static ChangeRule> {
+    CHANGE_RULES.iter().copied().find(|r| r.id == id)
+}
+
+/// Every rule, in table order.
+pub fn all() -> Vec<&'static ChangeRule> {
+    CHANGE_RULES.to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_keyword_rules_are_named_for_their_keyword() {
+        for (i, r) in CHANGE_RULES.iter().enumerate() {
+            assert!(CHANGE_RULES[..i].iter().all(|o| o.id != r.id), "{} twice", r.id);
+            if let Some((keyword, direction)) = r.keyword {
+                let suffix = match direction {
+                    Direction::Tightened => "tightened",
+                    Direction::Relaxed => "relaxed",
+                    Direction::Changed => "changed",
+                };
+                assert_eq!(r.id, format!("field.{keyword}.{suffix}"));
+            }
+        }
+    }
+
+    #[test]
+    fn directions_mirror_and_both_is_the_worse() {
+        assert_eq!(TYPE_WIDENED.impact_in(ContractDirection::Response), Impact::Breaking);
+        assert_eq!(ADDED_REQUIRED.impact_in(ContractDirection::Response), Impact::Forward);
+        assert_eq!(ADDED_OPTIONAL.impact_in(ContractDirection::Both), Impact::Forward);
+        assert_eq!(ENUM_EXPANDED.impact_in(ContractDirection::Both), Impact::Breaking);
+        assert_eq!(REMOVED_REQUIRED.impact_in(ContractDirection::Response), Impact::Breaking);
+        // A request break that rejects a message has a finding to prove it.
+        for r in CHANGE_RULES.iter().filter(|r| r.impact == Impact::Breaking && r.id != REMOVED_REQUIRED.id) {
+            assert!(!r.proof.is_empty(), "{}", r.id);
+        }
+    }
 }

@@ -12,20 +12,21 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
 use super::detect::{sites, Detected, Site};
-use super::rules;
+use super::rules::ProofAt;
 use super::sample::{candidates, every_type, J};
 use crate::contract::tree::Node;
 use crate::contract::{ContractSpec, FieldSpec, JsonType};
-use crate::report::{Report, Severity};
+use crate::report::{Finding, Report};
 
 /// The witness of a breaking change (or `None`) and the change's message,
 /// which says why when there is no witness.
 pub(super) fn prove(old: &ContractSpec, new: &ContractSpec, d: &Detected) -> (Option<String>, String) {
-    if d.rule.id == rules::REMOVED_REQUIRED {
+    // No message shows the change (a required field removed breaks readers,
+    // not senders): the detector's message already says why.
+    if d.rule.proof.is_empty() {
         return (None, d.message.clone());
     }
     let cx = Ctx { old, new, old_sites: sites(old), new_sites: sites(new), minimal: RefCell::default() };
-    let want = expect(d);
     let mut fallback = None;
     for body in cx.bodies(d) {
         let body = cx.repair(body, &d.field);
@@ -34,7 +35,7 @@ pub(super) fn prove(old: &ContractSpec, new: &ContractSpec, d: &Detected) -> (Op
             continue;
         }
         let report = new.validate_json(text.as_bytes());
-        match judge(&report, d, &want) {
+        match judge(&report, d) {
             Verdict::Clean => return (Some(text), d.message.clone()),
             Verdict::Related if fallback.is_none() => fallback = Some(text),
             _ => {}
@@ -62,54 +63,26 @@ enum Verdict {
     Unrelated,
 }
 
-/// The findings that show a change: their rules, and whether they may name
-/// an ancestor of the changed path (a parent that went missing with it).
-struct Expect {
-    rules: Vec<String>,
-    ancestors: bool,
-}
-
-fn expect(d: &Detected) -> Expect {
-    let own = |rules: &[&str]| rules.iter().map(|r| r.to_string()).collect();
-    match d.rule.id {
-        rules::STRICT_ENABLED => Expect { rules: own(&[crate::rules::FIELD_UNKNOWN.id]), ancestors: true },
-        rules::ADDED_REQUIRED | rules::REQUIRED_TIGHTENED => {
-            Expect { rules: own(&[crate::rules::FIELD_REQUIRED.id, crate::rules::FIELD_TYPE.id]), ancestors: true }
-        }
-        // A type an enum leaves no member of is rejected as `field.enum`.
-        rules::TYPE_NARROWED | rules::TYPE_CHANGED => {
-            Expect { rules: own(&[crate::rules::FIELD_TYPE.id, crate::rules::FIELD_ENUM.id]), ancestors: false }
-        }
-        rules::ENUM_ADDED | rules::ENUM_RESTRICTED => {
-            Expect { rules: own(&[crate::rules::FIELD_ENUM.id]), ancestors: false }
-        }
-        id => {
-            // `field.<keyword>.<direction>`: the keyword's own finding; a
-            // bound may be spelled either way.
-            let keyword = id.strip_prefix("field.").and_then(|r| r.split('.').next()).unwrap_or("");
-            let rules = match keyword {
-                "minimum" => vec!["field.minimum".to_string(), "field.exclusiveMinimum".to_string()],
-                "maximum" => vec!["field.maximum".to_string(), "field.exclusiveMaximum".to_string()],
-                k => vec![format!("field.{k}")],
-            };
-            Expect { rules, ancestors: false }
-        }
+/// Whether a finding proves the change: one of the rule's proving
+/// validation rules, where the rule says it may point. A finding's severity is
+/// its rule's, so the proving rules decide it too (`field.unknown`, the proof
+/// of `contract.strict.enabled`, is a warning; every other proof an error).
+fn proves(f: &Finding, d: &Detected) -> bool {
+    if !d.rule.proof.iter().any(|r| r.id == f.rule()) {
+        return false;
+    }
+    let at = pattern_of(f.field());
+    match d.rule.proof_at {
+        ProofAt::TopLevelKey => true,
+        ProofAt::Field => at == d.field,
+        ProofAt::FieldOrParent => at == d.field || below(&d.field, &at),
     }
 }
 
-fn judge(report: &Report, d: &Detected, want: &Expect) -> Verdict {
-    let shows = |f: &crate::report::Finding| {
-        let at = pattern_of(f.field());
-        want.rules.iter().any(|r| r == f.rule())
-            && (d.rule.id == rules::STRICT_ENABLED || at == d.field || (want.ancestors && below(&d.field, &at)))
-    };
-    let hit = report
-        .findings()
-        .iter()
-        .any(|f| shows(f) && (f.severity() == Severity::Error || d.rule.id == rules::STRICT_ENABLED));
-    if !hit {
+fn judge(report: &Report, d: &Detected) -> Verdict {
+    if !report.findings().iter().any(|f| proves(f, d)) {
         Verdict::Unrelated
-    } else if report.findings().iter().all(shows) {
+    } else if report.findings().iter().all(|f| proves(f, d)) {
         Verdict::Clean
     } else {
         Verdict::Related
@@ -178,7 +151,8 @@ impl<'c> Ctx<'c> {
     fn bodies(&self, d: &Detected) -> Vec<J> {
         let mut out = Vec::new();
         let base = self.build(self.old, "", None);
-        if d.rule.id == rules::STRICT_ENABLED {
+        // A contract-level change is shown by an undeclared top-level key.
+        if d.rule.proof_at == ProofAt::TopLevelKey {
             if let Some(J::Obj(mut members)) = base {
                 let declared = |k: &str| self.new.tree.keys.iter().chain(&self.old.tree.keys).any(|c| *c.key == *k);
                 let mut key = "undeclared".to_string();
