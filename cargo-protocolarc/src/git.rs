@@ -103,6 +103,12 @@ impl Git {
     /// SHA-1, 64 for SHA-256).
     fn object_with_id(&mut self, spec: &str) -> Result<Option<(String, String, Vec<u8>)>, Failure> {
         let broken = |e: std::io::Error| Failure::Input(format!("git cat-file failed: {e}"));
+        // The batch protocol is one request a line: a line break inside a
+        // request would shift every later answer onto the wrong file.
+        if spec.contains(['\n', '\r']) {
+            let shown: String = spec.chars().flat_map(char::escape_debug).collect();
+            return Err(Failure::Input(format!("{shown}: a path with a line break cannot be read from git")));
+        }
         writeln!(self.input, "{spec}").map_err(broken)?;
         self.input.flush().map_err(broken)?;
         let mut header = String::new();
@@ -162,6 +168,17 @@ impl Git {
             format!("{}:{repo_path}", rev.as_str())
         };
         let Some((oid, kind, content)) = self.object_with_id(&spec)? else { return Ok(None) };
+        if kind != "tree" {
+            return Ok(None);
+        }
+        Ok(Some(parse_tree(&content, oid.len() / 2)))
+    }
+
+    /// A directory's entries by the tree's object id (names stored in git may
+    /// hold any byte but NUL, a line break included: walking by id never puts
+    /// a stored name into a request).
+    pub fn tree_by_id(&mut self, oid: &str) -> Result<Option<Vec<Entry>>, Failure> {
+        let Some((oid, kind, content)) = self.object_with_id(oid)? else { return Ok(None) };
         if kind != "tree" {
             return Ok(None);
         }

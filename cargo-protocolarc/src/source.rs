@@ -212,17 +212,18 @@ impl Repo {
             let label = path.file_name().map_or(origin.clone(), |n| n.to_string_lossy().into_owned());
             return read_bytes(&bytes, &label, &origin, each);
         }
-        if git.tree(rev, &repo_path)?.is_none() {
+        let Some(top) = git.tree(rev, &repo_path)? else {
             return Err(Failure::Input(format!("{origin}: not in git at that revision")));
-        }
-        // A directory: every .json/.jsonl below it, sorted by path.
+        };
+        // A directory: every .json/.jsonl below it, sorted by path. Subtrees
+        // are read by object id, never by a path built from stored names.
         let mut files: Vec<(String, String)> = Vec::new();
-        let mut stack = vec![(repo_path.clone(), String::new())];
-        while let Some((dir, rel)) = stack.pop() {
-            for e in git.tree(rev, &dir)?.unwrap_or_default() {
+        let mut stack = vec![(top, String::new())];
+        while let Some((entries, rel)) = stack.pop() {
+            for e in entries {
                 let child_rel = if rel.is_empty() { e.name.clone() } else { format!("{rel}/{}", e.name) };
                 if e.is_tree {
-                    stack.push((format!("{dir}/{}", e.name), child_rel));
+                    stack.push((git.tree_by_id(&e.oid)?.unwrap_or_default(), child_rel));
                 } else if e.name.ends_with(".json") || is_jsonl_name(&e.name) {
                     files.push((child_rel, e.oid));
                 }

@@ -551,3 +551,31 @@ fn check_rules(dir: &Path) -> Vec<String> {
     let problems = doc["problems"].as_array().unwrap_or_else(|| panic!("no problems: {out:?}"));
     problems.iter().map(|p| p["rule"].as_str().expect("rule").to_string()).collect()
 }
+
+/// Issue 10, defect 4: walking `REV:DIR` built `REV:dir/<entry>` requests from
+/// names stored in git, and a name with a line break split one request in
+/// two, shifting every later reply: a directory named `zz\nHEAD:good.jsonl`
+/// turned two failing envelopes into `[PASS]` with exit 0. Subtrees are now
+/// read by object id, and the label's line break is escaped.
+#[test]
+fn a_line_break_in_a_committed_name_loses_and_mislabels_nothing() {
+    let dir = repo("git-newline-name", "t_1.0.0.json");
+    let bad = "{\"contract\": \"t.call\", \"data\": {\"id\": 7}}\n{\"contract\": \"t.call\", \"data\": {}}\n";
+    let good = "{\"contract\": \"t.call\", \"data\": {\"id\": \"a\"}}\n";
+    write_files(&dir, &[("env/a/bad.jsonl", bad.as_bytes()), ("good.jsonl", good.as_bytes())]);
+    let odd = dir.join("env").join("zz\nHEAD:good.jsonl");
+    std::fs::create_dir_all(&odd).unwrap();
+    std::fs::write(odd.join("x.jsonl"), good).unwrap();
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "odd name"]);
+    // The name really is in git, line break and all.
+    let listed = Command::new("git").args(["ls-tree", "-z", "--name-only", "HEAD", "env/"]).current_dir(&dir).output();
+    assert!(String::from_utf8_lossy(&listed.unwrap().stdout).contains("env/zz\nHEAD:good.jsonl\0"));
+    let expected = "[FAIL] t.call@1.0.0 <- a/bad.jsonl:1\n  ERROR field.type id: expected string, found integer\n\
+                    [FAIL] t.call@1.0.0 <- a/bad.jsonl:2\n  ERROR field.required id: required field is missing\n\
+                    [PASS] t.call@1.0.0 <- zz\\nHEAD:good.jsonl/x.jsonl:1\n";
+    let on_disk = cli(&dir, &["validate", "contracts/t_1.0.0.json", "env"]);
+    assert_eq!((on_disk.code, on_disk.stdout.as_str()), (1, expected));
+    let in_git = cli(&dir, &["validate", "contracts/t_1.0.0.json", "HEAD:env"]);
+    assert_eq!((in_git.code, in_git.stdout.as_str(), in_git.stderr.as_str()), (1, expected, ""));
+}

@@ -21,7 +21,8 @@ pub struct Outcome<'a> {
 /// `[PASS] name@rev <- source`, then every finding indented by two spaces.
 pub fn write_text(w: &mut dyn Write, o: &Outcome<'_>) -> io::Result<()> {
     let status = if o.report.is_valid() { "PASS" } else { "FAIL" };
-    writeln!(w, "[{status}] {}@{} <- {}", o.contract, o.revision, o.source)?;
+    // A file name may hold a line break: it is escaped, never a line of its own.
+    writeln!(w, "[{status}] {}@{} <- {}", super::one_line(o.contract), o.revision, super::one_line(o.source))?;
     for f in o.report.findings() {
         writeln!(w, "  {f}")?;
     }
