@@ -14,6 +14,7 @@ mod git;
 mod history;
 mod project;
 mod source;
+mod write;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -90,14 +91,8 @@ pub fn main() -> ! {
     std::process::exit(code);
 }
 
-/// An I/O error in words, without the OS error number.
-pub(crate) fn io_reason(e: &io::Error) -> String {
-    let text = e.to_string();
-    match text.find(" (os error") {
-        Some(at) => text[..at].to_string(),
-        None => text,
-    }
-}
+/// An I/O error in words, lower case, without the OS error number.
+pub(crate) use protocolarc::io_reason;
 
 /// Drops the `protocolarc` word that cargo passes when it runs
 /// `cargo-protocolarc` as `cargo protocolarc`, so both spellings parse alike.

@@ -28,6 +28,8 @@ pub mod typed;
 pub use protocolarc_core::codegen;
 #[doc(hidden)]
 pub use protocolarc_core::fast;
+#[doc(hidden)]
+pub use protocolarc_core::io_reason;
 pub use protocolarc_core::{chain, contract, diff, envelope, lock, report, rules};
 pub use protocolarc_core::{
     line_col, ContractError, ContractSpec, Envelope, FieldSpec, Finding, InputError, JsonType, Report, Severity,

@@ -287,3 +287,61 @@ fn an_added_pattern_gets_a_witness_from_its_complement() {
         assert!(flagged.findings().iter().any(|f| f.rule() == "field.pattern" && f.field() == "s"), "{pattern}");
     }
 }
+
+const LOCK_MANIFEST: &[u8] =
+    b"[workspace]\nmembers = []\n\n[workspace.metadata.protocolarc]\ncontracts = \"contracts\"\n";
+const LOCK_CONTRACT: &[u8] = br#"{"name": "t.x", "revision": "1.0.0", "fields": [{"name": "a", "type": "string"}]}"#;
+
+/// Issue 10, defect 3: a committed `protocolarc.lock -> /any/file` made `lock`
+/// overwrite that file (or create one through a dangling link). A link is
+/// refused and left alone.
+#[cfg(unix)]
+#[test]
+fn lock_never_writes_through_a_symbolic_link() {
+    let dir = scratch("lock-symlink");
+    write_files(&dir, &[("Cargo.toml", LOCK_MANIFEST), ("contracts/t.json", LOCK_CONTRACT), ("victim", b"keep")]);
+    std::os::unix::fs::symlink(dir.join("victim"), dir.join("protocolarc.lock")).unwrap();
+    let out = run_in(bin!(), &dir, &["lock"]);
+    assert_eq!(out.code, 3);
+    assert!(out.stderr.ends_with(
+        "protocolarc.lock: is a symbolic link; refusing to write through it (replace it with a regular file)\n"
+    ));
+    assert_eq!(std::fs::read(dir.join("victim")).unwrap(), b"keep");
+    std::fs::remove_file(dir.join("protocolarc.lock")).unwrap();
+    std::os::unix::fs::symlink(dir.join("elsewhere"), dir.join("protocolarc.lock")).unwrap();
+    assert_eq!(run_in(bin!(), &dir, &["lock"]).code, 3);
+    assert!(!dir.join("elsewhere").exists(), "nothing is created through a dangling link");
+}
+
+/// Issue 10, defect 2: `lock` truncated, then wrote, so a `lock --check`
+/// running beside it (same content) failed with "EOF while parsing" 8 times
+/// in 150. The lock is now replaced by a rename: a reader sees the whole old
+/// file or the whole new one.
+#[test]
+fn lock_check_beside_lock_always_reads_a_whole_file() {
+    let dir = scratch("lock-race");
+    write_files(&dir, &[("Cargo.toml", LOCK_MANIFEST)]);
+    // Many revisions, so that writing the lock takes a while.
+    for minor in 0..400 {
+        let doc =
+            format!(r#"{{"name": "t.x", "revision": "1.{minor}.0", "fields": [{{"name": "a", "type": "string"}}]}}"#);
+        write_files(&dir, &[(&format!("contracts/t_1.{minor}.0.json"), doc.as_bytes())]);
+    }
+    assert_eq!(run_in(bin!(), &dir, &["lock"]).code, 0);
+    let writer_dir = dir.clone();
+    let writer = std::thread::spawn(move || {
+        (0..60).map(|_| run_in(bin!(), &writer_dir, &["lock"]).code).filter(|&c| c != 0).count()
+    });
+    let mut failures = Vec::new();
+    for _ in 0..60 {
+        let out = run_in(bin!(), &dir, &["lock", "--check"]);
+        if out.code != 0 {
+            failures.push(format!("{}{}", out.stdout, out.stderr));
+        }
+    }
+    assert_eq!(writer.join().unwrap(), 0, "every lock run succeeds");
+    assert_eq!(failures, Vec::<String>::new());
+    let names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "no temporary file is left: {names:?}");
+}

@@ -49,8 +49,7 @@ pub(crate) fn run(cx: &Ctx, args: crate::cli::ChangelogArgs, out: &mut dyn Write
     }
     match args.out {
         Some(path) => {
-            std::fs::write(&path, &text)
-                .map_err(|e| Failure::Input(format!("{}: cannot write: {}", path.display(), crate::io_reason(&e))))?;
+            crate::write::write_atomic(&path, text.as_bytes())?;
             writeln!(out, "wrote {}", path.display())?;
         }
         None => out.write_all(text.as_bytes())?,

@@ -46,8 +46,7 @@ pub(crate) fn run(cx: &Ctx, args: crate::cli::LockArgs, out: &mut dyn Write) -> 
         }
         return Ok(exit::FAILED);
     }
-    std::fs::write(&project.lock, &text)
-        .map_err(|e| Failure::Input(format!("{shown}: cannot write: {}", crate::io_reason(&e))))?;
+    crate::write::write_atomic(&project.lock, text.as_bytes())?;
     writeln!(out, "wrote {shown} ({} revisions)", lock.contracts.len())?;
     Ok(exit::OK)
 }

@@ -50,9 +50,7 @@ pub(crate) fn report(cx: &Ctx, args: ReportArgs, out: &mut dyn Write) -> Result<
     let text = render(&m, args.format);
     match args.out {
         Some(path) => {
-            std::fs::write(&path, text).map_err(|e| {
-                Failure::Input(format!("{}: cannot write the report: {}", path.display(), crate::io_reason(&e)))
-            })?;
+            crate::write::write_atomic(&path, text.as_bytes())?;
             writeln!(out, "wrote {}", path.display())?;
         }
         None => out.write_all(text.as_bytes())?,
