@@ -260,14 +260,14 @@ fn emit(hir: &Hir, variant: usize, out: &mut String, depth: usize) {
         HirKind::Class(Class::Unicode(class)) => {
             let ranges = class.ranges();
             if let Some(r) = ranges.get(variant % ranges.len().max(1)) {
-                let c = if variant % 2 == 0 { r.start() } else { r.end() };
+                let c = if variant.is_multiple_of(2) { r.start() } else { r.end() };
                 out.push(c);
             }
         }
         HirKind::Class(Class::Bytes(class)) => {
             let ranges = class.ranges();
             if let Some(r) = ranges.get(variant % ranges.len().max(1)) {
-                let b = if variant % 2 == 0 { r.start() } else { r.end() };
+                let b = if variant.is_multiple_of(2) { r.start() } else { r.end() };
                 out.push(char::from(b.min(0x7f)));
             }
         }

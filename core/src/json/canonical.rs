@@ -54,24 +54,6 @@ pub fn canonical(s: &mut Scanner<'_>, out: &mut String) -> Result<(), SyntaxErro
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn canon(src: &str) -> String {
-        let mut out = String::new();
-        canonical(&mut Scanner::new(src.as_bytes()), &mut out).unwrap();
-        out
-    }
-
-    #[test]
-    fn equal_values_spell_the_same() {
-        assert_eq!(canon(r#"{"b": 1.0, "a": [true, "\u0041"]}"#), canon(r#"{"a":[true,"A"],"b":1}"#));
-        assert_ne!(canon("[1]"), canon("[true]"));
-        assert_ne!(canon(r#"{"a":1}"#), canon(r#"{"a":1,"b":2}"#));
-    }
-}
-
 /// RFC 8785 §3.2.2.2 string form: only `"`, `\` and control characters are
 /// escaped, with the short forms where JSON has them.
 pub(crate) fn string(s: &str, out: &mut String) {
@@ -92,4 +74,22 @@ pub(crate) fn string(s: &str, out: &mut String) {
         }
     }
     out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canon(src: &str) -> String {
+        let mut out = String::new();
+        canonical(&mut Scanner::new(src.as_bytes()), &mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn equal_values_spell_the_same() {
+        assert_eq!(canon(r#"{"b": 1.0, "a": [true, "\u0041"]}"#), canon(r#"{"a":[true,"A"],"b":1}"#));
+        assert_ne!(canon("[1]"), canon("[true]"));
+        assert_ne!(canon(r#"{"a":1}"#), canon(r#"{"a":1,"b":2}"#));
+    }
 }
