@@ -49,7 +49,7 @@ impl Read for Lines {
             self.left -= 1;
             self.pending.clear();
             let n = self.left;
-            let method = if n % 7 == 0 { "tools/list" } else { "tools/call" };
+            let method = if n.is_multiple_of(7) { "tools/list" } else { "tools/call" };
             let line = format!(
                 "{{\"contract\": \"mcp.tool_call\", \"revision\": \"1.1.0\", \"data\": {{\"jsonrpc\": \"2.0\", \"id\": {n}, \
                  \"method\": \"{method}\", \"params\": {{\"name\": \"search_docs\", \"arguments\": {{\"query\": \

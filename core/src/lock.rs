@@ -134,7 +134,7 @@ pub fn es_number(raw: &str) -> String {
 /// digit at 10^`exp`) when `v` is exactly halfway between the two.
 fn even_tie(v: f64, digits: &str, exp: i32) -> Option<String> {
     let last = digits.bytes().last()? - b'0';
-    if last % 2 == 0 {
+    if last.is_multiple_of(2) {
         return None;
     }
     // The exact decimal expansion of the double (Rust prints it exactly

@@ -1844,12 +1844,7 @@ fn apply(doc: &str, muts: &[Mutation]) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 2000,
-        failure_persistence: None,
-        rng_algorithm: proptest::test_runner::RngAlgorithm::XorShift,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(crate::strategies::config(2000))]
 
     #[test]
     fn prop_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..96)) {

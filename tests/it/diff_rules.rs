@@ -5,6 +5,7 @@
 
 use protocolarc::diff::{diff, Change, ContractDiff, Impact};
 use protocolarc::ContractSpec;
+use protocolarc_tests::{bin, data, run};
 
 fn contract(revision: &str, strict: bool, fields: &str) -> ContractSpec {
     let doc = format!(r#"{{"name": "t.c", "revision": "{revision}", "strict": {strict}, "fields": [{fields}]}}"#);
@@ -736,7 +737,266 @@ fn every_rule_at_the_top_in_nested_objects_and_in_array_elements() {
         for (old, new, impact, rule, message, witness) in cases {
             let field = |kw: &Option<&str>| kw.map_or(String::new(), |k| format!(r#", {{"name": "{path}", {k}}}"#));
             let (of, nf) = (format!("{anchor}{}", field(old)), format!("{anchor}{}", field(new)));
-            check(&of, &nf, &[(impact, rule, path, message, *witness)]);
+            // An optional field whose parents come and go with it is an
+            // optional subtree, reported at its root: the implied `p` object
+            // or `items` array (SPEC §11).
+            let (at, message) = match (*rule, path) {
+                ("field.added.optional", "p.q.v") => ("p", "added object"),
+                ("field.added.optional", "items[].v") => ("items", "added array"),
+                ("field.removed.optional", "p.q.v") => ("p", "removed object"),
+                ("field.removed.optional", "items[].v") => ("items", "removed array"),
+                _ => (path, *message),
+            };
+            check(&of, &nf, &[(impact, rule, at, message, *witness)]);
         }
     }
+}
+
+/// Adding `subtree` to `base` is one `field.added.optional` at `root` and
+/// removing it one `field.removed.optional` there, whatever the subtree's
+/// fields say about themselves (SPEC §11): both forward.
+fn optional_subtree(base: &str, subtree: &str, root: &str, types: &str) {
+    let with = if base.is_empty() { subtree.to_string() } else { format!("{base}, {subtree}") };
+    let added = format!("added {types}");
+    let removed = format!("removed {types}");
+    let d = check(base, &with, &[("forward", "field.added.optional", root, &added, false)]);
+    assert_eq!(d.compatibility(), Impact::Forward);
+    let d = check(&with, base, &[("forward", "field.removed.optional", root, &removed, false)]);
+    assert_eq!(d.compatibility(), Impact::Forward);
+}
+
+#[test]
+fn an_optional_object_with_required_children_is_one_optional_addition() {
+    // A declared parent, optional, with required (and optional) children.
+    optional_subtree(
+        ID,
+        r#"{"name": "opts", "type": "object", "required": false}, {"name": "opts.mode", "type": "string"},
+           {"name": "opts.level", "type": "integer", "required": false}"#,
+        "opts",
+        "object",
+    );
+    // The same, nested under a parent both revisions have.
+    optional_subtree(
+        r#"{"name": "p.q", "type": "string"}"#,
+        r#"{"name": "p.opts", "type": "object", "required": false}, {"name": "p.opts.mode", "type": "string"}"#,
+        "p.opts",
+        "object",
+    );
+    // And inside the elements of an array both revisions have.
+    optional_subtree(
+        r#"{"name": "list[].k", "type": "string"}"#,
+        r#"{"name": "list[].meta", "type": "object", "required": false}, {"name": "list[].meta.v", "type": "integer"}"#,
+        "list[].meta",
+        "object",
+    );
+}
+
+#[test]
+fn an_optional_array_with_declared_elements_is_one_optional_addition() {
+    // `tags[]`: the elements themselves.
+    optional_subtree(
+        ID,
+        r#"{"name": "tags", "type": "array", "required": false}, {"name": "tags[]", "type": "string"}"#,
+        "tags",
+        "array",
+    );
+    // `items[].x`: required keys inside each element.
+    optional_subtree(
+        ID,
+        r#"{"name": "items", "type": "array", "required": false}, {"name": "items[].x", "type": "integer"},
+           {"name": "items[].y", "type": "string", "required": false}"#,
+        "items",
+        "array",
+    );
+    // Both: a declared element object with a required key.
+    optional_subtree(
+        ID,
+        r#"{"name": "items", "type": "array", "required": false}, {"name": "items[]", "type": "object"},
+           {"name": "items[].x", "type": "integer"}"#,
+        "items",
+        "array",
+    );
+}
+
+#[test]
+fn a_deeper_optional_subtree_is_reported_at_its_root() {
+    // `a` new and optional; `a.b` and `a.b.c` required below it.
+    optional_subtree(
+        ID,
+        r#"{"name": "a", "type": "object", "required": false}, {"name": "a.b", "type": "object"},
+           {"name": "a.b.c", "type": "string"}, {"name": "a.b.d[]", "type": "integer"}"#,
+        "a",
+        "object",
+    );
+    // `a` implied: its only child is an optional declared object whose own
+    // children are required.
+    optional_subtree(
+        ID,
+        r#"{"name": "a.b", "type": "object", "required": false}, {"name": "a.b.c", "type": "string"}"#,
+        "a",
+        "object",
+    );
+}
+
+#[test]
+fn an_implied_parent_of_optional_fields_is_the_root() {
+    // `opts` is implied by optional fields only: an optional object.
+    optional_subtree(
+        ID,
+        r#"{"name": "opts.mode", "type": "string", "required": false},
+           {"name": "opts.level", "type": "integer", "required": false}"#,
+        "opts",
+        "object",
+    );
+    // `a` and `a.b` implied, optional.
+    optional_subtree(ID, r#"{"name": "a.b.c", "type": "string", "required": false}"#, "a", "object");
+    // Implied arrays: of declared elements, and of elements with keys.
+    optional_subtree(ID, r#"{"name": "tags[]", "type": "string", "required": false}"#, "tags", "array");
+    optional_subtree(
+        ID,
+        r#"{"name": "items[].x", "type": "integer", "required": false},
+           {"name": "items[].y", "type": "string", "required": false}"#,
+        "items",
+        "array",
+    );
+}
+
+#[test]
+fn a_required_subtree_reports_its_fields_down_to_the_next_optional_root() {
+    // `cfg` is required; `cfg.mode` is required in it; `cfg.extra` is an
+    // optional subtree inside it, reported at its root only; the elements
+    // of the new declared array `cfg.tags` belong to it.
+    check(
+        ID,
+        &format!(
+            r#"{ID}, {{"name": "cfg", "type": "object"}}, {{"name": "cfg.mode", "type": "string"}},
+               {{"name": "cfg.extra", "type": "object", "required": false}}, {{"name": "cfg.extra.v", "type": "string"}},
+               {{"name": "cfg.tags", "type": "array"}}, {{"name": "cfg.tags[]", "type": "string"}}"#
+        ),
+        &[
+            ("breaking", "field.added.required", "cfg", "added object", true),
+            ("breaking", "field.added.required", "cfg.mode", "added string", true),
+            ("breaking", "field.added.required", "cfg.tags", "added array", true),
+            ("forward", "field.added.optional", "cfg.extra", "added object", false),
+        ],
+    );
+    // An implied required parent is not reported: its required fields are,
+    // and an optional implied parent below it is the root of its subtree.
+    check(
+        ID,
+        &format!(
+            r#"{ID}, {{"name": "a.b", "type": "string"}}, {{"name": "a.c", "type": "integer", "required": false}},
+               {{"name": "a.d.e", "type": "string", "required": false}}"#
+        ),
+        &[
+            ("breaking", "field.added.required", "a.b", "added string", true),
+            ("forward", "field.added.optional", "a.c", "added integer", false),
+            ("forward", "field.added.optional", "a.d", "added object", false),
+        ],
+    );
+}
+
+#[test]
+fn a_required_child_under_an_existing_optional_parent_still_breaks() {
+    // An old body with the parent but without the new child is rejected.
+    let cases = [
+        // A declared optional parent.
+        (
+            r#"{"name": "opts", "type": "object", "required": false}, {"name": "opts.level", "type": "integer", "required": false}"#,
+            r#"{"name": "opts", "type": "object", "required": false}, {"name": "opts.level", "type": "integer", "required": false},
+               {"name": "opts.mode", "type": "string"}"#,
+            "opts.mode",
+        ),
+        // The elements of an optional array.
+        (
+            r#"{"name": "items", "type": "array", "required": false}, {"name": "items[].x", "type": "integer"}"#,
+            r#"{"name": "items", "type": "array", "required": false}, {"name": "items[].x", "type": "integer"},
+               {"name": "items[].y", "type": "string"}"#,
+            "items[].y",
+        ),
+        // An implied optional parent (the new child makes it required too).
+        (
+            r#"{"name": "opts.level", "type": "integer", "required": false}"#,
+            r#"{"name": "opts.level", "type": "integer", "required": false}, {"name": "opts.mode", "type": "string"}"#,
+            "opts.mode",
+        ),
+    ];
+    for (old_fields, new_fields, field) in cases {
+        let d = check(old_fields, new_fields, &[("breaking", "field.added.required", field, "added string", true)]);
+        // The witness has the parent (so the child's absence is what the new
+        // revision flags), the old revision accepts it with no finding and
+        // the new one reports exactly the missing child.
+        let w = d.changes()[0].witness().expect("witness");
+        let (old, new) = (contract("1.0.0", false, old_fields), contract("2.0.0", false, new_fields));
+        assert!(old.validate_json(w.as_bytes()).findings().is_empty(), "{w}");
+        let after = new.validate_json(w.as_bytes());
+        let got: Vec<(&str, String)> =
+            after.findings().iter().map(|f| (f.rule(), f.field().replace("[0]", "[]"))).collect();
+        assert_eq!(got, [("field.required", field.to_string())], "{w}");
+    }
+}
+
+#[test]
+fn required_flags_compare_relative_to_the_parent() {
+    // A required child under an optional parent both revisions have.
+    check(
+        r#"{"name": "opts", "type": "object", "required": false}, {"name": "opts.mode", "type": "string", "required": false}"#,
+        r#"{"name": "opts", "type": "object", "required": false}, {"name": "opts.mode", "type": "string"}"#,
+        &[("breaking", "field.required.tightened", "opts.mode", "optional -> required", true)],
+    );
+    // The elements of a declared array have no requiredness of their own:
+    // an array declared on one side and implied by its elements on the other
+    // changes at the array only.
+    let declared = |req: bool, element_req: bool| {
+        format!(
+            r#"{{"name": "tags", "type": "array", "required": {req}}}, {{"name": "tags[]", "type": "string", "required": {element_req}}}"#
+        )
+    };
+    let implied = |element_req: bool| format!(r#"{{"name": "tags[]", "type": "string", "required": {element_req}}}"#);
+    check(&declared(true, false), &implied(true), &[]);
+    check(&implied(true), &declared(true, false), &[]);
+    check(&declared(false, true), &implied(false), &[]);
+    check(&declared(false, false), &implied(false), &[]);
+    check(
+        &declared(false, false),
+        &implied(true),
+        &[("breaking", "field.required.tightened", "tags", "optional -> required", true)],
+    );
+    check(
+        &implied(true),
+        &declared(false, true),
+        &[("forward", "field.required.relaxed", "tags", "required -> optional", false)],
+    );
+    // Both implied: the element's own flag is the array's.
+    check(
+        &implied(false),
+        &implied(true),
+        &[("breaking", "field.required.tightened", "tags[]", "optional -> required", true)],
+    );
+}
+
+/// A real revision pair: GitHub's MCP server added the optional array
+/// `field_filters` (each element an object with required `field_name` and
+/// `value`) to its `list_issues` tool. The contracts are hand translations of
+/// `pkg/github/__toolsnaps__/list_issues.snap` of github/github-mcp-server
+/// (MIT, `tests/data/contracts/github-mcp-server/LICENSE`) at commits
+/// 87a1110c (1.0.0) and 13e7f10f (1.1.0), taken from the anchors' tool
+/// history (`anchors/tool-revisions/github-mcp-server/history.jsonl`).
+#[test]
+fn github_list_issues_gaining_field_filters_is_forward() {
+    let v1 = data("contracts/github-mcp-server/list_issues_1.0.0.json");
+    let v11 = data("contracts/github-mcp-server/list_issues_1.1.0.json");
+    let (old, new) = (ContractSpec::from_path(&v1).unwrap(), ContractSpec::from_path(&v11).unwrap());
+    let d = diff(&old, &new).unwrap();
+    let got: Vec<(Impact, &str, &str, &str)> =
+        d.changes().iter().map(|c| (c.impact(), c.rule(), c.field(), c.message())).collect();
+    assert_eq!(got, [(Impact::Forward, "field.added.optional", "field_filters", "added array")]);
+    assert_eq!(d.compatibility(), Impact::Forward);
+    let out = run(bin!(), &["diff", v1.to_str().unwrap(), v11.to_str().unwrap()]);
+    let want = "github.list_issues: 1.0.0 -> 1.1.0\ncompatibility: FORWARD\n  forward field.added.optional field_filters: added array\n";
+    assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (0, want, ""));
+    // And back: the optional array removed.
+    let out = run(bin!(), &["diff", v11.to_str().unwrap(), v1.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert!(out.stdout.ends_with("  forward field.removed.optional field_filters: removed array\n"), "{}", out.stdout);
 }

@@ -81,12 +81,7 @@ fn apply(mut bytes: Vec<u8>, edits: &[Edit]) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 3000,
-        failure_persistence: None,
-        rng_algorithm: proptest::test_runner::RngAlgorithm::XorShift,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(crate::strategies::config(3000))]
 
     #[test]
     fn syntax_verdict_agrees_with_serde_json(value in json_value(), edits in edits()) {

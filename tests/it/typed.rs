@@ -138,12 +138,7 @@ mod differential {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig {
-            cases: 1500,
-            failure_persistence: None,
-            rng_algorithm: proptest::test_runner::RngAlgorithm::XorShift,
-            ..ProptestConfig::default()
-        })]
+        #![proptest_config(crate::strategies::config(1500))]
 
         #[test]
         fn generated_types_agree_with_the_runtime(

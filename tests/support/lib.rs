@@ -57,11 +57,18 @@ pub fn run(bin: &str, args: &[&str]) -> Output {
     run_in(bin, &root(), args)
 }
 
+/// Whether expected outputs are to be rewritten rather than compared:
+/// `UPDATE_GOLDEN=1` in the environment (the golden files under
+/// `tests/golden/` and the README's transcripts).
+pub fn updating() -> bool {
+    std::env::var_os("UPDATE_GOLDEN").is_some()
+}
+
 /// Compares `actual` with `tests/golden/NAME` byte for byte. With
 /// `UPDATE_GOLDEN=1` in the environment, writes the file instead.
 pub fn golden(name: &str, actual: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden").join(name);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+    if updating() {
         std::fs::create_dir_all(path.parent().expect("golden dir")).expect("create golden dir");
         std::fs::write(&path, actual).expect("write golden file");
         return;

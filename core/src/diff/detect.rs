@@ -101,6 +101,8 @@ pub(super) fn changes(old: &ContractSpec, new: &ContractSpec) -> Vec<Detected> {
     let mut paths: Vec<&String> = a.keys().chain(b.keys()).collect();
     paths.sort();
     paths.dedup();
+    // Both sides of every path.
+    let mut pairs: BTreeMap<&str, (Option<Site<'_>>, Option<Site<'_>>)> = BTreeMap::new();
     for path in paths {
         // Elements of an array one revision declares and leaves open are
         // `any` there: declaring them narrows, undeclaring them widens.
@@ -113,37 +115,101 @@ pub(super) fn changes(old: &ContractSpec, new: &ContractSpec) -> Vec<Detected> {
         let (sa, sb) = (a.get(path).copied(), b.get(path).copied());
         let sa = sa.or_else(|| open(&a, sb.as_ref()));
         let sb = sb.or_else(|| open(&b, sa.as_ref()));
-        match (sa.as_ref(), sb.as_ref()) {
-            (Some(o), None) => {
-                if let Some(f) = o.field {
-                    let (id, why) = if f.required {
-                        (rules::REMOVED_REQUIRED, " (no envelope is rejected; readers of the field break)")
-                    } else {
-                        (rules::REMOVED_OPTIONAL, "")
-                    };
-                    out.fixed(id, path, format!("removed {}{why}", f.types));
-                }
-            }
-            (None, Some(n)) => {
-                if let Some(f) = n.field {
-                    let id = if f.required { rules::ADDED_REQUIRED } else { rules::ADDED_OPTIONAL };
-                    out.fixed(id, path, format!("added {}", f.types));
-                }
-            }
+        pairs.insert(path, (sa, sb));
+    }
+    let in_old = |p: &str| pairs.get(p).is_some_and(|(o, _)| o.is_some());
+    let in_new = |p: &str| pairs.get(p).is_some_and(|(_, n)| n.is_some());
+    for (&path, (sa, sb)) in &pairs {
+        match (sa, sb) {
+            (Some(o), None) => one_sided(&mut out, path, o, &a, in_new, false),
+            (None, Some(n)) => one_sided(&mut out, path, n, &b, in_old, true),
             (Some(o), Some(n)) => {
                 // An element's own `required` matters only through an array
-                // parent that is implied (required when an element field is).
+                // parent that both revisions imply (required when an element
+                // field is); where a revision declares the array, the
+                // array's own flag says it all, and is compared there.
                 let parent = path.strip_suffix("[]");
                 let implied = |m: &BTreeMap<String, Site<'_>>| {
                     parent.is_some_and(|p| m.get(p).is_some_and(|s| s.field.is_none()))
                 };
-                let element_counts = implied(&a) || implied(&b);
+                let element_counts = implied(&a) && implied(&b);
                 site(&mut out, path, o, n, element_counts)
             }
             (None, None) => {}
         }
     }
     out.0
+}
+
+/// The parent of a path: `a.b[]` -> `a.b`, `a.b[].c` -> `a.b[]`, `a` -> none
+/// (the body itself).
+fn parent(path: &str) -> Option<&str> {
+    path.strip_suffix("[]").or_else(|| path.rfind('.').map(|i| &path[..i]))
+}
+
+/// Whether a path must be present whenever its parent is (SPEC §11: the
+/// required flag is relative to the parent). The elements of a declared
+/// array never are: the array may be empty.
+fn required_in_parent(m: &BTreeMap<String, Site<'_>>, path: &str) -> bool {
+    let Some(s) = m.get(path) else { return false };
+    if let Some(array) = path.strip_suffix("[]") {
+        if m.get(array).is_some_and(|p| p.field.is_some()) {
+            return false;
+        }
+    }
+    s.required
+}
+
+/// A path only one revision has: `added` (only the new one) or removed
+/// (only the old one); `m` is that revision's sites, `other_has` tells which
+/// paths the other revision has.
+///
+/// A subtree only one revision has is reported at its root when the root is
+/// optional (SPEC §11): the fields below it, required or not, are required
+/// only relative to it, so an optional object or array with required
+/// children is one `field.added.optional` (or `.removed.optional`). The root
+/// may be a declared field or an implied parent of optional fields only. In a
+/// required new subtree every field is reported on its own, up to the next
+/// optional root below; the elements of a new declared array belong to it.
+fn one_sided(
+    out: &mut Out,
+    path: &str,
+    s: &Site<'_>,
+    m: &BTreeMap<String, Site<'_>>,
+    other_has: impl Fn(&str) -> bool,
+    added: bool,
+) {
+    let mut up = parent(path);
+    while let Some(p) = up.filter(|p| !other_has(p)) {
+        if !required_in_parent(m, p) {
+            // Inside an optional subtree, reported at its root.
+            return;
+        }
+        up = parent(p);
+    }
+    if let Some(array) = path.strip_suffix("[]") {
+        if !other_has(array) && m.get(array).is_some_and(|p| p.field.is_some()) {
+            // The elements of a new (or removed) declared array.
+            return;
+        }
+    }
+    let required = required_in_parent(m, path);
+    if s.field.is_none() && required {
+        // An implied parent that is required: its required fields are reported.
+        return;
+    }
+    let id = match (added, required) {
+        (true, true) => rules::ADDED_REQUIRED,
+        (true, false) => rules::ADDED_OPTIONAL,
+        (false, true) => rules::REMOVED_REQUIRED,
+        (false, false) => rules::REMOVED_OPTIONAL,
+    };
+    let message = match (added, required) {
+        (true, _) => format!("added {}", s.types),
+        (false, true) => format!("removed {} (no envelope is rejected; readers of the field break)", s.types),
+        (false, false) => format!("removed {}", s.types),
+    };
+    out.fixed(id, path, message);
 }
 
 /// The classes of values a site can hold: its types, narrowed to the types

@@ -324,7 +324,7 @@ impl Draw {
                 }
                 let ranges = class.ranges();
                 if let Some(r) = ranges.get(variant % ranges.len().max(1)) {
-                    let c = if variant % 2 == 0 { r.start() } else { r.end() };
+                    let c = if variant.is_multiple_of(2) { r.start() } else { r.end() };
                     self.out.push(c);
                 }
             }
@@ -339,7 +339,7 @@ impl Draw {
                 }
                 let ranges = class.ranges();
                 if let Some(r) = ranges.get(variant % ranges.len().max(1)) {
-                    let b = if variant % 2 == 0 { r.start() } else { r.end() };
+                    let b = if variant.is_multiple_of(2) { r.start() } else { r.end() };
                     self.out.push(char::from(b.min(0x7f)));
                 }
             }

@@ -203,7 +203,7 @@ impl<'a> Dec<'a> {
             r = (r * 10 + u128::from(self.digit(i))) % b;
         }
         let shift = pow_mod(10, (p - q) as u64, b);
-        (r * shift) % b == 0
+        (r * shift).is_multiple_of(b)
     }
 
     /// The value as an unsigned integer, if it is one that fits.

@@ -1,7 +1,27 @@
-//! Proptest strategies shared by the property tests (`mod strategies;`).
+//! Proptest strategies shared by the property tests (`mod strategies;`), and
+//! the one configuration every property test runs with ([`config`]).
 
 use proptest::prelude::*;
+use proptest::test_runner::{FileFailurePersistence, RngAlgorithm, RngSeed};
 use serde_json::Value;
+
+/// The seed of every property test: each run draws the same cases.
+pub const SEED: u64 = 0x5052_4f54_4f41_5243;
+
+/// The configuration of every property test under `tests/`: `cases` cases
+/// drawn from the fixed [`SEED`] (reproducible; the `PROPTEST_CASES` and
+/// `PROPTEST_RNG_SEED` environment variables do not change it), and every
+/// failure persisted under `tests/proptest-regressions/<file>.txt` (next to
+/// `it/`), which is committed and replayed first on every later run.
+pub fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        rng_algorithm: RngAlgorithm::XorShift,
+        rng_seed: RngSeed::Fixed(SEED),
+        failure_persistence: Some(Box::new(FileFailurePersistence::SourceParallel("proptest-regressions"))),
+        ..ProptestConfig::default()
+    }
+}
 
 /// Keys the bundled and test contracts declare, plus two they do not.
 pub const CONTRACT_KEYS: &[&str] = &[
