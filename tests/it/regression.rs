@@ -345,3 +345,30 @@ fn lock_check_beside_lock_always_reads_a_whole_file() {
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert!(names.iter().all(|n| !n.ends_with(".tmp")), "no temporary file is left: {names:?}");
 }
+
+/// Issue 10, defect 8: adding an empty pattern was reported as breaking with
+/// no witness, though every string matches it. A pattern that matches
+/// everything is the same as none; one that asserts a position is not.
+#[test]
+fn a_pattern_every_string_matches_is_no_change() {
+    let field = |extra: &str| {
+        load(&format!(r#"{{"name": "t", "revision": "1.0.0", "fields": [{{"name": "s", "type": "string"{extra}}}]}}"#))
+            .unwrap()
+    };
+    let plain = field("");
+    for trivial in ["", "a*", ".*?", "(?:)"] {
+        let with = field(&format!(r#", "pattern": "{trivial}""#));
+        // The pattern really accepts every string the samples below try.
+        for s in [r#"{"s": ""}"#, r#"{"s": "b"}"#, r#"{"s": "\n x"}"#] {
+            assert!(with.validate_json(s.as_bytes()).findings().is_empty(), "{trivial}: {s}");
+        }
+        for (old, new) in [(&plain, &with), (&with, &plain)] {
+            let d = protocolarc::diff::diff(old, new).unwrap();
+            assert_eq!(d.changes().len(), 0, "{trivial:?}: {:?}", d.changes());
+        }
+    }
+    let anchored = field(r#", "pattern": "^$""#);
+    let d = protocolarc::diff::diff(&plain, &anchored).unwrap();
+    let rows: Vec<_> = d.changes().iter().map(|c| (c.rule(), c.witness().is_some())).collect();
+    assert_eq!(rows, vec![("field.pattern.tightened", true)]);
+}

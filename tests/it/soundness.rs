@@ -2,11 +2,14 @@
 //!
 //! Random pairs of contracts are drawn from a fixed set of slots (top-level
 //! fields, a nested object, an array and its elements, keys inside array
-//! elements), the new revision a mutation of the old one; random envelopes use
-//! only the old revision's declared fields. Whenever the verdict is
-//! `compatible` or `forward`, every envelope the old revision accepts must be
-//! accepted by the new one; whenever a witness is printed, the old revision
-//! must accept it with no finding and the new one must flag it.
+//! elements), the new revision a mutation of the old one. The claim checked is
+//! exactly the one the README makes for `forward`: whenever the verdict is
+//! `compatible` or `forward`, every envelope the old revision accepts **and
+//! that sends no key the old revision leaves undeclared** is accepted by the
+//! new one (undeclared keys are outside the contract: a new revision may give
+//! them a meaning, so random envelopes use only the old revision's declared
+//! fields). Whenever a witness is printed, the old revision must accept it
+//! with no finding and the new one must flag it.
 
 use proptest::prelude::*;
 use protocolarc::diff::{diff, Impact};

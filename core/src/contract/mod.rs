@@ -352,6 +352,14 @@ impl Pattern {
         &self.source
     }
 
+    /// Whether every string matches (`""`, `a*`, `.*?`): the pattern can match
+    /// the empty string and asserts nothing about where, so the unanchored
+    /// search finds an empty match at the start of any string.
+    pub fn matches_everything(&self) -> bool {
+        let Ok(hir) = regex_syntax::Parser::new().parse(&self.source) else { return false };
+        hir.properties().look_set().is_empty() && self.regex.is_match("")
+    }
+
     /// Unanchored search, as JSON Schema's `pattern`.
     pub fn is_match(&self, text: &str) -> bool {
         self.regex.is_match(text)

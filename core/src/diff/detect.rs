@@ -417,13 +417,20 @@ fn numbers(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
     }
 }
 
+/// A field's pattern, unless every string matches it: such a pattern
+/// rejects nothing, the same as none.
+fn effective_pattern(c: &Constraints) -> Option<&crate::contract::Pattern> {
+    c.pattern.as_ref().filter(|p| !p.matches_everything())
+}
+
 fn strings(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
     counts(
         out,
         path,
         [("minLength", o.min_length, n.min_length, true), ("maxLength", o.max_length, n.max_length, false)],
     );
-    match (&o.pattern, &n.pattern) {
+    // A pattern every string matches rejects nothing: the same as none.
+    match (effective_pattern(o), effective_pattern(n)) {
         (None, Some(p)) => {
             out.keyword("pattern", Direction::Tightened, path, format!("(none) -> pattern {}", quote(p.source())))
         }
