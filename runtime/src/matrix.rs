@@ -76,33 +76,36 @@ impl Matrix {
     /// Validates each envelope against every revision of the contract it
     /// names, in catalog order (name, then revision).
     pub fn build(catalog: &Catalog, envelopes: impl IntoIterator<Item = Envelope>) -> Matrix {
+        let mut m = Matrix::start(catalog);
+        for e in envelopes {
+            m.push(catalog, &e);
+        }
+        m
+    }
+
+    /// An empty matrix over the catalog's revisions, with its chains, for
+    /// envelopes to be [`push`](Matrix::push)ed one at a time as they are read:
+    /// the matrix keeps each envelope's cells, never its data.
+    pub fn start(catalog: &Catalog) -> Matrix {
         let columns: Vec<Column> = catalog
             .contracts()
             .map(|c| Column { name: c.name().to_string(), revision: c.revision().to_string() })
             .collect();
-        let rows = envelopes
-            .into_iter()
-            .map(|e| {
-                let cells =
-                    catalog
-                        .contracts()
-                        .map(|c| {
-                            if c.name() == e.contract() {
-                                Cell::Checked(c.validate_envelope(&e))
-                            } else {
-                                Cell::Mismatch
-                            }
-                        })
-                        .collect();
-                Row {
-                    source: e.source().to_string(),
-                    contract: e.contract().to_string(),
-                    revision: e.revision().map(str::to_string),
-                    cells,
-                }
-            })
+        Matrix { columns, rows: Vec::new(), chains: chains(catalog.contracts()) }
+    }
+
+    /// Adds one envelope's row (`catalog` must be the one the matrix started with).
+    pub fn push(&mut self, catalog: &Catalog, e: &Envelope) {
+        let cells = catalog
+            .contracts()
+            .map(|c| if c.name() == e.contract() { Cell::Checked(c.validate_envelope(e)) } else { Cell::Mismatch })
             .collect();
-        Matrix { columns, rows, chains: chains(catalog.contracts()) }
+        self.rows.push(Row {
+            source: e.source().to_string(),
+            contract: e.contract().to_string(),
+            revision: e.revision().map(str::to_string),
+            cells,
+        });
     }
 
     pub fn totals(&self) -> Totals {

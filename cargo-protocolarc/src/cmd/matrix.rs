@@ -2,7 +2,6 @@
 
 use std::io::Write;
 
-use protocolarc::envelope::Envelope;
 use protocolarc::matrix::Matrix;
 use protocolarc::render::matrix as render;
 
@@ -23,12 +22,14 @@ fn build(cx: &Ctx, sources: Sources) -> Result<Matrix, Failure> {
         _ => inputs(&sources.envelopes)?,
     };
     let catalog = repo.catalog(&contracts)?;
-    let mut all: Vec<Envelope> = Vec::new();
+    // Envelopes are validated as they are read: the matrix keeps their
+    // cells, not their data.
+    let mut matrix = Matrix::start(&catalog);
     repo.envelopes(&envelopes, |e| {
-        all.push(e);
+        matrix.push(&catalog, &e);
         Ok(())
     })?;
-    Ok(Matrix::build(&catalog, all))
+    Ok(matrix)
 }
 
 fn render(m: &Matrix, format: DiffFormat) -> String {
