@@ -130,3 +130,45 @@ impl Report {
         self.findings
     }
 }
+
+impl fmt::Display for Report {
+    /// One line per finding, in report order (`ERROR field.enum method: ...`);
+    /// `no findings` for an empty report.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.findings.is_empty() {
+            return f.write_str("no findings");
+        }
+        for (i, finding) in self.findings.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{finding}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A report is an error value, so that `T::from_json(bytes)?` works in any
+/// function returning `Box<dyn std::error::Error>` (or `anyhow::Result`).
+impl std::error::Error for Report {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules;
+
+    #[test]
+    fn a_report_is_an_error_that_lists_its_findings() {
+        let report = Report::new(vec![
+            Finding::new(rules::FIELD_UNKNOWN, "x", "undeclared key 'x'"),
+            Finding::new(rules::FIELD_REQUIRED, "id", "required field is missing"),
+        ]);
+        assert_eq!(
+            report.to_string(),
+            "ERROR field.required id: required field is missing\nWARNING field.unknown x: undeclared key 'x'"
+        );
+        let boxed: Box<dyn std::error::Error> = Box::new(report);
+        assert!(boxed.to_string().starts_with("ERROR field.required"));
+        assert_eq!(Report::default().to_string(), "no findings");
+    }
+}

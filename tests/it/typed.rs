@@ -224,3 +224,16 @@ fn numbers_beyond_a_double_are_the_one_typed_parse_failure() {
     let shown: Vec<String> = report.findings().iter().map(|f| f.to_string()).collect();
     assert_eq!(shown, ["ERROR json.syntax <data>: the typed parse failed: number out of range at line 1 column 102"]);
 }
+
+/// SPEC §8: `Report` is an error, so `T::from_json(bytes)?` works in any
+/// function returning `Box<dyn Error>`.
+#[test]
+fn from_json_propagates_with_the_question_mark() {
+    fn method_of(bytes: &[u8]) -> Result<ToolCallMethod, Box<dyn std::error::Error>> {
+        Ok(ToolCall::from_json(bytes)?.method)
+    }
+    let ok = br#"{"jsonrpc": "2.0", "id": "r", "method": "tools/call", "params": {"name": "n", "arguments": {}}}"#;
+    assert_eq!(method_of(ok).unwrap(), ToolCallMethod::ToolsCall);
+    let err = method_of(br#"{"jsonrpc": "2.0", "id": "r", "method": "tools/call"}"#).unwrap_err();
+    assert_eq!(err.to_string(), "ERROR field.required params: required field is missing");
+}
