@@ -26,6 +26,7 @@ mod json;
 pub mod lock;
 pub mod report;
 pub mod rules;
+pub mod suggest;
 mod validate;
 
 pub use contract::{ContractError, ContractSpec, FieldSpec, JsonType, TypeSet};

@@ -45,7 +45,7 @@ fn unknown_type() {
         contract_error("unknown-type", c),
         (
             3,
-            "error: c.json:2:25: field 'a': unknown type 'strin' \
+            "error: c.json:2:25: field 'a': unknown type 'strin': did you mean 'string'? \
              (expected one of: string, integer, number, boolean, object, array, null, any)\n"
                 .into()
         )

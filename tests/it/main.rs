@@ -9,6 +9,7 @@ mod cli;
 mod compat_cli;
 mod compiletest;
 mod conformance;
+mod contract_schema;
 mod diff_rules;
 mod example;
 mod fuzz;

@@ -120,7 +120,7 @@ fn every_structural_error_is_reported_with_its_column() {
         lines,
         [
             "r.json:2:3: field 'a': 'a' is declared as string, so it cannot have the child field 'a.b'",
-            "r.json:3:25: field 'c': unknown type 'strin' (expected one of: string, integer, number, boolean, object, array, null, any)",
+            "r.json:3:25: field 'c': unknown type 'strin': did you mean 'string'? (expected one of: string, integer, number, boolean, object, array, null, any)",
         ]
     );
 }

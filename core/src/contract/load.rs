@@ -97,10 +97,16 @@ pub(super) fn from_path(path: &Path) -> Result<ContractSpec, ContractError> {
     }
 }
 
-const CONTRACT_KEYS: &str = "name, revision, kind, title, doc, strict, fields";
+const CONTRACT_KEYS: &str = "$schema, name, revision, kind, title, doc, strict, fields";
 const FIELD_KEYS: &str = "name, type, required, enum, doc, minimum, maximum, exclusiveMinimum, exclusiveMaximum, \
                           multipleOf, minLength, maxLength, pattern, minItems, maxItems, uniqueItems";
 const TYPE_NAMES: &str = "string, integer, number, boolean, object, array, null, any";
+
+/// `: did you mean 'required'?` when `word` is a near miss of one of the
+/// comma-separated `known` words, else nothing.
+fn hint(word: &str, known: &str) -> String {
+    crate::suggest::nearest(word, known.split(", ")).map(|k| format!(": did you mean '{k}'?")).unwrap_or_default()
+}
 
 struct Ctx<'a> {
     bytes: &'a [u8],
@@ -232,6 +238,10 @@ fn contract(cx: &mut Ctx<'_>, root: &Node) -> Option<ContractSpec> {
                     }
                 });
             }
+            // The JSON Schema of the contract format, for editors: an annotation.
+            "$schema" => {
+                cx.string(value, None, "$schema");
+            }
             "kind" => kind = cx.string(value, None, "kind"),
             "title" => title = cx.string(value, None, "title"),
             "doc" => doc = cx.string(value, None, "doc"),
@@ -243,7 +253,11 @@ fn contract(cx: &mut Ctx<'_>, root: &Node) -> Option<ContractSpec> {
             other => cx.at(
                 key.offset,
                 None,
-                format!("unknown key {} in contract (expected one of: {CONTRACT_KEYS})", quote(other, 80)),
+                format!(
+                    "unknown key {} in contract{} (expected one of: {CONTRACT_KEYS})",
+                    quote(other, 80),
+                    hint(other, CONTRACT_KEYS)
+                ),
             ),
         }
     }
@@ -370,7 +384,11 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
             "pattern" => c.pattern = cx.string(value, label, k).and_then(|p| pattern(cx, value, label, p)),
             "uniqueItems" => c.unique_items = cx.boolean(value, label, k).unwrap_or(false),
             other => {
-                let msg = format!("unknown key {} in field (expected one of: {FIELD_KEYS})", quote(other, 80));
+                let msg = format!(
+                    "unknown key {} in field{} (expected one of: {FIELD_KEYS})",
+                    quote(other, 80),
+                    hint(other, FIELD_KEYS)
+                );
                 cx.at(key.offset, label, msg);
                 continue;
             }
@@ -500,7 +518,12 @@ fn type_set(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<TypeSe
             }
             Some(t) => set = set.with(t),
             None => {
-                cx.at(offset, label, format!("unknown type {} (expected one of: {TYPE_NAMES})", quote(name, 80)));
+                let msg = format!(
+                    "unknown type {}{} (expected one of: {TYPE_NAMES})",
+                    quote(name, 80),
+                    hint(name, TYPE_NAMES)
+                );
+                cx.at(offset, label, msg);
                 ok = false;
             }
         }
