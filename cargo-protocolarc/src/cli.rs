@@ -189,6 +189,10 @@ pub(crate) struct ValidateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
+    /// Print only failing envelopes, then a summary line (text), or list only
+    /// failing results before the summary (JSON): for big captures.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]

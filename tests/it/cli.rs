@@ -283,3 +283,22 @@ fn generate_prints_what_the_macro_emits() {
     let out = run(bin!(), &["generate", "contracts/a2a_task_send_1.0.0.json", "--name", "not an ident"]);
     assert_eq!((out.code, out.stderr.as_str()), (3, "error: --name \"not an ident\" is not a Rust identifier\n"));
 }
+
+/// SPEC §7: `--quiet` prints only failures and the summary; the exit code and
+/// the JSON summary are the same as without it.
+#[test]
+fn validate_quiet_prints_only_failures_and_a_summary() {
+    let args = ["validate", "contracts/mcp_tool_call_1.0.0.json", "contracts/fixtures/mcp_calls.jsonl"];
+    let full = run(bin!(), &args);
+    assert_eq!(full.stdout.matches("[PASS]").count(), 2, "the input really has passing envelopes");
+    let quiet = run(bin!(), &[&args[..], &["--quiet"]].concat());
+    assert_eq!(quiet.code, full.code);
+    let failing: String = full.stdout.split_inclusive('\n').skip_while(|l| !l.starts_with("[FAIL]")).collect();
+    assert_eq!(quiet.stdout, format!("{failing}validate: 4 envelopes, 2 passed, 2 failed\n"));
+    let json = run(bin!(), &[&args[..], &["--quiet", "--format", "json"]].concat());
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).expect("one JSON document");
+    let statuses: Vec<&str> =
+        doc["results"].as_array().unwrap().iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["fail", "fail"]);
+    assert_eq!(doc["summary"], serde_json::json!({"envelopes": 4, "passed": 2, "failed": 2}));
+}

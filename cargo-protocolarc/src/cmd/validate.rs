@@ -17,6 +17,10 @@ struct Sink<'w> {
     out: &'w mut dyn Write,
     summary: Summary,
     started: bool,
+    /// `--quiet`: passing envelopes are counted, not printed.
+    quiet: bool,
+    /// Results written so far (all of them unless quiet).
+    written: usize,
 }
 
 impl Sink<'_> {
@@ -39,32 +43,38 @@ impl Sink<'_> {
         let revision = contract.revision().to_string();
         let outcome =
             Outcome { contract: contract.name(), revision: &revision, source: envelope.source(), report: &report };
+        self.summary.add(&report);
+        if self.quiet && report.is_valid() {
+            return Ok(());
+        }
         match self.format {
             ReportFormat::Text => validation::write_text(self.out, &outcome)?,
-            ReportFormat::Json => validation::write_json_result(self.out, self.summary.envelopes == 0, &outcome)?,
+            ReportFormat::Json => validation::write_json_result(self.out, self.written == 0, &outcome)?,
         }
-        self.summary.add(&report);
+        self.written += 1;
         Ok(())
     }
 
     fn finish(&mut self) -> std::io::Result<()> {
         match self.format {
+            ReportFormat::Text if self.quiet => validation::write_text_summary(self.out, &self.summary),
             ReportFormat::Text => Ok(()),
-            ReportFormat::Json => validation::write_json_end(self.out, self.summary.envelopes > 0, &self.summary),
+            ReportFormat::Json => validation::write_json_end(self.out, self.written > 0, &self.summary),
         }
     }
 
     /// Closes a started JSON document with the error that stopped the run.
     fn abort(&mut self, error: &str) -> std::io::Result<()> {
         if self.started && self.format == ReportFormat::Json {
-            validation::write_json_abort(self.out, self.summary.envelopes > 0, &self.summary, error)?;
+            validation::write_json_abort(self.out, self.written > 0, &self.summary, error)?;
         }
         Ok(())
     }
 }
 
 pub(crate) fn run(cx: &Ctx, args: ValidateArgs, out: &mut dyn Write) -> Result<i32, Failure> {
-    let mut sink = Sink { format: args.format, out, summary: Summary::default(), started: false };
+    let mut sink =
+        Sink { format: args.format, out, summary: Summary::default(), started: false, quiet: args.quiet, written: 0 };
     match validate(cx, args, &mut sink) {
         Err(Failure::Input(msg)) => {
             sink.abort(&msg)?;

@@ -29,6 +29,12 @@ pub fn write_text(w: &mut dyn Write, o: &Outcome<'_>) -> io::Result<()> {
     Ok(())
 }
 
+/// `validate: 3 envelopes, 1 passed, 2 failed` (the `--quiet` closing line).
+pub fn write_text_summary(w: &mut dyn Write, s: &Summary) -> io::Result<()> {
+    let plural = if s.envelopes == 1 { "" } else { "s" };
+    writeln!(w, "validate: {} envelope{plural}, {} passed, {} failed", s.envelopes, s.passed, s.failed)
+}
+
 #[derive(Serialize)]
 struct JsonResult<'a> {
     contract: &'a str,
