@@ -524,7 +524,6 @@ fn every_problem_check_reports_names_a_check_rule_record() {
             ("contracts/fixtures/f.jsonl", b"{\"contract\": \"x.y\", \"data\": {}}\n"),
         ],
     );
-    std::fs::remove_file(dir.join("contracts/u_1.0.0.json")).unwrap();
     let mut reported = check_rules(&dir);
     // A duplicate leaves the fixtures without one catalog: checked without them.
     write_files(&dir, &[("contracts/t_copy.json", &tightened)]);
@@ -578,4 +577,28 @@ fn a_line_break_in_a_committed_name_loses_and_mislabels_nothing() {
     assert_eq!((on_disk.code, on_disk.stdout.as_str()), (1, expected));
     let in_git = cli(&dir, &["validate", "contracts/t_1.0.0.json", "HEAD:env"]);
     assert_eq!((in_git.code, in_git.stdout.as_str(), in_git.stderr.as_str()), (1, expected, ""));
+}
+
+/// SPEC §7: `diff --against --format json` is one object with the same keys
+/// for zero, one and many changed revisions (it printed `[]`, an object, or
+/// an array, depending on the count).
+#[test]
+fn diff_against_json_keeps_one_shape_for_any_count() {
+    let dir = repo("against-json-shape", "t_1.0.0.json");
+    let shape = |dir: &Path| {
+        let out = cli(dir, &["diff", "--against", "HEAD", "--format", "json"]);
+        let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+        let keys: Vec<String> = doc.as_object().expect("an object").keys().cloned().collect();
+        let count = doc["diffs"].as_array().expect("a list of diffs").len();
+        (keys, count, doc["compatibility"].as_str().unwrap().to_string())
+    };
+    let keys = vec!["compatibility".to_string(), "diffs".to_string()];
+    assert_eq!(shape(&dir), (keys.clone(), 0, "compatible".into()));
+    add_revision(&dir, "1.1.0", &format!("{V1}, {{ \"name\": \"note\", \"type\": \"string\", \"required\": false }}"));
+    assert_eq!(shape(&dir), (keys.clone(), 1, "forward".into()));
+    // A second changed revision: the 1.0.0 file edited in place too.
+    let edited = String::from_utf8(contract("1.0.0", V1)).unwrap().replace("\"maximum\": 50", "\"maximum\": 40");
+    write_files(&dir, &[("contracts/t_1.0.0.json", edited.as_bytes())]);
+    let (k, n, verdict) = shape(&dir);
+    assert_eq!((k, n, verdict.as_str()), (keys, 2, "breaking"));
 }

@@ -35,16 +35,20 @@ pub(crate) fn run(cx: &Ctx, args: DiffArgs, out: &mut dyn Write) -> Result<i32, 
             chains(catalog.contracts()).into_iter().flat_map(|c| c.steps.into_iter().map(|s| s.diff)).collect()
         }
     };
-    write_diffs(&diffs, &args, &[], out)?;
+    let single = args.old.is_some();
+    write_diffs(&diffs, &args, &[], single, out)?;
     let breaking = diffs.iter().any(|d| d.compatibility() == Impact::Breaking);
     Ok(if breaking { exit::BREAKING } else { exit::OK })
 }
 
 /// Text, JSON or Markdown of several diffs; `notes` follow each diff's text.
+/// JSON is the one diff's object for `diff OLD NEW` (`single`), else one
+/// object listing every diff, whatever their number.
 fn write_diffs(
     diffs: &[ContractDiff],
     args: &DiffArgs,
     notes: &[Vec<String>],
+    single: bool,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     match args.format {
@@ -59,7 +63,10 @@ fn write_diffs(
                 }
             }
         }
-        CiFormat::Json => out.write_all(render::json(diffs).as_bytes())?,
+        CiFormat::Json => match diffs {
+            [d] if single => out.write_all(render::json(d).as_bytes())?,
+            _ => out.write_all(render::json_many(diffs).as_bytes())?,
+        },
         CiFormat::Markdown => {
             for (i, d) in diffs.iter().enumerate() {
                 if i > 0 {
@@ -132,7 +139,7 @@ fn against_rev(cx: &Ctx, against: &str, args: &DiffArgs, out: &mut dyn Write) ->
     match args.format {
         CiFormat::Github => out.write_all(ci::render(&problems, CiFormat::Github, "", &summary).as_bytes())?,
         _ => {
-            write_diffs(&diffs, args, &notes, out)?;
+            write_diffs(&diffs, args, &notes, false, out)?;
             if args.format == CiFormat::Text {
                 if !diffs.is_empty() {
                     out.write_all(b"\n")?;

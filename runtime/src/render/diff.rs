@@ -67,12 +67,24 @@ fn json_doc(d: &ContractDiff) -> JsonDiff<'_> {
     }
 }
 
-/// Pretty JSON of several diffs: one object for one diff, an array otherwise.
-pub fn json(diffs: &[ContractDiff]) -> String {
-    let docs: Vec<JsonDiff<'_>> = diffs.iter().map(json_doc).collect();
-    let text =
-        if docs.len() == 1 { serde_json::to_string_pretty(&docs[0]) } else { serde_json::to_string_pretty(&docs) };
-    text.unwrap_or_default() + "\n"
+/// Pretty JSON of one diff (`diff OLD NEW`): the object SPEC §5 pins.
+pub fn json(d: &ContractDiff) -> String {
+    serde_json::to_string_pretty(&json_doc(d)).unwrap_or_default() + "\n"
+}
+
+#[derive(Serialize)]
+struct JsonDiffs<'a> {
+    compatibility: &'static str,
+    diffs: Vec<JsonDiff<'a>>,
+}
+
+/// Pretty JSON of any number of diffs (every chain step, `--against`): one
+/// object whatever the count, `{"compatibility": worst, "diffs": [...]}`, so a
+/// script reads the same keys for none, one or many.
+pub fn json_many(diffs: &[ContractDiff]) -> String {
+    let worst = diffs.iter().map(ContractDiff::compatibility).max().unwrap_or(crate::diff::Impact::Compatible);
+    let doc = JsonDiffs { compatibility: worst.as_str(), diffs: diffs.iter().map(json_doc).collect() };
+    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
 }
 
 /// A Markdown section: heading, verdict, and a table of changes with witnesses.
