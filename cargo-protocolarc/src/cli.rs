@@ -43,6 +43,10 @@ pub(crate) struct Cli {
     /// The Cargo.toml whose [workspace|package.metadata.protocolarc] configures the run.
     #[arg(long, global = true, value_name = "PATH")]
     pub manifest_path: Option<PathBuf>,
+    /// Colour the verdicts: auto (on a terminal, unless NO_COLOR is set),
+    /// always or never. CARGO_TERM_COLOR sets the default.
+    #[arg(long, global = true, value_enum, value_name = "WHEN")]
+    pub color: Option<crate::color::ColorChoice>,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -9,6 +9,7 @@ pub mod checks;
 mod ci;
 mod cli;
 mod cmd;
+mod color;
 mod config;
 mod git;
 mod history;
@@ -82,8 +83,9 @@ pub fn main() -> ! {
     let mut err = io::stderr();
     // A panic is a bug: the hook has said so in one line; the exit code is the
     // input-error code, never a backtrace.
+    let terminal = io::IsTerminal::is_terminal(&io::stdout());
     let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        run(std::env::args_os().collect(), &mut out, &mut err)
+        run_on(std::env::args_os().collect(), &mut out, &mut err, terminal)
     }))
     .unwrap_or(exit::INPUT);
     let _ = out.flush();
@@ -104,12 +106,26 @@ pub fn normalize_args(mut args: Vec<OsString>) -> Vec<OsString> {
 }
 
 /// Runs the program: parses `args` (including the program name), writes to
-/// `out` and `err`, and returns the exit code.
+/// `out` and `err`, and returns the exit code. `out` is not a terminal: no
+/// colour unless `--color always` or `CARGO_TERM_COLOR=always`.
 pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    run_on(args, out, err, false)
+}
+
+/// [`run`], told whether `out` is a terminal (for `--color auto`).
+pub fn run_on(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write, terminal: bool) -> i32 {
     let args = normalize_args(args);
     let cli = match cli::Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => return report_clap(e, out, err),
+    };
+    let colored = color::enabled(cli.color, |name| std::env::var(name).ok(), terminal);
+    let mut painted;
+    let out: &mut dyn Write = if colored {
+        painted = color::Colored::new(out);
+        &mut painted
+    } else {
+        out
     };
     let result = cmd::dispatch(cli, out);
     let flushed = out.flush();

@@ -302,3 +302,37 @@ fn validate_quiet_prints_only_failures_and_a_summary() {
     assert_eq!(statuses, ["fail", "fail"]);
     assert_eq!(doc["summary"], serde_json::json!({"envelopes": 4, "passed": 2, "failed": 2}));
 }
+
+/// SPEC §7: colour only on a terminal, `--color auto|always|never`, honouring
+/// `NO_COLOR` and `CARGO_TERM_COLOR`; never in JSON. (The CLI's stdout here is
+/// a pipe, so `auto` means none.)
+#[test]
+fn colour_is_opt_in_off_a_terminal_and_never_in_json() {
+    let args = ["validate", "contracts/mcp_tool_call_1.0.0.json", "contracts/fixtures/readme/mcp_calls.jsonl"];
+    let plain = run(bin!(), &args);
+    assert!(!plain.stdout.contains('\x1b'));
+    let colored = run(bin!(), &[&["--color", "always"][..], &args].concat());
+    assert_eq!(
+        colored.stdout,
+        "\x1b[32m[PASS]\x1b[0m mcp.tool_call@1.0.0 <- mcp_calls.jsonl:1\n\x1b[1;31m[FAIL]\x1b[0m mcp.tool_call@1.0.0 <- \
+         mcp_calls.jsonl:3\n  \x1b[31mERROR\x1b[0m field.enum method: value 'tools/list' not in {'tools/call'}\n"
+    );
+    let never = run(bin!(), &[&args[..], &["--color", "never"]].concat());
+    assert_eq!(never.stdout, plain.stdout);
+    let env = |vars: &[(&str, &str)], extra: &[&str]| {
+        let out = std::process::Command::new(bin!())
+            .arg("protocolarc")
+            .args(args)
+            .args(extra)
+            .envs(vars.iter().copied())
+            .current_dir(protocolarc_tests::root())
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(env(&[("CARGO_TERM_COLOR", "always")], &[]), colored.stdout);
+    assert_eq!(env(&[("CARGO_TERM_COLOR", "always")], &["--color", "never"]), plain.stdout);
+    assert_eq!(env(&[("NO_COLOR", "1")], &["--color", "always"]), colored.stdout, "an explicit flag wins");
+    let json = env(&[("CARGO_TERM_COLOR", "always")], &["--format", "json"]);
+    assert!(json.starts_with("{\"results\":[") && !json.contains('\x1b'), "{json}");
+}

@@ -37,6 +37,9 @@ pub fn run_in(bin: &str, dir: &Path, args: &[&str]) -> Output {
         .args(args)
         .current_dir(dir)
         .env_remove("RUST_BACKTRACE")
+        // The outputs under test are the plain bytes, whatever the caller's shell sets.
+        .env_remove("CARGO_TERM_COLOR")
+        .env_remove("NO_COLOR")
         .output()
         .unwrap_or_else(|e| panic!("cannot run {bin}: {e}"));
     let output = Output {
