@@ -12,7 +12,7 @@ use protocolarc::lock::{LOCK_MISMATCH, LOCK_MISSING};
 pub const CONTRACT_LOAD: &CheckRule = &CheckRule {
     id: "contract.load",
     summary: "a contract file does not load (exit 3)",
-    explanation: "Every `*.json` file in the contracts directory must be a contract that loads (SPEC §2) and can be \
+    explanation: "Every `*.json` file in the contracts directory must be a contract that loads and can be \
                   pinned (its numbers have a canonical form). Every other check needs the contracts, so a file that \
                   does not load makes `check` exit 3 after reporting every problem it could find.",
     example: "contracts/t_1.0.0.json declares `\"maxLength\": 5` on an integer field",

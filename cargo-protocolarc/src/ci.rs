@@ -35,6 +35,16 @@ fn location(p: &Problem) -> String {
 }
 
 /// Renders problems; `summary` is the closing line (`check: ok (...)`).
+/// `contract: message`, or the message alone for a problem of no one
+/// contract (a missing lock file).
+fn subject(p: &Problem) -> String {
+    if p.contract.is_empty() {
+        p.message.clone()
+    } else {
+        format!("{}: {}", p.contract, p.message)
+    }
+}
+
 pub(crate) fn render(problems: &[Problem], format: CiFormat, title: &str, summary: &str) -> String {
     let mut sorted = problems.to_vec();
     sorted.sort();
@@ -42,7 +52,7 @@ pub(crate) fn render(problems: &[Problem], format: CiFormat, title: &str, summar
         CiFormat::Text => {
             let mut out = String::new();
             for p in &sorted {
-                out.push_str(&format!("error[{}] {}: {}: {}\n", p.rule, location(p), p.contract, p.message));
+                out.push_str(&format!("error[{}] {}: {}\n", p.rule, location(p), subject(p)));
             }
             out.push_str(summary);
             out.push('\n');
@@ -56,7 +66,7 @@ pub(crate) fn render(problems: &[Problem], format: CiFormat, title: &str, summar
                     "::error file={}{line},title={}::{}\n",
                     escape(&p.file, true),
                     escape(p.rule, true),
-                    escape(&format!("{}: {}", p.contract, p.message), false)
+                    escape(&subject(p), false)
                 ));
             }
             out.push_str(summary);
@@ -71,7 +81,7 @@ pub(crate) fn render(problems: &[Problem], format: CiFormat, title: &str, summar
                     out.push_str(&format!(
                         "| `{}` | `{}` | `{}` | {} |\n",
                         p.rule,
-                        p.contract,
+                        if p.contract.is_empty() { "-" } else { &p.contract },
                         location(p),
                         p.message.replace('|', "\\|")
                     ));

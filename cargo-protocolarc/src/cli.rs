@@ -73,7 +73,7 @@ pub(crate) enum Command {
     /// Classify the change between two revisions: compatible, forward or breaking.
     #[command(
         long_about = "Classify the change between two revisions of a contract: compatible, forward or \
-                      breaking, field by field (SPEC §5). Every breaking change that can reject an \
+                      breaking, field by field. Every breaking change that can reject an \
                       envelope is proven by a witness: a data body the old revision accepts and the new \
                       one rejects, checked with both validators (shown by --witnesses and in JSON).\n\n\
                       With --against REV, every contract of the project is compared with the same \

@@ -71,7 +71,7 @@ pub(crate) fn load(repo: &mut Repo, input: &Input) -> Result<(Vec<Revision>, Vec
                         file: shown.clone(),
                         line: d.line,
                         rule: CONTRACT_LOAD.id,
-                        contract: "-".into(),
+                        contract: String::new(),
                         message: d.to_string(),
                     });
                 }

@@ -71,7 +71,7 @@ fn compatible_edit_passes() {
     let out = cli(&dir, &["check"]);
     assert_eq!(
         (out.code, out.stdout.as_str()),
-        (0, "check: ok (2 revisions, 1 chain steps, 2 pinned, 0 fixtures; base HEAD)\n")
+        (0, "check: ok (2 revisions, 1 chain step, 2 pinned, 0 fixtures; base HEAD)\n")
     );
 }
 
@@ -122,7 +122,7 @@ fn breaking_edit_with_a_major_bump_passes_check() {
     let out = cli(&dir, &["check"]);
     assert_eq!(
         (out.code, out.stdout.as_str()),
-        (0, "check: ok (2 revisions, 1 chain steps, 2 pinned, 0 fixtures; base HEAD)\n")
+        (0, "check: ok (2 revisions, 1 chain step, 2 pinned, 0 fixtures; base HEAD)\n")
     );
 }
 
@@ -274,7 +274,7 @@ fn lock_mismatch_and_lock_check() {
     let out = cli(&dir, &["check"]);
     assert!(
         out.stdout.contains(
-            "error[lock.missing] protocolarc.lock: -: no lock file: run `cargo protocolarc lock` and commit it\n"
+            "error[lock.missing] protocolarc.lock: no lock file: run `cargo protocolarc lock` and commit it\n"
         ),
         "{}",
         out.stdout
@@ -391,10 +391,10 @@ fn package_metadata_is_read_for_the_package_in_use() {
         ],
     );
     let out = cli(&dir, &["lock", "--manifest-path", "pkg/Cargo.toml"]);
-    assert_eq!((out.code, out.stdout.as_str()), (0, "wrote pkg/spec.lock (1 revisions)\n"), "{out:?}");
+    assert_eq!((out.code, out.stdout.as_str()), (0, "wrote pkg/spec.lock (1 revision)\n"), "{out:?}");
     // From inside the package, its own metadata applies without --manifest-path.
     let out = cli(&dir.join("pkg"), &["lock", "--check"]);
-    assert_eq!((out.code, out.stdout.as_str()), (0, "spec.lock matches (1 revisions)\n"), "{out:?}");
+    assert_eq!((out.code, out.stdout.as_str()), (0, "spec.lock matches (1 revision)\n"), "{out:?}");
 }
 
 #[test]
@@ -424,7 +424,7 @@ fn a_repository_without_commits_checks_everything_but_mutation() {
     let out = cli(&dir, &["check"]);
     assert_eq!(
         (out.code, out.stdout.as_str()),
-        (0, "check: ok (1 revisions, 0 chain steps, 1 pinned, 0 fixtures; base HEAD (no commit yet: revision.mutated not checked))\n")
+        (0, "check: ok (1 revision, 0 chain steps, 1 pinned, 0 fixtures; base HEAD (no commit yet: revision.mutated not checked))\n")
     );
 }
 
@@ -472,7 +472,7 @@ fn leaving_a_pre_release_needs_no_bump() {
     let out = cli(&dir, &["check"]);
     assert_eq!(
         (out.code, out.stdout.as_str()),
-        (0, "check: ok (2 revisions, 1 chain steps, 2 pinned, 0 fixtures; base HEAD)\n")
+        (0, "check: ok (2 revisions, 1 chain step, 2 pinned, 0 fixtures; base HEAD)\n")
     );
 }
 
@@ -524,6 +524,7 @@ fn every_problem_check_reports_names_a_check_rule_record() {
             ("contracts/fixtures/f.jsonl", b"{\"contract\": \"x.y\", \"data\": {}}\n"),
         ],
     );
+    std::fs::remove_file(dir.join("contracts/u_1.0.0.json")).unwrap();
     let mut reported = check_rules(&dir);
     // A duplicate leaves the fixtures without one catalog: checked without them.
     write_files(&dir, &[("contracts/t_copy.json", &tightened)]);

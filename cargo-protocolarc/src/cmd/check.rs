@@ -40,10 +40,11 @@ pub(crate) fn run(cx: &Ctx, args: CheckArgs, out: &mut dyn Write) -> Result<i32,
 
     let summary = if problems.is_empty() {
         format!(
-            "check: ok ({} revisions, {} chain steps, {} pinned, {fixtures} fixtures; base {}{})",
+            "check: ok ({}, {}, {} pinned, {}; base {}{})",
+            count(work.len(), "revision"),
+            count(steps.len(), "chain step"),
             work.len(),
-            steps.len(),
-            work.len(),
+            count(fixtures, "fixture"),
             base.rev.as_str(),
             base.note
         )
@@ -58,6 +59,11 @@ pub(crate) fn run(cx: &Ctx, args: CheckArgs, out: &mut dyn Write) -> Result<i32,
     } else {
         exit::FAILED
     })
+}
+
+/// `1 revision`, `2 revisions`.
+pub(crate) fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 /// The git base the tree is compared with.
@@ -176,7 +182,7 @@ fn lock(project: &Project, work: &[Revision]) -> Result<Vec<Problem>, Failure> {
             file: lock_file,
             line: 0,
             rule: LOCK_MISSING.id,
-            contract: "-".into(),
+            contract: String::new(),
             message: "no lock file: run `cargo protocolarc lock` and commit it".into(),
         }]);
     };

@@ -37,7 +37,7 @@ pub(crate) fn run(cx: &Ctx, args: crate::cli::LockArgs, out: &mut dyn Write) -> 
             .map(|d| format!("{} {}@{}: {}", d.rule(), d.pin().name, d.pin().revision, d.message(&shown)))
             .collect();
         if problems.is_empty() {
-            writeln!(out, "{shown} matches ({} revisions)", lock.contracts.len())?;
+            writeln!(out, "{shown} matches ({})", super::check::count(lock.contracts.len(), "revision"))?;
             return Ok(exit::OK);
         }
         writeln!(out, "{shown} does not match the contracts: run `cargo protocolarc lock` and commit it")?;
@@ -47,6 +47,6 @@ pub(crate) fn run(cx: &Ctx, args: crate::cli::LockArgs, out: &mut dyn Write) -> 
         return Ok(exit::FAILED);
     }
     crate::write::write_atomic(&project.lock, text.as_bytes())?;
-    writeln!(out, "wrote {shown} ({} revisions)", lock.contracts.len())?;
+    writeln!(out, "wrote {shown} ({})", super::check::count(lock.contracts.len(), "revision"))?;
     Ok(exit::OK)
 }

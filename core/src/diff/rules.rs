@@ -138,7 +138,7 @@ const BREAKING_FIX: &str =
 change_rules! {
     ADDED_OPTIONAL = "field.added.optional", Forward / Forward, "a new optional field",
         proof: [] at Field, keyword: None,
-        explanation: "A field the old revision did not declare is declared, and senders may leave it out. Old messages still pass, and old readers ignore a key they do not know, so the change is forward in both directions (SPEC §11). For an optional object or array, only the root of the new subtree is reported.",
+        explanation: "A field the old revision did not declare is declared, and senders may leave it out. Old messages still pass, and old readers ignore a key they do not know, so the change is forward in both directions. For an optional object or array, only the root of the new subtree is reported.",
         example: "old: no `params.timeout_ms`; new {\"name\": \"params.timeout_ms\", \"type\": \"integer\", \"required\": false}",
         fix: "Nothing to fix: publish it with a minor bump at least.";
     ADDED_REQUIRED = "field.added.required", Breaking / Forward, "a new required field: envelopes without it are rejected",
