@@ -22,10 +22,12 @@ mod error;
 #[doc(hidden)]
 pub mod fast;
 mod json;
+mod keywords;
 pub mod lock;
 pub mod report;
 pub mod rules;
 mod validate;
+mod walk;
 
 pub use contract::{ContractError, ContractSpec, FieldSpec, JsonType, TypeSet};
 pub use envelope::{Envelope, InputError};

@@ -14,6 +14,7 @@ mod example;
 mod fuzz;
 mod generated;
 mod git_ci;
+mod invariants;
 mod readme;
 mod rebuild;
 mod regression;
