@@ -4,9 +4,10 @@
 //! [`ContractSpec::passes`] is the walker of `walk.rs` in quick mode over the
 //! contract's path tree: `true` only when the body certainly has no finding;
 //! `false` on the first fault, and in the few cases the quick mode gives up
-//! on to stay allocation-free (an escaped key, more than 32 undeclared keys
-//! in one object, a `uniqueItems` array with objects or arrays among several
-//! elements or with more than 32 elements; see `walk.rs`). Then the finding
+//! on (an escaped key, an escaped string under an enum, more than 32
+//! undeclared keys in one object, a `uniqueItems` array with objects or
+//! arrays among several elements or with more than 32 elements; see
+//! `walk.rs`). Then the finding
 //! engine (the same walker in collect mode) writes the findings, so every
 //! report comes from one place.
 //!
@@ -178,11 +179,6 @@ pub fn string(field: &FieldSpec, s: &Str<'_>) -> bool {
         && pattern(field, s)
 }
 
-/// Whether a string is a member of the field's enum (escapes decoded).
-pub fn in_enum(field: &FieldSpec, s: &Str<'_>) -> bool {
-    field.enum_values.as_deref().is_none_or(|values| enums::has_string(values, s))
-}
-
 /// The number of characters in a string, as `minLength`/`maxLength` count.
 #[inline]
 pub fn chars(s: &Str<'_>) -> u64 {
@@ -239,6 +235,7 @@ impl ContractSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::scan::Scanner;
 
     fn num(text: &str) -> Option<i64> {
         let mut s = Scanner::new(text.as_bytes());

@@ -89,10 +89,10 @@ pub(crate) mod enums {
         format!("{what} is not in {}", enum_label(values))
     }
 
-    /// A string `s` outside the enum gives up: plain members by a compiled
-    /// `match` on the raw bytes, escaped text by the runtime check.
+    /// A string `s` outside the enum gives up: members by a compiled
+    /// `match` on the raw bytes; escaped text gives up (quick mode does too).
     #[cfg(feature = "codegen")]
-    pub(crate) fn emit_string(values: &[Scalar], field: &TokenStream) -> TokenStream {
+    pub(crate) fn emit_string(values: &[Scalar]) -> TokenStream {
         let members: Vec<Literal> = values
             .iter()
             .filter_map(|v| match v {
@@ -104,9 +104,11 @@ pub(crate) mod enums {
             return quote! { return None; };
         }
         quote! {
+            if s.is_escaped() {
+                return None;
+            }
             match s.raw() {
                 #(#members)|* => {}
-                _ if s.is_escaped() && fast::in_enum(#field, &s) => {}
                 _ => return None,
             }
         }

@@ -10,6 +10,9 @@
 //!   would cost an allocation:
 //!   - an escaped object key (key lookup and duplicate detection would
 //!     decode it);
+//!   - an escaped string where the field has an enum (the generated
+//!     validator matches enum members on their raw bytes, and both quick
+//!     answers must agree);
 //!   - more than [`LINEAR_KEYS`] undeclared keys in one object (collect mode
 //!     switches to a hash set);
 //!   - a `uniqueItems` array with an object or array among two or more
@@ -553,8 +556,14 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
 
     /// `enum`, `minLength`/`maxLength`, `pattern` on a string.
     fn string(&mut self, f: &FieldSpec, s: &Str<'a>, path: &Path<'_, '_>) -> Result<(), Stop> {
-        if let Some(values) = f.enum_values.as_deref().filter(|e| !enums::has_string(e, s)) {
-            self.mode.fault(rules::FIELD_ENUM, path, || enums::string_message(values, s))?;
+        if let Some(values) = &f.enum_values {
+            if M::QUICK && s.is_escaped() {
+                // Given up: generated code matches enum strings on their raw bytes.
+                return Err(Stop::Fail);
+            }
+            if !enums::has_string(values, s) {
+                self.mode.fault(rules::FIELD_ENUM, path, || enums::string_message(values, s))?;
+            }
         }
         let c = &f.constraints;
         if lengths::any(c) {

@@ -280,7 +280,7 @@ impl Validator<'_> {
     fn string(&self, f: &FieldSpec, field: &TokenStream) -> TokenStream {
         let mut out = TokenStream::new();
         if let Some(values) = &f.enum_values {
-            out.extend(enums::emit_string(values, field));
+            out.extend(enums::emit_string(values));
         }
         out.extend(lengths::emit(&f.constraints));
         out.extend(pattern::emit(&f.constraints, field));
