@@ -91,4 +91,3 @@ impl ContractSpec {
         Report::new(findings)
     }
 }
-

@@ -83,7 +83,8 @@ pub(crate) trait Mode {
     const QUICK: bool;
 
     /// A rule failed at `path`; `message` is called only if a finding is made.
-    fn fault(&mut self, rule: &'static Rule, path: &Path<'_, '_>, message: impl FnOnce() -> String) -> Result<(), Stop>;
+    fn fault(&mut self, rule: &'static Rule, path: &Path<'_, '_>, message: impl FnOnce() -> String)
+        -> Result<(), Stop>;
 
     /// The walk is about to nest past [`MAX_DEPTH`] at `path`.
     fn too_deep(&mut self, path: &Path<'_, '_>) -> Stop;
@@ -101,7 +102,12 @@ impl Mode for Collect {
     const QUICK: bool = false;
 
     #[inline]
-    fn fault(&mut self, rule: &'static Rule, path: &Path<'_, '_>, message: impl FnOnce() -> String) -> Result<(), Stop> {
+    fn fault(
+        &mut self,
+        rule: &'static Rule,
+        path: &Path<'_, '_>,
+        message: impl FnOnce() -> String,
+    ) -> Result<(), Stop> {
         self.findings.push(Finding::new(rule, path.render(), message()));
         Ok(())
     }

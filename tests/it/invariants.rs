@@ -174,7 +174,8 @@ fn leaf(rng: &mut Rng) -> serde_json::Map<String, Value> {
     if rng.chance(20) && types != ["any"] {
         let mut members = Vec::new();
         if has("string") {
-            members.extend([json!("a"), json!("say \"hi\""), json!("\u{e9}t\u{e9}")].into_iter().take(1 + rng.below(3)));
+            members
+                .extend([json!("a"), json!("say \"hi\""), json!("\u{e9}t\u{e9}")].into_iter().take(1 + rng.below(3)));
         }
         if has("integer") {
             members.extend([num("1"), num("-3"), num("100")].into_iter().take(1 + rng.below(3)));
@@ -337,8 +338,10 @@ impl Shape {
     }
 }
 
-const NUMBERS: &[&str] =
-    &["0", "1", "-1", "2", "3", "-3", "0.5", "2.5", "-2.5", "1.0", "1e2", "1E1", "-0", "0.01", "0.03", "10", "100", "7", "1.5", "1e-2", "6", "25", "0.25"];
+const NUMBERS: &[&str] = &[
+    "0", "1", "-1", "2", "3", "-3", "0.5", "2.5", "-2.5", "1.0", "1e2", "1E1", "-0", "0.01", "0.03", "10", "100", "7",
+    "1.5", "1e-2", "6", "25", "0.25",
+];
 const STRINGS: &[&str] = &["", "a", "b", "abc", "b1", "12", "\u{e9}", "say \"hi\"", "a\nb", "Z", "bbbbbbb", "x y"];
 const ALPHABET: &[char] = &['a', 'b', 'c', '\u{e9}', '1', 'Z', '"', '\n', ' '];
 
@@ -411,11 +414,12 @@ impl Bodies<'_> {
                 if !members.is_empty() && self.rng.chance(70) {
                     return J::Num(self.rng.pick(&members).clone());
                 }
-                let bounds: Vec<String> = [&c.minimum, &c.maximum, &c.exclusive_minimum, &c.exclusive_maximum, &c.multiple_of]
-                    .into_iter()
-                    .flatten()
-                    .map(|d| d.raw().to_string())
-                    .collect();
+                let bounds: Vec<String> =
+                    [&c.minimum, &c.maximum, &c.exclusive_minimum, &c.exclusive_maximum, &c.multiple_of]
+                        .into_iter()
+                        .flatten()
+                        .map(|d| d.raw().to_string())
+                        .collect();
                 if !bounds.is_empty() && self.rng.chance(40) {
                     return J::Num(self.rng.pick(&bounds).clone());
                 }
@@ -626,7 +630,12 @@ fn generated_agrees<T: Contract>(path: &str, seed: u64, tally: &mut Tally) {
     let spec = ContractSpec::from_path(root().join(path)).expect("contract loads");
     let shown = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let check = |bytes: &[u8]| {
-        assert_eq!(T::validate_json(bytes), spec.validate_json_full(bytes), "{path}: findings differ on {}", shown(bytes));
+        assert_eq!(
+            T::validate_json(bytes),
+            spec.validate_json_full(bytes),
+            "{path}: findings differ on {}",
+            shown(bytes)
+        );
         assert_eq!(T::fast_path(bytes), spec.passes(bytes), "{path}: fast paths differ on {}", shown(bytes));
     };
     exercise(&spec, seed, 600, check, tally);
@@ -662,21 +671,31 @@ fn enum_members_are_judged_by_the_keyword_checks() {
         ContractSpec::from_slice(doc.to_string().as_bytes(), "e.json").map_err(|e| e.to_string())
     };
     let cases = [
-        (json!({"name": "v", "type": "string", "maxLength": 2, "pattern": "^a", "enum": ["abc"]}),
-         "enum value 'abc' can never pass: field.maxLength: length 3 is greater than maxLength 2"),
-        (json!({"name": "v", "type": "string", "pattern": "^a", "enum": ["ab", "b\"c"]}),
-         "enum value 'b\"c' can never pass: field.pattern: value 'b\"c' does not match pattern '^a'"),
-        (json!({"name": "v", "type": "number", "multipleOf": 0.5, "exclusiveMaximum": 2, "enum": [0.5, 2.25]}),
-         "enum value 2.25 can never pass: field.exclusiveMaximum: value 2.25 is not less than exclusiveMaximum 2"),
-        (json!({"name": "v", "type": "integer", "minimum": 5, "enum": [5, 1]}),
-         "enum value 1 can never pass: field.minimum: value 1 is less than minimum 5"),
+        (
+            json!({"name": "v", "type": "string", "maxLength": 2, "pattern": "^a", "enum": ["abc"]}),
+            "enum value 'abc' can never pass: field.maxLength: length 3 is greater than maxLength 2",
+        ),
+        (
+            json!({"name": "v", "type": "string", "pattern": "^a", "enum": ["ab", "b\"c"]}),
+            "enum value 'b\"c' can never pass: field.pattern: value 'b\"c' does not match pattern '^a'",
+        ),
+        (
+            json!({"name": "v", "type": "number", "multipleOf": 0.5, "exclusiveMaximum": 2, "enum": [0.5, 2.25]}),
+            "enum value 2.25 can never pass: field.exclusiveMaximum: value 2.25 is not less than exclusiveMaximum 2",
+        ),
+        (
+            json!({"name": "v", "type": "integer", "minimum": 5, "enum": [5, 1]}),
+            "enum value 1 can never pass: field.minimum: value 1 is less than minimum 5",
+        ),
     ];
     for (field, message) in cases {
         let err = load(field).expect_err("refused");
         assert!(err.contains(message), "{err}");
     }
-    let spec = load(json!({"name": "v", "type": ["string", "null"], "minLength": 1, "pattern": "\u{e9}", "enum": ["\u{e9}", null]}))
-        .expect("loads");
+    let spec = load(
+        json!({"name": "v", "type": ["string", "null"], "minLength": 1, "pattern": "\u{e9}", "enum": ["\u{e9}", null]}),
+    )
+    .expect("loads");
     for body in [r#"{"v": "\u00e9"}"#, r#"{"v": "é"}"#, r#"{"v": null}"#] {
         assert!(spec.validate_json_full(body.as_bytes()).findings().is_empty(), "{body}");
         // An escaped string under an enum is a documented give-up.
