@@ -164,7 +164,7 @@ fn leaf(rng: &mut Rng) -> serde_json::Map<String, Value> {
         &["string", "object", "array"],
         &["any"],
     ];
-    let types: &[&str] = *rng.pick(TYPES);
+    let types: &[&str] = rng.pick::<&[&str]>(TYPES);
     let mut def = serde_json::Map::new();
     def.insert("type".into(), if types.len() == 1 { json!(types[0]) } else { json!(types) });
     let has = |t: &str| types.contains(&t) || types == ["any"];
@@ -219,7 +219,7 @@ fn leaf(rng: &mut Rng) -> serde_json::Map<String, Value> {
             def.insert(k.into(), num(&hi.to_string()));
         }
         if rng.chance(30) {
-            def.insert("multipleOf".into(), num(*rng.pick(MULTIPLES)));
+            def.insert("multipleOf".into(), num(rng.pick::<&str>(MULTIPLES)));
         }
     }
     if has("array") && types != ["any"] {
