@@ -88,6 +88,10 @@ pub(crate) trait Mode {
 
     /// The walk is about to nest past [`MAX_DEPTH`] at `path`.
     fn too_deep(&mut self, path: &Path<'_, '_>) -> Stop;
+
+    /// The path frame the walk goes on with: quick mode keeps none (its
+    /// frames are never read), so none is built.
+    fn frame<'f, 'p, 'a>(frame: &'f Path<'p, 'a>) -> &'f Path<'p, 'a>;
 }
 
 /// Every finding, with its path.
@@ -116,6 +120,11 @@ impl Mode for Collect {
         self.depth_at = Some(path.render());
         Stop::Depth
     }
+
+    #[inline(always)]
+    fn frame<'f, 'p, 'a>(frame: &'f Path<'p, 'a>) -> &'f Path<'p, 'a> {
+        frame
+    }
 }
 
 /// The first fault ends the walk; nothing is rendered or allocated.
@@ -132,6 +141,11 @@ impl Mode for Quick {
     #[inline(always)]
     fn too_deep(&mut self, _: &Path<'_, '_>) -> Stop {
         Stop::Fail
+    }
+
+    #[inline(always)]
+    fn frame<'f, 'p, 'a>(_: &'f Path<'p, 'a>) -> &'f Path<'p, 'a> {
+        &Path::Root
     }
 }
 
@@ -387,14 +401,55 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
                 None => JsonType::Null,
             },
             Kind::Object => {
-                self.object(None, path, depth, false)?;
+                self.skip_object(path, depth)?;
                 JsonType::Object
             }
             Kind::Array => {
-                self.array(None, None, path, depth)?;
+                self.skip_array(path, depth)?;
                 JsonType::Array
             }
         })
+    }
+
+    /// An object nothing constrains: every key is undeclared.
+    fn skip_object(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<(), Stop> {
+        if depth >= MAX_DEPTH {
+            return Err(self.mode.too_deep(path));
+        }
+        self.s.object_start();
+        let base = self.keys.len();
+        let mut many: Option<HashSet<String>> = None;
+        let mut first = true;
+        while let Some(key) = self.s.object_key(first)? {
+            first = false;
+            if M::QUICK && key.is_escaped() {
+                return Err(Stop::Fail);
+            }
+            let key_frame = Path::Key(path, key);
+            let here = M::frame(&key_frame);
+            if self.other_repeats(base, key, &mut many)? {
+                self.repeated(here, depth)?;
+            } else {
+                self.skip(here, depth + 1)?;
+            }
+        }
+        self.keys.truncate(base);
+        Ok(())
+    }
+
+    /// An array nothing constrains.
+    fn skip_array(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<(), Stop> {
+        if depth >= MAX_DEPTH {
+            return Err(self.mode.too_deep(path));
+        }
+        self.s.array_start();
+        let mut count = 0usize;
+        while self.s.array_next(count == 0)? {
+            let index_frame = Path::Index(path, count);
+            self.skip(M::frame(&index_frame), depth + 1)?;
+            count += 1;
+        }
+        Ok(())
     }
 
     fn object(&mut self, node: Option<&'c Node>, path: &Path<'_, 'a>, depth: usize, strict: bool) -> Result<(), Stop> {
@@ -412,7 +467,8 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
             if M::QUICK && key.is_escaped() {
                 return Err(Stop::Fail);
             }
-            let here = Path::Key(path, key);
+            let key_frame = Path::Key(path, key);
+            let here = M::frame(&key_frame);
             let at = match node {
                 Some(n) if !children.is_empty() => n.child(&key),
                 _ => None,
@@ -420,15 +476,15 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
             match at {
                 Some(at) if !seen.get(at) => {
                     seen.set(at);
-                    self.value(Some(&children[at].node), &here, depth + 1)?;
+                    self.value(Some(&children[at].node), here, depth + 1)?;
                 }
-                Some(_) => self.repeated(&here, depth)?,
-                None if self.other_repeats(base, key, &mut many)? => self.repeated(&here, depth)?,
+                Some(_) => self.repeated(here, depth)?,
+                None if self.other_repeats(base, key, &mut many)? => self.repeated(here, depth)?,
                 None => {
                     if strict {
-                        self.mode.fault(rules::FIELD_UNKNOWN, &here, || unknown::MESSAGE.to_string())?;
+                        self.mode.fault(rules::FIELD_UNKNOWN, here, || unknown::MESSAGE.to_string())?;
                     }
-                    self.skip(&here, depth + 1)?;
+                    self.skip(here, depth + 1)?;
                 }
             }
         }
@@ -462,7 +518,16 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         }
         let bytes = self.s.bytes();
         let stored = |k: &KeyRef| Str::new(&bytes[k.offset..k.offset + k.len], k.escaped, k.offset);
-        if self.keys[base..].iter().any(|k| same_key(&stored(k), &key)) {
+        let raw = key.raw();
+        let plain = !key.is_escaped();
+        let repeat = self.keys[base..].iter().any(|k| {
+            if plain && !k.escaped {
+                k.len == raw.len() && &bytes[k.offset..k.offset + k.len] == raw
+            } else {
+                same_key(&stored(k), &key)
+            }
+        });
+        if repeat {
             return Ok(true);
         }
         if self.keys.len() - base >= LINEAR_KEYS {
@@ -505,14 +570,15 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         let base = self.spans.len();
         let mut count = 0usize;
         while self.s.array_next(count == 0)? {
-            let here = Path::Index(path, count);
+            let index_frame = Path::Index(path, count);
+            let here = M::frame(&index_frame);
             if unique {
                 self.s.peek_kind()?;
                 let start = self.s.offset();
-                self.value(element, &here, depth + 1)?;
+                self.value(element, here, depth + 1)?;
                 self.span(start);
             } else {
-                self.value(element, &here, depth + 1)?;
+                self.value(element, here, depth + 1)?;
             }
             count += 1;
         }
