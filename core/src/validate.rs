@@ -52,8 +52,7 @@ impl ContractSpec {
                 let msg = format!("line {line}, column {column}: {}", e.kind.message());
                 Report::new(vec![Finding::new(rules::JSON_SYNTAX, DATA_FIELD, msg)])
             }
-            // Collect mode never fails; it stops only on syntax and depth.
-            Err(Stop::Depth | Stop::Fail) => {
+            Err(Stop::Depth) => {
                 let field = mode.depth_at.unwrap_or_else(|| DATA_FIELD.to_string());
                 Report::new(vec![Finding::new(rules::JSON_DEPTH, field, depth::message())])
             }

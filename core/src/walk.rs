@@ -59,14 +59,12 @@ thread_local! {
     static POOL: Cell<(Vec<KeyRef>, Spans)> = const { Cell::new((Vec::new(), Vec::new())) };
 }
 
-/// Why a walk stopped early.
+/// Why a walk in collect mode stopped early.
 #[derive(Debug)]
 pub(crate) enum Stop {
     Syntax(SyntaxError),
-    /// Nesting past [`MAX_DEPTH`] (collect mode keeps the path).
+    /// Nesting past [`MAX_DEPTH`] (the mode keeps the path).
     Depth,
-    /// Quick mode: a fault, or a case it gives up on.
-    Fail,
 }
 
 impl From<SyntaxError> for Stop {
@@ -76,18 +74,36 @@ impl From<SyntaxError> for Stop {
     }
 }
 
+/// Why a walk in quick mode stopped: a fault, a syntax fault, or a case it
+/// gives up on; it carries nothing, so results stay one byte wide.
+#[derive(Debug)]
+pub(crate) struct Fail;
+
+impl From<SyntaxError> for Fail {
+    #[inline(always)]
+    fn from(_: SyntaxError) -> Self {
+        Fail
+    }
+}
+
 /// What a walk does with a fault.
 pub(crate) trait Mode {
+    /// Why a walk stops early.
+    type Stop: From<SyntaxError>;
+
     /// Stops at the first fault and gives up on the cases listed in the
     /// module documentation.
     const QUICK: bool;
 
+    /// Quick mode gives up (collect mode never does).
+    fn give_up() -> Self::Stop;
+
     /// A rule failed at `path`; `message` is called only if a finding is made.
     fn fault(&mut self, rule: &'static Rule, path: &Path<'_, '_>, message: impl FnOnce() -> String)
-        -> Result<(), Stop>;
+        -> Result<(), Self::Stop>;
 
     /// The walk is about to nest past [`MAX_DEPTH`] at `path`.
-    fn too_deep(&mut self, path: &Path<'_, '_>) -> Stop;
+    fn too_deep(&mut self, path: &Path<'_, '_>) -> Self::Stop;
 
     /// The path frame the walk goes on with: quick mode keeps none (its
     /// frames are never read), so none is built.
@@ -103,7 +119,12 @@ pub(crate) struct Collect {
 }
 
 impl Mode for Collect {
+    type Stop = Stop;
     const QUICK: bool = false;
+
+    fn give_up() -> Stop {
+        Stop::Depth
+    }
 
     #[inline]
     fn fault(
@@ -131,16 +152,22 @@ impl Mode for Collect {
 pub(crate) struct Quick;
 
 impl Mode for Quick {
+    type Stop = Fail;
     const QUICK: bool = true;
 
     #[inline(always)]
-    fn fault(&mut self, _: &'static Rule, _: &Path<'_, '_>, _: impl FnOnce() -> String) -> Result<(), Stop> {
-        Err(Stop::Fail)
+    fn give_up() -> Fail {
+        Fail
     }
 
     #[inline(always)]
-    fn too_deep(&mut self, _: &Path<'_, '_>) -> Stop {
-        Stop::Fail
+    fn fault(&mut self, _: &'static Rule, _: &Path<'_, '_>, _: impl FnOnce() -> String) -> Result<(), Fail> {
+        Err(Fail)
+    }
+
+    #[inline(always)]
+    fn too_deep(&mut self, _: &Path<'_, '_>) -> Fail {
+        Fail
     }
 
     #[inline(always)]
@@ -263,7 +290,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
 
     /// A whole document: an object at `root` (strict: undeclared keys are
     /// `field.unknown`), then nothing but white space.
-    pub(crate) fn document(&mut self, root: &'c Node, strict: bool) -> Result<(), Stop> {
+    pub(crate) fn document(&mut self, root: &'c Node, strict: bool) -> Result<(), M::Stop> {
         let path = Path::Root;
         if self.s.peek_kind()? == Kind::Object {
             self.object(Some(root), &path, 0, strict)?;
@@ -276,7 +303,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
     }
 
     /// One value at `path`, checked against `node` (`None`: undeclared).
-    fn value(&mut self, node: Option<&'c Node>, path: &Path<'_, 'a>, depth: usize) -> Result<(), Stop> {
+    fn value(&mut self, node: Option<&'c Node>, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         let Some(node) = node else {
             self.skip(path, depth)?;
             return Ok(());
@@ -345,7 +372,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
 
     /// `type`: whether the field accepts `actual` (a fault when not).
     #[inline]
-    fn type_ok(&mut self, f: &FieldSpec, actual: JsonType, path: &Path<'_, '_>) -> Result<bool, Stop> {
+    fn type_ok(&mut self, f: &FieldSpec, actual: JsonType, path: &Path<'_, '_>) -> Result<bool, M::Stop> {
         if types::is_valid(f.types, actual) {
             return Ok(true);
         }
@@ -356,7 +383,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
     /// Reads a number and tells its type (`1.0` and `1e2` are integers),
     /// making its value only when it is not written as a plain integer.
     #[inline]
-    pub(crate) fn integer(&mut self) -> Result<JsonType, Stop> {
+    pub(crate) fn integer(&mut self) -> Result<JsonType, M::Stop> {
         let start = self.s.offset();
         if self.s.skip_number()? {
             return Ok(JsonType::Integer);
@@ -367,7 +394,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
 
     /// A parent no field declares: it must be an object (or array) to hold
     /// its children.
-    fn implied(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), Stop> {
+    fn implied(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         let expect = node.implied_types();
         match self.s.peek_kind()? {
             Kind::Object if expect.contains(JsonType::Object) => self.object(Some(node), path, depth, false),
@@ -381,7 +408,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
 
     /// Reads a value nothing constrains (still checking syntax, depth and
     /// duplicate keys) and tells its type.
-    pub(crate) fn skip(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<JsonType, Stop> {
+    pub(crate) fn skip(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<JsonType, M::Stop> {
         Ok(match self.s.peek_kind()? {
             Kind::String => {
                 self.s.string()?;
@@ -412,7 +439,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
     }
 
     /// An object nothing constrains: every key is undeclared.
-    fn skip_object(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<(), Stop> {
+    fn skip_object(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         if depth >= MAX_DEPTH {
             return Err(self.mode.too_deep(path));
         }
@@ -423,7 +450,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         while let Some(key) = self.s.object_key(first)? {
             first = false;
             if M::QUICK && key.is_escaped() {
-                return Err(Stop::Fail);
+                return Err(M::give_up());
             }
             let key_frame = Path::Key(path, key);
             let here = M::frame(&key_frame);
@@ -438,7 +465,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
     }
 
     /// An array nothing constrains.
-    fn skip_array(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<(), Stop> {
+    fn skip_array(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         if depth >= MAX_DEPTH {
             return Err(self.mode.too_deep(path));
         }
@@ -452,7 +479,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         Ok(())
     }
 
-    fn object(&mut self, node: Option<&'c Node>, path: &Path<'_, 'a>, depth: usize, strict: bool) -> Result<(), Stop> {
+    fn object(&mut self, node: Option<&'c Node>, path: &Path<'_, 'a>, depth: usize, strict: bool) -> Result<(), M::Stop> {
         if depth >= MAX_DEPTH {
             return Err(self.mode.too_deep(path));
         }
@@ -465,7 +492,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         while let Some(key) = self.s.object_key(first)? {
             first = false;
             if M::QUICK && key.is_escaped() {
-                return Err(Stop::Fail);
+                return Err(M::give_up());
             }
             let key_frame = Path::Key(path, key);
             let here = M::frame(&key_frame);
@@ -499,7 +526,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
     }
 
     /// `json.duplicate_key` at `here`; the repeated value is read unchecked.
-    fn repeated(&mut self, here: &Path<'_, 'a>, depth: usize) -> Result<(), Stop> {
+    fn repeated(&mut self, here: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         self.mode.fault(rules::JSON_DUPLICATE_KEY, here, || duplicate::MESSAGE.to_string())?;
         self.skip(here, depth + 1)?;
         Ok(())
@@ -507,12 +534,13 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
 
     /// Records an undeclared `key` of the object whose keys start at `base`,
     /// telling whether it was there already.
+    #[inline]
     pub(crate) fn other_repeats(
         &mut self,
         base: usize,
         key: Str<'a>,
         many: &mut Option<HashSet<String>>,
-    ) -> Result<bool, Stop> {
+    ) -> Result<bool, M::Stop> {
         if let Some(set) = many {
             return Ok(!set.insert(key.decode().into_owned()));
         }
@@ -532,7 +560,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         }
         if self.keys.len() - base >= LINEAR_KEYS {
             if M::QUICK {
-                return Err(Stop::Fail);
+                return Err(M::give_up());
             }
             let mut set: HashSet<String> = self.keys[base..].iter().map(|k| stored(k).decode().into_owned()).collect();
             set.insert(key.decode().into_owned());
@@ -561,7 +589,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         f: Option<&'c FieldSpec>,
         path: &Path<'_, 'a>,
         depth: usize,
-    ) -> Result<(), Stop> {
+    ) -> Result<(), M::Stop> {
         if depth >= MAX_DEPTH {
             return Err(self.mode.too_deep(path));
         }
@@ -607,14 +635,14 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
     }
 
     /// `uniqueItems` over the elements recorded since `base`.
-    pub(crate) fn unique(&mut self, base: usize, path: &Path<'_, '_>) -> Result<(), Stop> {
+    pub(crate) fn unique(&mut self, base: usize, path: &Path<'_, '_>) -> Result<(), M::Stop> {
         let bytes = self.s.bytes();
         let spans = &self.spans[base..];
         let repeat = if M::QUICK {
             match unique::is_valid(bytes, spans) {
                 Some(true) => None,
                 // A repeat, or one it cannot tell: both end quick mode.
-                _ => return Err(Stop::Fail),
+                _ => return Err(M::give_up()),
             }
         } else {
             unique::first_repeat(bytes, spans)?
@@ -627,11 +655,11 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
     }
 
     /// `enum`, `minLength`/`maxLength`, `pattern` on a string.
-    fn string(&mut self, f: &FieldSpec, s: &Str<'a>, path: &Path<'_, '_>) -> Result<(), Stop> {
+    fn string(&mut self, f: &FieldSpec, s: &Str<'a>, path: &Path<'_, '_>) -> Result<(), M::Stop> {
         if let Some(values) = &f.enum_values {
             if M::QUICK && s.is_escaped() {
                 // Given up: generated code matches enum strings on their raw bytes.
-                return Err(Stop::Fail);
+                return Err(M::give_up());
             }
             if !enums::has_string(values, s) {
                 self.mode.fault(rules::FIELD_ENUM, path, || enums::string_message(values, s))?;
@@ -651,7 +679,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
     }
 
     /// `enum`, the bounds and `multipleOf` on a number.
-    fn number(&mut self, f: &FieldSpec, n: &Num<'a>, path: &Path<'_, '_>) -> Result<(), Stop> {
+    fn number(&mut self, f: &FieldSpec, n: &Num<'a>, path: &Path<'_, '_>) -> Result<(), M::Stop> {
         let v = n.dec();
         if let Some(values) = f.enum_values.as_deref().filter(|e| !enums::has_number(e, &v)) {
             self.mode.fault(rules::FIELD_ENUM, path, || enums::number_message(values, n.raw()))?;
