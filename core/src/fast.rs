@@ -107,8 +107,7 @@ impl<'a> Cursor<'a> {
     pub fn other(&mut self, base: usize, key: &'a [u8], depth: usize) -> Option<()> {
         // `key` is a slice of the input (from `key()`): its offset is the distance.
         let at = key.as_ptr() as usize - self.w.s.bytes().as_ptr() as usize;
-        let key = Str::new(key, false, at);
-        match self.w.other_repeats(base, key, &mut None) {
+        match self.w.other_repeats(base, key, at, false, &mut None) {
             Ok(false) => self.skip(depth),
             _ => None,
         }

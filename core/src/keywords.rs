@@ -262,8 +262,9 @@ pub(crate) mod lengths {
         ]
     }
 
+    #[inline]
     pub(crate) fn is_valid(c: &Constraints, len: u64) -> bool {
-        faults(c, len).iter().all(Option::is_none)
+        c.min_length.is_none_or(|m| len >= m) && c.max_length.is_none_or(|m| len <= m)
     }
 
     pub(crate) fn message(len: u64, bound: u64, wording: &str) -> String {

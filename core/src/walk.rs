@@ -99,8 +99,12 @@ pub(crate) trait Mode {
     fn give_up() -> Self::Stop;
 
     /// A rule failed at `path`; `message` is called only if a finding is made.
-    fn fault(&mut self, rule: &'static Rule, path: &Path<'_, '_>, message: impl FnOnce() -> String)
-        -> Result<(), Self::Stop>;
+    fn fault(
+        &mut self,
+        rule: &'static Rule,
+        path: &Path<'_, '_>,
+        message: impl FnOnce() -> String,
+    ) -> Result<(), Self::Stop>;
 
     /// The walk is about to nest past [`MAX_DEPTH`] at `path`.
     fn too_deep(&mut self, path: &Path<'_, '_>) -> Self::Stop;
@@ -315,7 +319,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         let t = f.types;
         match self.s.peek_kind()? {
             Kind::String => {
-                let s = self.s.string()?;
+                let s = self.read_string()?;
                 if self.type_ok(f, JsonType::String, path)? {
                     self.string(f, &s, path)?;
                 }
@@ -368,6 +372,22 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
             }
         }
         Ok(())
+    }
+
+    /// Reads a string. Quick mode goes through `Option`, whose layout keeps
+    /// the token in registers (converting the scanner's `Result` into this
+    /// walk's error type made the compiler copy it through the stack at odd
+    /// offsets, which stalls store forwarding).
+    #[inline(always)]
+    fn read_string(&mut self) -> Result<Str<'a>, M::Stop> {
+        if M::QUICK {
+            match self.s.string().ok() {
+                Some(s) => Ok(s),
+                None => Err(M::give_up()),
+            }
+        } else {
+            Ok(self.s.string()?)
+        }
     }
 
     /// `type`: whether the field accepts `actual` (a fault when not).
@@ -454,7 +474,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
             }
             let key_frame = Path::Key(path, key);
             let here = M::frame(&key_frame);
-            if self.other_repeats(base, key, &mut many)? {
+            if self.other_repeats(base, key.raw(), key.offset(), key.is_escaped(), &mut many)? {
                 self.repeated(here, depth)?;
             } else {
                 self.skip(here, depth + 1)?;
@@ -479,7 +499,13 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         Ok(())
     }
 
-    fn object(&mut self, node: Option<&'c Node>, path: &Path<'_, 'a>, depth: usize, strict: bool) -> Result<(), M::Stop> {
+    fn object(
+        &mut self,
+        node: Option<&'c Node>,
+        path: &Path<'_, 'a>,
+        depth: usize,
+        strict: bool,
+    ) -> Result<(), M::Stop> {
         if depth >= MAX_DEPTH {
             return Err(self.mode.too_deep(path));
         }
@@ -497,6 +523,8 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
             let key_frame = Path::Key(path, key);
             let here = M::frame(&key_frame);
             let at = match node {
+                // By the raw bytes (in registers) unless the key has escapes.
+                Some(n) if !children.is_empty() && !key.is_escaped() => n.child_raw(key.raw()),
                 Some(n) if !children.is_empty() => n.child(&key),
                 _ => None,
             };
@@ -506,7 +534,9 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
                     self.value(Some(&children[at].node), here, depth + 1)?;
                 }
                 Some(_) => self.repeated(here, depth)?,
-                None if self.other_repeats(base, key, &mut many)? => self.repeated(here, depth)?,
+                None if self.other_repeats(base, key.raw(), key.offset(), key.is_escaped(), &mut many)? => {
+                    self.repeated(here, depth)?
+                }
                 None => {
                     if strict {
                         self.mode.fault(rules::FIELD_UNKNOWN, here, || unknown::MESSAGE.to_string())?;
@@ -538,21 +568,25 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
     pub(crate) fn other_repeats(
         &mut self,
         base: usize,
-        key: Str<'a>,
+        // The key's raw text, offset and escape flag, rather than the `Str`
+        // itself: scalars travel in registers (a `Str` argument went through
+        // the stack at odd offsets and stalled store forwarding).
+        raw: &'a [u8],
+        offset: usize,
+        escaped: bool,
         many: &mut Option<HashSet<String>>,
     ) -> Result<bool, M::Stop> {
+        let key = || Str::new(raw, escaped, offset);
         if let Some(set) = many {
-            return Ok(!set.insert(key.decode().into_owned()));
+            return Ok(!set.insert(key().decode().into_owned()));
         }
         let bytes = self.s.bytes();
         let stored = |k: &KeyRef| Str::new(&bytes[k.offset..k.offset + k.len], k.escaped, k.offset);
-        let raw = key.raw();
-        let plain = !key.is_escaped();
         let repeat = self.keys[base..].iter().any(|k| {
-            if plain && !k.escaped {
+            if !escaped && !k.escaped {
                 k.len == raw.len() && &bytes[k.offset..k.offset + k.len] == raw
             } else {
-                same_key(&stored(k), &key)
+                same_key(&stored(k), &key())
             }
         });
         if repeat {
@@ -563,11 +597,11 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
                 return Err(M::give_up());
             }
             let mut set: HashSet<String> = self.keys[base..].iter().map(|k| stored(k).decode().into_owned()).collect();
-            set.insert(key.decode().into_owned());
+            set.insert(key().decode().into_owned());
             *many = Some(set);
             return Ok(false);
         }
-        self.keys.push(KeyRef { offset: key.offset(), len: key.raw().len(), escaped: key.is_escaped() });
+        self.keys.push(KeyRef { offset, len: raw.len(), escaped });
         Ok(false)
     }
 
@@ -655,6 +689,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
     }
 
     /// `enum`, `minLength`/`maxLength`, `pattern` on a string.
+    #[inline]
     fn string(&mut self, f: &FieldSpec, s: &Str<'a>, path: &Path<'_, '_>) -> Result<(), M::Stop> {
         if let Some(values) = &f.enum_values {
             if M::QUICK && s.is_escaped() {
