@@ -342,12 +342,32 @@ const NUMBERS: &[&str] = &[
     "0", "1", "-1", "2", "3", "-3", "0.5", "2.5", "-2.5", "1.0", "1e2", "1E1", "-0", "0.01", "0.03", "10", "100", "7",
     "1.5", "1e-2", "6", "25", "0.25",
 ];
-const STRINGS: &[&str] = &["", "a", "b", "abc", "b1", "12", "\u{e9}", "say \"hi\"", "a\nb", "Z", "bbbbbbb", "x y"];
+const STRINGS: &[&str] = &[
+    "",
+    "a",
+    "b",
+    "abc",
+    "b1",
+    "12",
+    "\u{e9}",
+    "say \"hi\"",
+    "a\nb",
+    "Z",
+    "bbbbbbb",
+    "x y",
+    "text/plain",
+    "application/json",
+    "123e4567-e89b-12d3-a456-426614174000",
+];
 const ALPHABET: &[char] = &['a', 'b', 'c', '\u{e9}', '1', 'Z', '"', '\n', ' '];
 
 struct Bodies<'s> {
     spec: &'s ContractSpec,
     rng: Rng,
+    /// Aim at a clean body (half of them): no value of a random type, every
+    /// required key, no extra or repeated key, values drawn to meet their
+    /// rules; the other half is noisy everywhere.
+    careful: bool,
 }
 
 impl Bodies<'_> {
@@ -367,7 +387,7 @@ impl Bodies<'_> {
     }
 
     fn value(&mut self, node: &Shape, depth: usize) -> J {
-        if self.rng.chance(6) || depth > 12 {
+        if (!self.careful && self.rng.chance(6)) || depth > 12 {
             return self.any(depth);
         }
         let Some(fi) = node.field else {
@@ -388,8 +408,11 @@ impl Bodies<'_> {
                         _ => None,
                     })
                     .collect();
-                if !members.is_empty() && self.rng.chance(70) {
+                if !members.is_empty() && (self.careful || self.rng.chance(70)) {
                     return J::Str(self.rng.pick(&members).to_string());
+                }
+                if self.careful {
+                    return J::Str(self.fitting_string(c));
                 }
                 if self.rng.chance(40) {
                     return J::Str(self.rng.pick(STRINGS).to_string());
@@ -411,8 +434,11 @@ impl Bodies<'_> {
                     .filter(|m| matches!(m, protocolarc::contract::Scalar::Number(_)))
                     .map(|m| m.json())
                     .collect();
-                if !members.is_empty() && self.rng.chance(70) {
+                if !members.is_empty() && (self.careful || self.rng.chance(70)) {
                     return J::Num(self.rng.pick(&members).clone());
+                }
+                if self.careful {
+                    return J::Num(self.fitting_number(f));
                 }
                 let bounds: Vec<String> =
                     [&c.minimum, &c.maximum, &c.exclusive_minimum, &c.exclusive_maximum, &c.multiple_of]
@@ -432,13 +458,85 @@ impl Bodies<'_> {
         }
     }
 
+    /// A string that meets the lengths and the pattern, when one of a few
+    /// tries does.
+    fn fitting_string(&mut self, c: &protocolarc::contract::Constraints) -> String {
+        let (lo, hi) = (c.min_length.unwrap_or(0) as usize, c.max_length.unwrap_or(6) as usize);
+        let mut last = String::new();
+        for _ in 0..40 {
+            let text = if self.rng.chance(50) {
+                self.rng.pick(STRINGS).to_string()
+            } else {
+                let len = lo + self.rng.below(hi.saturating_sub(lo) + 1);
+                (0..len).map(|_| *self.rng.pick(ALPHABET)).collect()
+            };
+            let n = text.chars().count();
+            if (lo..=hi).contains(&n) && c.pattern.as_ref().is_none_or(|p| p.is_match(&text)) {
+                return text;
+            }
+            last = text;
+        }
+        last
+    }
+
+    /// A number that meets the type, bounds and `multipleOf` (judged
+    /// roughly, in floating point: the engine has the last word).
+    fn fitting_number(&mut self, f: &protocolarc::FieldSpec) -> String {
+        let c = f.constraints();
+        let integer_only = !f.types().contains(JsonType::Number);
+        let raw = |d: Option<&str>| d.and_then(|t| t.parse::<f64>().ok());
+        let min = raw(c.minimum.as_ref().map(|d| d.raw()));
+        let max = raw(c.maximum.as_ref().map(|d| d.raw()));
+        let xmin = raw(c.exclusive_minimum.as_ref().map(|d| d.raw()));
+        let xmax = raw(c.exclusive_maximum.as_ref().map(|d| d.raw()));
+        let step = raw(c.multiple_of.as_ref().map(|d| d.raw()));
+        let mut candidates: Vec<String> = NUMBERS.iter().map(|n| n.to_string()).collect();
+        for b in [min, max, xmin, xmax].into_iter().flatten() {
+            candidates.extend([b, b + 1.0, b - 1.0, b + 0.5].iter().map(|v| v.to_string()));
+        }
+        if let Some(m) = step {
+            let base = min.or(xmin).unwrap_or(0.0);
+            let k0 = (base / m).ceil() as i64;
+            candidates.extend((k0..k0 + 6).map(|k| format!("{}", k as f64 * m)));
+        }
+        let fits = |v: f64| {
+            (!integer_only || v.fract() == 0.0)
+                && min.is_none_or(|m| v >= m)
+                && max.is_none_or(|m| v <= m)
+                && xmin.is_none_or(|m| v > m)
+                && xmax.is_none_or(|m| v < m)
+                && step.is_none_or(|m| ((v / m) - (v / m).round()).abs() < 1e-9)
+        };
+        let good: Vec<String> = candidates.into_iter().filter(|t| t.parse::<f64>().is_ok_and(fits)).collect();
+        if good.is_empty() {
+            self.rng.pick(NUMBERS).to_string()
+        } else {
+            self.rng.pick(&good).clone()
+        }
+    }
+
     fn object(&mut self, node: &Shape, depth: usize) -> J {
         let mut members = Vec::new();
         for (key, child) in &node.keys {
-            let p = if child.required(self.spec) { 92 } else { 60 };
+            let p = match (child.required(self.spec), self.careful) {
+                (true, true) => 100,
+                (true, false) => 92,
+                _ => 60,
+            };
             if self.rng.chance(p) {
-                members.push((key.clone(), self.rng.chance(2), self.value(child, depth + 1)));
+                members.push((key.clone(), false, self.value(child, depth + 1)));
             }
+        }
+        // Now and then one key written with an escape (a documented give-up).
+        if self.rng.chance(3) && !members.is_empty() {
+            let at = self.rng.below(members.len());
+            members[at].1 = true;
+        }
+        if self.careful {
+            if self.rng.chance(30) {
+                members.reverse();
+            }
+            return J::Obj(members);
         }
         if self.rng.chance(20) {
             for _ in 0..1 + self.rng.below(3) {
@@ -465,6 +563,7 @@ impl Bodies<'_> {
         let c = field.map(|f| self.spec.fields()[f].constraints().clone()).unwrap_or_default();
         let (lo, hi) = (c.min_items.unwrap_or(0) as usize, c.max_items.unwrap_or(4) as usize);
         let len = match self.rng.below(10) {
+            _ if self.careful => lo + self.rng.below(hi.saturating_sub(lo) + 1),
             0 => lo.saturating_sub(1),
             1 => hi + 1,
             2 if self.rng.chance(20) => 31 + self.rng.below(4),
@@ -472,7 +571,7 @@ impl Bodies<'_> {
         };
         let mut items: Vec<J> = Vec::new();
         for _ in 0..len {
-            if c.unique_items && !items.is_empty() && self.rng.chance(15) {
+            if c.unique_items && !items.is_empty() && !self.careful && self.rng.chance(15) {
                 items.push(items[self.rng.below(items.len())].clone());
                 continue;
             }
@@ -585,8 +684,9 @@ fn quick_agrees(spec: &ContractSpec, bytes: &[u8], documented: Option<bool>, tal
 /// space added (the same verdict) and damaged twice.
 fn exercise(spec: &ContractSpec, seed: u64, n: usize, mut also: impl FnMut(&[u8]), tally: &mut Tally) {
     let shape = Shape::of(spec);
-    let mut bodies = Bodies { spec, rng: Rng(seed) };
+    let mut bodies = Bodies { spec, rng: Rng(seed), careful: false };
     for _ in 0..n {
+        bodies.careful = bodies.rng.chance(50);
         let body = if bodies.rng.chance(95) { bodies.object(&shape, 0) } else { bodies.any(0) };
         let text = body.text();
         let documented = gives_up(spec, Some(&shape), &body);
@@ -638,7 +738,10 @@ fn generated_agrees<T: Contract>(path: &str, seed: u64, tally: &mut Tally) {
         );
         assert_eq!(T::fast_path(bytes), spec.passes(bytes), "{path}: fast paths differ on {}", shown(bytes));
     };
+    let clean = tally.clean;
     exercise(&spec, seed, 600, check, tally);
+    // Every contract gets clean bodies, so that its fast path is exercised.
+    assert!(tally.clean - clean >= 5, "{path}: {} clean bodies", tally.clean - clean);
 }
 
 #[test]
@@ -655,10 +758,8 @@ fn generated_validators_agree_with_the_runtime() {
     generated_agrees::<CreateMessage>("contracts/mcp_sampling_create_message_1.0.0.json", 7, &mut tally);
     generated_agrees::<SendMessage>("contracts/a2a_message_send_1.0.0.json", 8, &mut tally);
     generated_agrees::<TaskSend>("contracts/a2a_task_send_1.0.0.json", 9, &mut tally);
-    // The bundled contracts are hard to meet at random: a few hundred clean
-    // bodies each way is the point.
-    assert!(tally.clean >= 800 && tally.flagged >= tally.bodies / 3, "{tally:?}");
-    assert!(tally.quick >= 600 && tally.gave_up >= 10, "{tally:?}");
+    assert!(tally.clean >= tally.bodies / 6 && tally.flagged >= tally.bodies / 3, "{tally:?}");
+    assert!(tally.quick >= 3000 && tally.gave_up >= 10, "{tally:?}");
 }
 
 /// Enum members are judged at load time by the same keyword checks: a
