@@ -23,11 +23,13 @@ mod error;
 pub mod fast;
 pub mod input;
 mod json;
+mod keywords;
 pub mod lock;
 pub mod report;
 pub mod rules;
 pub mod suggest;
 mod validate;
+mod walk;
 
 pub use contract::{ContractError, ContractSpec, FieldSpec, JsonType, TypeSet};
 pub use envelope::{Envelope, InputError};

@@ -22,6 +22,9 @@ pub struct EveryRule;
 #[protocolarc::contract("data/contracts/wide_1.0.0.json")]
 pub struct Wide;
 
+#[protocolarc::contract("data/contracts/strict_nested_1.0.0.json")]
+pub struct StrictNested;
+
 #[protocolarc::contract("../contracts/mcp_tool_call_1.0.0.json")]
 pub struct ToolCall10;
 

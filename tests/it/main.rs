@@ -16,6 +16,7 @@ mod fuzz;
 mod generated;
 mod git_ci;
 mod input_limits;
+mod invariants;
 mod readme;
 mod rebuild;
 mod regression;

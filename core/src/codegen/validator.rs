@@ -1,19 +1,25 @@
-//! The generated validator: `Contract::fast_path`, the one-pass check behind
-//! `validate_json`, specialised to one contract.
+//! The generated validator: `Contract::fast_path`, the walk of `walk.rs` in
+//! quick mode, specialised to one contract.
 //!
-//! Each object level becomes a function that reads the object once and
+//! It is emitted from the plan the walker walks, the contract's path tree:
+//! each object level becomes a function that reads the object once and
 //! matches its keys with a compiled `match` on their bytes; a seen-bit per
-//! declared key finds repeats and missing required keys; types, enums,
-//! lengths, bounds and item counts are constants in the code. The functions
-//! only answer "certainly no finding" (see `fast.rs`): anything else hands
-//! the body to the runtime engine, so the findings are the runtime's for
-//! every input, and a valid body costs one pass and no allocation.
+//! declared key finds repeats and missing required keys. This module writes
+//! that structure (objects, arrays, the `match` on the value's kind, as
+//! `Walk::value`, `Walk::object` and `Walk::array` read them); every rule on
+//! a value is emitted by its keyword in `keywords.rs`, next to the runtime
+//! check it compiles. The code calls into `fast.rs` (the walker's own
+//! primitives and keyword checks) and only answers "certainly no finding":
+//! anything else hands the body to the finding engine, so the findings are
+//! the runtime's for every input, and a valid body costs one pass and no
+//! allocation.
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::contract::tree::Node;
-use crate::contract::{ContractSpec, FieldSpec, JsonType, Scalar};
+use crate::contract::{ContractSpec, FieldSpec, JsonType};
+use crate::keywords::{enums, items, lengths, numbers, pattern, unique};
 
 /// The `fast_path` method of `impl Contract for #ty`.
 pub fn fast_path(spec: &ContractSpec, ty: &Ident) -> TokenStream {
@@ -40,14 +46,6 @@ struct Validator<'c> {
     ty: &'c Ident,
     /// The object functions written so far.
     fns: Vec<TokenStream>,
-}
-
-/// A bound compiled into the code, when it is written as a plain `i64`.
-fn int_bound(bound: Option<&crate::json::number::Decimal>) -> Result<Option<i64>, ()> {
-    match bound {
-        None => Ok(None),
-        Some(d) => d.raw().parse::<i64>().map(Some).map_err(|_| ()),
-    }
 }
 
 impl Validator<'_> {
@@ -155,10 +153,10 @@ impl Validator<'_> {
         let spec = self.spec;
         let f = &spec.fields[index];
         let t = f.types;
-        let enums = f.enum_values.as_deref();
+        let members = f.enum_values.as_deref();
         let mut arms = Vec::new();
         if t.accepts(JsonType::String) {
-            let checks = self.string(f, index);
+            let checks = self.string(f, &self.field_ref(index));
             let read = if checks.is_empty() {
                 quote! { c.string()?; }
             } else {
@@ -168,7 +166,7 @@ impl Validator<'_> {
         }
         if t.accepts(JsonType::Integer) {
             let integer_only = !t.contains(JsonType::Number);
-            let checks = self.number(f, index);
+            let checks = numbers::emit(f, &self.field_ref(index));
             let read = match (integer_only, checks.is_empty()) {
                 (false, true) => quote! { c.any_number()?; },
                 (true, true) => quote! {
@@ -187,13 +185,7 @@ impl Validator<'_> {
             arms.push(quote! { Kind::Number => { #read #checks } });
         }
         if t.accepts(JsonType::Boolean) {
-            let members: Vec<bool> = match enums {
-                None => vec![true, false],
-                Some(values) => {
-                    values.iter().filter_map(|v| if let Scalar::Bool(b) = v { Some(*b) } else { None }).collect()
-                }
-            };
-            let check = match members.as_slice() {
+            let check = match enums::bools(members).as_slice() {
                 [] => quote! { c.literal()?; return None; },
                 [only] => quote! {
                     if c.literal()? != Some(#only) {
@@ -206,7 +198,7 @@ impl Validator<'_> {
         }
         if t.accepts(JsonType::Null) {
             // The literal after an `n` is `null` or a syntax fault.
-            let allowed = enums.is_none_or(|values| values.contains(&Scalar::Null));
+            let allowed = members.is_none_or(|values| enums::has_literal(values, None));
             let check = if allowed {
                 quote! { c.literal()?; }
             } else {
@@ -215,7 +207,7 @@ impl Validator<'_> {
             arms.push(quote! { Kind::Null => { #check } });
         }
         if t.accepts(JsonType::Object) {
-            let read = if enums.is_some() {
+            let read = if members.is_some() {
                 // An enum lists scalars only.
                 quote! { return None; }
             } else if node.keys.is_empty() {
@@ -227,7 +219,7 @@ impl Validator<'_> {
             arms.push(quote! { Kind::Object => { #read } });
         }
         if t.accepts(JsonType::Array) {
-            let read = if enums.is_some() {
+            let read = if members.is_some() {
                 quote! { return None; }
             } else {
                 self.array(node, Some(f), &depth)
@@ -266,21 +258,8 @@ impl Validator<'_> {
     fn array(&mut self, node: &Node, f: Option<&FieldSpec>, depth: &TokenStream) -> TokenStream {
         let element = self.value(node.items.as_deref(), quote! { #depth + 1 });
         let c = f.map(|f| f.constraints.clone()).unwrap_or_default();
-        let unique = c.unique_items;
-        let (base, at, span, distinct) = if unique {
-            (
-                quote! { let base = c.spans(); },
-                quote! { let at = c.at()?; },
-                quote! { c.span(at); },
-                quote! { c.distinct(base)?; },
-            )
-        } else {
-            Default::default()
-        };
-        let (min_items, max_items) =
-            (c.min_items.map(Literal::u64_unsuffixed), c.max_items.map(Literal::u64_unsuffixed));
-        let min = min_items.map(|m| quote! { if (count as u64) < #m { return None; } });
-        let max = max_items.map(|m| quote! { if (count as u64) > #m { return None; } });
+        let [base, at, span, distinct] = unique::emit(&c);
+        let counts = items::emit(&c);
         quote! {
             c.array(#depth)?;
             #base
@@ -291,112 +270,20 @@ impl Validator<'_> {
                 #span
                 count += 1;
             }
-            #min
-            #max
+            #counts
             #distinct
         }
     }
 
-    /// The checks on a string `s` (nothing when the field has none).
-    fn string(&self, f: &FieldSpec, index: usize) -> TokenStream {
+    /// The checks on a string `s` (nothing when the field has none), in
+    /// the walker's order: enum, lengths, pattern.
+    fn string(&self, f: &FieldSpec, field: &TokenStream) -> TokenStream {
         let mut out = TokenStream::new();
         if let Some(values) = &f.enum_values {
-            let members: Vec<Literal> = values
-                .iter()
-                .filter_map(|v| match v {
-                    Scalar::String(text) => Some(Literal::byte_string(text.as_bytes())),
-                    _ => None,
-                })
-                .collect();
-            out.extend(if members.is_empty() {
-                quote! { return None; }
-            } else {
-                // Escaped text goes to the runtime, which decodes it.
-                quote! {
-                    if s.is_escaped() {
-                        return None;
-                    }
-                    match s.raw() {
-                        #(#members)|* => {}
-                        _ => return None,
-                    }
-                }
-            });
+            out.extend(enums::emit_string(values));
         }
-        let c = &f.constraints;
-        if c.min_length.is_some() || c.max_length.is_some() {
-            let (min, max) = (c.min_length.map(Literal::u64_unsuffixed), c.max_length.map(Literal::u64_unsuffixed));
-            let test = match (min, max) {
-                (Some(lo), Some(hi)) => quote! { !(#lo..=#hi).contains(&len) },
-                (Some(lo), None) => quote! { len < #lo },
-                (_, hi) => quote! { len > #hi },
-            };
-            out.extend(quote! {
-                let len = fast::chars(&s);
-                if #test {
-                    return None;
-                }
-            });
-        }
-        if c.pattern.is_some() {
-            let field = self.field_ref(index);
-            out.extend(quote! {
-                if !fast::pattern(#field, &s) {
-                    return None;
-                }
-            });
-        }
+        out.extend(lengths::emit(&f.constraints));
+        out.extend(pattern::emit(&f.constraints, field));
         out
-    }
-
-    /// The checks on a number `n` (nothing when the field has none). Bounds
-    /// that are plain integers are compiled in for plain integer values;
-    /// anything else is decided by exact decimal arithmetic.
-    fn number(&self, f: &FieldSpec, index: usize) -> TokenStream {
-        let c = &f.constraints;
-        let bounds = [&c.minimum, &c.exclusive_minimum, &c.maximum, &c.exclusive_maximum];
-        if f.enum_values.is_none() && c.multiple_of.is_none() && bounds.iter().all(|b| b.is_none()) {
-            return TokenStream::new();
-        }
-        let field = self.field_ref(index);
-        let exact = quote! {
-            if !fast::number(#field, &n) {
-                return None;
-            }
-        };
-        let compiled = (|| {
-            if f.enum_values.is_some() || c.multiple_of.is_some() {
-                return None;
-            }
-            // The integers allowed: `lo..=hi`, exclusive bounds moved in by one.
-            let [min, xmin, max, xmax] = bounds.map(|b| int_bound(b.as_ref()));
-            let (min, xmin, max, xmax) = (min.ok()?, xmin.ok()?, max.ok()?, xmax.ok()?);
-            let lo = match (min, xmin) {
-                (a, Some(x)) => Some(a.unwrap_or(i64::MIN).max(x.checked_add(1)?)),
-                (a, None) => a,
-            };
-            let hi = match (max, xmax) {
-                (a, Some(x)) => Some(a.unwrap_or(i64::MAX).min(x.checked_sub(1)?)),
-                (a, None) => a,
-            };
-            let (lo, hi) = (lo.map(Literal::i64_unsuffixed), hi.map(Literal::i64_unsuffixed));
-            let outside = match (lo, hi) {
-                (Some(lo), Some(hi)) => quote! { !(#lo..=#hi).contains(&v) },
-                (Some(lo), None) => quote! { v < #lo },
-                (None, Some(hi)) => quote! { v > #hi },
-                (None, None) => return None,
-            };
-            Some(quote! {
-                match fast::small_int(&n) {
-                    Some(v) => {
-                        if #outside {
-                            return None;
-                        }
-                    }
-                    None => { #exact }
-                }
-            })
-        })();
-        compiled.unwrap_or(exact)
     }
 }

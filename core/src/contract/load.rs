@@ -442,15 +442,13 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
         line: 0,
         offset: node.offset,
     };
-    // An enum member the field's own constraints reject can never be sent.
-    if let (Some(values), Some(Value::Array(items)), Some(probe)) =
-        (&spec.enum_values, enum_node.map(|n| &n.value), ContractSpec::probe(&spec, false))
-    {
+    // An enum member the field's own constraints reject can never be sent:
+    // judged by the validator's own keyword checks, worded as its finding.
+    if let (Some(values), Some(Value::Array(items))) = (&spec.enum_values, enum_node.map(|n| &n.value)) {
         for (value, item) in values.iter().zip(items) {
-            let report = probe.validate_json(format!("{{\"v\":{}}}", value.json()).as_bytes());
-            let why = report.errors().next().map(|f| format!("{}: {}", f.rule(), f.message()));
-            if let Some(why) = why {
-                cx.at(item.offset, label, format!("enum value {} can never pass: {why}", value.display()));
+            if let Some((rule, why)) = crate::keywords::member_fault(&spec, value) {
+                let msg = format!("enum value {} can never pass: {}: {why}", value.display(), rule.id);
+                cx.at(item.offset, label, msg);
             }
         }
     }

@@ -1,0 +1,738 @@
+//! The one walk over the JSON bytes, generic over its [`Mode`]: the contract's
+//! path tree and the scanner's tokens read together, every rule applied where
+//! the value it judges is read (the rules themselves are in `keywords.rs`).
+//!
+//! - [`Collect`] (the finding engine, `validate.rs`): every finding, with its
+//!   path; paths are stack frames rendered to text only when a finding is made.
+//! - [`Quick`] (the check in front of it, `fast.rs`): stops at the first fault,
+//!   renders nothing and allocates nothing. It may also *give up* (the walk
+//!   fails as on a fault, and the finding engine decides) where an answer
+//!   would cost an allocation:
+//!   - an escaped object key (key lookup and duplicate detection would
+//!     decode it);
+//!   - an escaped string where the field has an enum (the generated
+//!     validator matches enum members on their raw bytes, and both quick
+//!     answers must agree);
+//!   - more than [`LINEAR_KEYS`] undeclared keys in one object (collect mode
+//!     switches to a hash set);
+//!   - a `uniqueItems` array with an object or array among two or more
+//!     elements, or more than `keywords::unique::MAX_QUICK` elements.
+//!
+//! A walk never recurses past [`MAX_DEPTH`]: deeper data is a `json.depth`
+//! finding (collect) or a fault (quick). The keys of the objects being read
+//! (undeclared ones: declared keys have seen-bits) and the element spans of
+//! the `uniqueItems` arrays being read share two stacks, reused from call to
+//! call through a thread-local pool.
+
+use std::cell::Cell;
+use std::collections::HashSet;
+
+use crate::contract::tree::Node;
+use crate::contract::{FieldSpec, JsonType, TypeSet};
+use crate::json::number::Num;
+use crate::json::scan::{Kind, Scanner, SyntaxError};
+use crate::json::text::Str;
+use crate::json::MAX_DEPTH;
+use crate::keywords::{duplicate, enums, items, lengths, numbers, pattern, required, types, unique, unknown};
+use crate::report::Finding;
+use crate::rules;
+use crate::rules::Rule;
+use crate::validate::DATA_FIELD;
+
+/// Undeclared keys of one object compared pairwise up to this many; past it
+/// collect mode switches to a hash set and quick mode gives up.
+pub(crate) const LINEAR_KEYS: usize = 32;
+
+/// A key of an object being read: where its raw text sits in the input.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct KeyRef {
+    offset: usize,
+    len: usize,
+    escaped: bool,
+}
+
+type Spans = Vec<(usize, usize)>;
+
+thread_local! {
+    /// The key and span stacks, reused from call to call: a valid document
+    /// costs no allocation once a thread has read one of its size.
+    static POOL: Cell<(Vec<KeyRef>, Spans)> = const { Cell::new((Vec::new(), Vec::new())) };
+}
+
+/// Why a walk in collect mode stopped early.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    Syntax(SyntaxError),
+    /// Nesting past [`MAX_DEPTH`] (the mode keeps the path).
+    Depth,
+}
+
+impl From<SyntaxError> for Stop {
+    #[inline]
+    fn from(e: SyntaxError) -> Self {
+        Stop::Syntax(e)
+    }
+}
+
+/// Why a walk in quick mode stopped: a fault, a syntax fault, or a case it
+/// gives up on; it carries nothing, so results stay one byte wide.
+#[derive(Debug)]
+pub(crate) struct Fail;
+
+impl From<SyntaxError> for Fail {
+    #[inline(always)]
+    fn from(_: SyntaxError) -> Self {
+        Fail
+    }
+}
+
+/// What a walk does with a fault.
+pub(crate) trait Mode {
+    /// Why a walk stops early.
+    type Stop: From<SyntaxError>;
+
+    /// Stops at the first fault and gives up on the cases listed in the
+    /// module documentation.
+    const QUICK: bool;
+
+    /// Quick mode gives up (collect mode never does).
+    fn give_up() -> Self::Stop;
+
+    /// A rule failed at `path`; `message` is called only if a finding is made.
+    fn fault(
+        &mut self,
+        rule: &'static Rule,
+        path: &Path<'_, '_>,
+        message: impl FnOnce() -> String,
+    ) -> Result<(), Self::Stop>;
+
+    /// The walk is about to nest past [`MAX_DEPTH`] at `path`.
+    fn too_deep(&mut self, path: &Path<'_, '_>) -> Self::Stop;
+
+    /// The path frame the walk goes on with: quick mode keeps none (its
+    /// frames are never read), so none is built.
+    fn frame<'f, 'p, 'a>(frame: &'f Path<'p, 'a>) -> &'f Path<'p, 'a>;
+}
+
+/// Every finding, with its path.
+#[derive(Default)]
+pub(crate) struct Collect {
+    pub findings: Vec<Finding>,
+    /// Where the walk went too deep.
+    pub depth_at: Option<String>,
+}
+
+impl Mode for Collect {
+    type Stop = Stop;
+    const QUICK: bool = false;
+
+    /// Never called: every give-up site is behind `M::QUICK`. Were one
+    /// reached, the report would be a `json.depth` finding, never a pass.
+    fn give_up() -> Stop {
+        Stop::Depth
+    }
+
+    #[inline]
+    fn fault(
+        &mut self,
+        rule: &'static Rule,
+        path: &Path<'_, '_>,
+        message: impl FnOnce() -> String,
+    ) -> Result<(), Stop> {
+        self.findings.push(Finding::new(rule, path.render(), message()));
+        Ok(())
+    }
+
+    fn too_deep(&mut self, path: &Path<'_, '_>) -> Stop {
+        self.depth_at = Some(path.render());
+        Stop::Depth
+    }
+
+    #[inline(always)]
+    fn frame<'f, 'p, 'a>(frame: &'f Path<'p, 'a>) -> &'f Path<'p, 'a> {
+        frame
+    }
+}
+
+/// The first fault ends the walk; nothing is rendered or allocated.
+pub(crate) struct Quick;
+
+impl Mode for Quick {
+    type Stop = Fail;
+    const QUICK: bool = true;
+
+    #[inline(always)]
+    fn give_up() -> Fail {
+        Fail
+    }
+
+    #[inline(always)]
+    fn fault(&mut self, _: &'static Rule, _: &Path<'_, '_>, _: impl FnOnce() -> String) -> Result<(), Fail> {
+        Err(Fail)
+    }
+
+    #[inline(always)]
+    fn too_deep(&mut self, _: &Path<'_, '_>) -> Fail {
+        Fail
+    }
+
+    #[inline(always)]
+    fn frame<'f, 'p, 'a>(_: &'f Path<'p, 'a>) -> &'f Path<'p, 'a> {
+        &Path::Root
+    }
+}
+
+/// Where the walk is, as a chain of stack frames.
+#[derive(Clone, Copy)]
+pub(crate) enum Path<'p, 'a> {
+    Root,
+    Key(&'p Path<'p, 'a>, Str<'a>),
+    Name(&'p Path<'p, 'a>, &'p str),
+    Index(&'p Path<'p, 'a>, usize),
+}
+
+impl Path<'_, '_> {
+    pub(crate) fn render(&self) -> String {
+        if let Path::Root = self {
+            return DATA_FIELD.to_string();
+        }
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    /// Appends `key` below this path; control characters are escaped so a
+    /// key cannot forge lines of text output.
+    fn write_key(&self, out: &mut String, key: &str) {
+        self.write(out);
+        if !matches!(self, Path::Root) {
+            out.push('.');
+        }
+        for c in key.chars() {
+            if c.is_control() {
+                out.push_str(&c.escape_default().to_string());
+            } else {
+                out.push(c);
+            }
+        }
+    }
+
+    fn write(&self, out: &mut String) {
+        match self {
+            Path::Root => {}
+            Path::Key(parent, key) => parent.write_key(out, &key.decode()),
+            Path::Name(parent, key) => parent.write_key(out, key),
+            Path::Index(parent, i) => {
+                parent.write(out);
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
+        }
+    }
+}
+
+/// Which of a node's children an object has shown (bits in a word up to
+/// 128 children, allocated flags past that).
+pub(crate) enum Seen {
+    Bits(u128),
+    Many(Vec<bool>),
+}
+
+impl Seen {
+    #[inline]
+    pub(crate) fn new(n: usize) -> Self {
+        if n <= 128 {
+            Seen::Bits(0)
+        } else {
+            Seen::Many(vec![false; n])
+        }
+    }
+
+    #[inline]
+    pub(crate) fn set(&mut self, i: usize) {
+        match self {
+            Seen::Bits(b) => *b |= 1 << i,
+            Seen::Many(v) => v[i] = true,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> bool {
+        match self {
+            Seen::Bits(b) => b & (1 << i) != 0,
+            Seen::Many(v) => v[i],
+        }
+    }
+}
+
+/// The walker: the scanner, the contract's fields, the shared stacks and the mode.
+pub(crate) struct Walk<'c, 'a, M> {
+    fields: &'c [FieldSpec],
+    pub(crate) s: Scanner<'a>,
+    /// Undeclared keys of every object being read, innermost last.
+    keys: Vec<KeyRef>,
+    /// Element spans of the `uniqueItems` arrays being read.
+    spans: Spans,
+    pub(crate) mode: M,
+}
+
+impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
+    /// A walk over `bytes` with the fields the tree's nodes point into
+    /// (none for a walk without a contract).
+    pub(crate) fn new(fields: &'c [FieldSpec], bytes: &'a [u8], mode: M) -> Self {
+        let (keys, spans) = POOL.with(|p| p.take());
+        Walk { fields, s: Scanner::new(bytes), keys, spans, mode }
+    }
+
+    /// Ends the walk: the stacks go back to the pool.
+    pub(crate) fn finish(self) -> M {
+        let Walk { mut keys, mut spans, mode, .. } = self;
+        keys.clear();
+        spans.clear();
+        POOL.with(|p| p.set((keys, spans)));
+        mode
+    }
+
+    /// A whole document: an object at `root` (strict: undeclared keys are
+    /// `field.unknown`), then nothing but white space.
+    pub(crate) fn document(&mut self, root: &'c Node, strict: bool) -> Result<(), M::Stop> {
+        let path = Path::Root;
+        if self.s.peek_kind()? == Kind::Object {
+            self.object(Some(root), &path, 0, strict)?;
+        } else {
+            let actual = self.skip(&path, 0)?;
+            self.mode.fault(rules::FIELD_TYPE, &path, || types::message(TypeSet::of(JsonType::Object), actual))?;
+        }
+        self.s.finish()?;
+        Ok(())
+    }
+
+    /// One value at `path`, checked against `node` (`None`: undeclared).
+    fn value(&mut self, node: Option<&'c Node>, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        let Some(node) = node else {
+            self.skip(path, depth)?;
+            return Ok(());
+        };
+        let Some(index) = node.field else {
+            return self.implied(node, path, depth);
+        };
+        let f = &self.fields[index];
+        let t = f.types;
+        match self.s.peek_kind()? {
+            Kind::String => {
+                let s = self.read_string()?;
+                if self.type_ok(f, JsonType::String, path)? {
+                    self.string(f, &s, path)?;
+                }
+            }
+            Kind::Number if !numbers::any(f) => {
+                // No number rule: the value itself is not needed, only its type.
+                let actual = if t.contains(JsonType::Number) {
+                    self.s.skip_number()?;
+                    JsonType::Number
+                } else {
+                    self.integer()?
+                };
+                self.type_ok(f, actual, path)?;
+            }
+            Kind::Number => {
+                let n = self.s.number()?;
+                let actual = if n.is_integer() { JsonType::Integer } else { JsonType::Number };
+                if self.type_ok(f, actual, path)? {
+                    self.number(f, &n, path)?;
+                }
+            }
+            Kind::Bool | Kind::Null => {
+                let v = self.s.literal()?;
+                let actual = if v.is_some() { JsonType::Boolean } else { JsonType::Null };
+                if self.type_ok(f, actual, path)? {
+                    if let Some(values) = f.enum_values.as_deref().filter(|e| !enums::has_literal(e, v)) {
+                        self.mode.fault(rules::FIELD_ENUM, path, || enums::literal_message(values, v))?;
+                    }
+                }
+            }
+            Kind::Object => {
+                if self.type_ok(f, JsonType::Object, path)? {
+                    if let Some(values) = &f.enum_values {
+                        self.mode.fault(rules::FIELD_ENUM, path, || enums::container_message(values, "an object"))?;
+                    }
+                    self.object(Some(node), path, depth, false)?;
+                } else {
+                    self.skip(path, depth)?;
+                }
+            }
+            Kind::Array => {
+                if self.type_ok(f, JsonType::Array, path)? {
+                    if let Some(values) = &f.enum_values {
+                        self.mode.fault(rules::FIELD_ENUM, path, || enums::container_message(values, "an array"))?;
+                    }
+                    self.array(node.items.as_deref(), Some(f), path, depth)?;
+                } else {
+                    self.skip(path, depth)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a string. Quick mode goes through `Option`, whose layout keeps
+    /// the token in registers (converting the scanner's `Result` into this
+    /// walk's error type made the compiler copy it through the stack at odd
+    /// offsets, which stalls store forwarding).
+    #[inline(always)]
+    fn read_string(&mut self) -> Result<Str<'a>, M::Stop> {
+        if M::QUICK {
+            match self.s.string().ok() {
+                Some(s) => Ok(s),
+                None => Err(M::give_up()),
+            }
+        } else {
+            Ok(self.s.string()?)
+        }
+    }
+
+    /// `type`: whether the field accepts `actual` (a fault when not).
+    #[inline]
+    fn type_ok(&mut self, f: &FieldSpec, actual: JsonType, path: &Path<'_, '_>) -> Result<bool, M::Stop> {
+        if types::is_valid(f.types, actual) {
+            return Ok(true);
+        }
+        self.mode.fault(rules::FIELD_TYPE, path, || types::message(f.types, actual))?;
+        Ok(false)
+    }
+
+    /// Reads a number and tells its type (`1.0` and `1e2` are integers),
+    /// making its value only when it is not written as a plain integer.
+    #[inline]
+    pub(crate) fn integer(&mut self) -> Result<JsonType, M::Stop> {
+        let start = self.s.offset();
+        if self.s.skip_number()? {
+            return Ok(JsonType::Integer);
+        }
+        let mut again = Scanner::new(&self.s.bytes()[start..self.s.offset()]);
+        Ok(if again.number()?.is_integer() { JsonType::Integer } else { JsonType::Number })
+    }
+
+    /// A parent no field declares: it must be an object (or array) to hold
+    /// its children.
+    fn implied(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        let expect = node.implied_types();
+        match self.s.peek_kind()? {
+            Kind::Object if expect.contains(JsonType::Object) => self.object(Some(node), path, depth, false),
+            Kind::Array if expect.contains(JsonType::Array) => self.array(node.items.as_deref(), None, path, depth),
+            _ => {
+                let actual = self.skip(path, depth)?;
+                self.mode.fault(rules::FIELD_TYPE, path, || types::message(expect, actual))
+            }
+        }
+    }
+
+    /// Reads a value nothing constrains (still checking syntax, depth and
+    /// duplicate keys) and tells its type.
+    pub(crate) fn skip(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<JsonType, M::Stop> {
+        Ok(match self.s.peek_kind()? {
+            Kind::String => {
+                self.s.string()?;
+                JsonType::String
+            }
+            Kind::Number => {
+                if M::QUICK {
+                    // Quick mode never needs the type of an undeclared number.
+                    self.s.skip_number()?;
+                    JsonType::Number
+                } else {
+                    self.integer()?
+                }
+            }
+            Kind::Bool | Kind::Null => match self.s.literal()? {
+                Some(_) => JsonType::Boolean,
+                None => JsonType::Null,
+            },
+            Kind::Object => {
+                self.skip_object(path, depth)?;
+                JsonType::Object
+            }
+            Kind::Array => {
+                self.skip_array(path, depth)?;
+                JsonType::Array
+            }
+        })
+    }
+
+    /// An object nothing constrains: every key is undeclared.
+    fn skip_object(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        if depth >= MAX_DEPTH {
+            return Err(self.mode.too_deep(path));
+        }
+        self.s.object_start();
+        let base = self.keys.len();
+        let mut many: Option<HashSet<String>> = None;
+        let mut first = true;
+        while let Some(key) = self.s.object_key(first)? {
+            first = false;
+            if M::QUICK && key.is_escaped() {
+                return Err(M::give_up());
+            }
+            let key_frame = Path::Key(path, key);
+            let here = M::frame(&key_frame);
+            if self.other_repeats(base, key.raw(), key.offset(), key.is_escaped(), &mut many)? {
+                self.repeated(here, depth)?;
+            } else {
+                self.skip(here, depth + 1)?;
+            }
+        }
+        self.keys.truncate(base);
+        Ok(())
+    }
+
+    /// An array nothing constrains.
+    fn skip_array(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        if depth >= MAX_DEPTH {
+            return Err(self.mode.too_deep(path));
+        }
+        self.s.array_start();
+        let mut count = 0usize;
+        while self.s.array_next(count == 0)? {
+            let index_frame = Path::Index(path, count);
+            self.skip(M::frame(&index_frame), depth + 1)?;
+            count += 1;
+        }
+        Ok(())
+    }
+
+    fn object(
+        &mut self,
+        node: Option<&'c Node>,
+        path: &Path<'_, 'a>,
+        depth: usize,
+        strict: bool,
+    ) -> Result<(), M::Stop> {
+        if depth >= MAX_DEPTH {
+            return Err(self.mode.too_deep(path));
+        }
+        self.s.object_start();
+        let children = node.map_or(&[][..], |n| n.keys.as_slice());
+        let mut seen = Seen::new(children.len());
+        let base = self.keys.len();
+        let mut many: Option<HashSet<String>> = None;
+        let mut first = true;
+        while let Some(key) = self.s.object_key(first)? {
+            first = false;
+            if M::QUICK && key.is_escaped() {
+                return Err(M::give_up());
+            }
+            let key_frame = Path::Key(path, key);
+            let here = M::frame(&key_frame);
+            let at = match node {
+                // By the raw bytes (in registers) unless the key has escapes.
+                Some(n) if !children.is_empty() && !key.is_escaped() => n.child_raw(key.raw()),
+                Some(n) if !children.is_empty() => n.child(&key),
+                _ => None,
+            };
+            match at {
+                Some(at) if !seen.get(at) => {
+                    seen.set(at);
+                    self.value(Some(&children[at].node), here, depth + 1)?;
+                }
+                Some(_) => self.repeated(here, depth)?,
+                None if self.other_repeats(base, key.raw(), key.offset(), key.is_escaped(), &mut many)? => {
+                    self.repeated(here, depth)?
+                }
+                None => {
+                    if strict {
+                        self.mode.fault(rules::FIELD_UNKNOWN, here, || unknown::MESSAGE.to_string())?;
+                    }
+                    self.skip(here, depth + 1)?;
+                }
+            }
+        }
+        self.keys.truncate(base);
+        for (i, child) in children.iter().enumerate() {
+            if child.node.required && !seen.get(i) {
+                let missing = Path::Name(path, &child.key);
+                self.mode.fault(rules::FIELD_REQUIRED, &missing, || required::MESSAGE.to_string())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `json.duplicate_key` at `here`; the repeated value is read unchecked.
+    fn repeated(&mut self, here: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        self.mode.fault(rules::JSON_DUPLICATE_KEY, here, || duplicate::MESSAGE.to_string())?;
+        self.skip(here, depth + 1)?;
+        Ok(())
+    }
+
+    /// Records an undeclared `key` of the object whose keys start at `base`,
+    /// telling whether it was there already.
+    #[inline]
+    pub(crate) fn other_repeats(
+        &mut self,
+        base: usize,
+        // The key's raw text, offset and escape flag, rather than the `Str`
+        // itself: scalars travel in registers (a `Str` argument went through
+        // the stack at odd offsets and stalled store forwarding).
+        raw: &'a [u8],
+        offset: usize,
+        escaped: bool,
+        many: &mut Option<HashSet<String>>,
+    ) -> Result<bool, M::Stop> {
+        let key = || Str::new(raw, escaped, offset);
+        if let Some(set) = many {
+            return Ok(!set.insert(key().decode().into_owned()));
+        }
+        let bytes = self.s.bytes();
+        let stored = |k: &KeyRef| Str::new(&bytes[k.offset..k.offset + k.len], k.escaped, k.offset);
+        let repeat = self.keys[base..].iter().any(|k| {
+            if !escaped && !k.escaped {
+                k.len == raw.len() && &bytes[k.offset..k.offset + k.len] == raw
+            } else {
+                same_key(&stored(k), &key())
+            }
+        });
+        if repeat {
+            return Ok(true);
+        }
+        if self.keys.len() - base >= LINEAR_KEYS {
+            if M::QUICK {
+                return Err(M::give_up());
+            }
+            let mut set: HashSet<String> = self.keys[base..].iter().map(|k| stored(k).decode().into_owned()).collect();
+            set.insert(key().decode().into_owned());
+            *many = Some(set);
+            return Ok(false);
+        }
+        self.keys.push(KeyRef { offset, len: raw.len(), escaped });
+        Ok(false)
+    }
+
+    /// Leaves an object whose undeclared keys start at `base` (for callers
+    /// that read the object themselves: generated code).
+    #[inline]
+    pub(crate) fn end_object(&mut self, base: usize) {
+        self.keys.truncate(base);
+    }
+
+    #[inline]
+    pub(crate) fn keys_base(&self) -> usize {
+        self.keys.len()
+    }
+
+    fn array(
+        &mut self,
+        element: Option<&'c Node>,
+        f: Option<&'c FieldSpec>,
+        path: &Path<'_, 'a>,
+        depth: usize,
+    ) -> Result<(), M::Stop> {
+        if depth >= MAX_DEPTH {
+            return Err(self.mode.too_deep(path));
+        }
+        self.s.array_start();
+        let unique = f.is_some_and(|f| f.constraints.unique_items);
+        let base = self.spans.len();
+        let mut count = 0usize;
+        while self.s.array_next(count == 0)? {
+            let index_frame = Path::Index(path, count);
+            let here = M::frame(&index_frame);
+            if unique {
+                self.s.peek_kind()?;
+                let start = self.s.offset();
+                self.value(element, here, depth + 1)?;
+                self.span(start);
+            } else {
+                self.value(element, here, depth + 1)?;
+            }
+            count += 1;
+        }
+        let Some(f) = f else { return Ok(()) };
+        let n = count as u64;
+        for (rule, bound, wording) in items::faults(&f.constraints, n).into_iter().flatten() {
+            self.mode.fault(rule, path, || items::message(n, bound, wording))?;
+        }
+        if unique {
+            self.unique(base, path)?;
+        }
+        Ok(())
+    }
+
+    /// The start of the element spans of the array being read.
+    #[inline]
+    pub(crate) fn spans_base(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Records the element that started at `start` and has just been read.
+    #[inline]
+    pub(crate) fn span(&mut self, start: usize) {
+        let end = self.s.offset();
+        self.spans.push((start, end));
+    }
+
+    /// `uniqueItems` over the elements recorded since `base`.
+    pub(crate) fn unique(&mut self, base: usize, path: &Path<'_, '_>) -> Result<(), M::Stop> {
+        let bytes = self.s.bytes();
+        let spans = &self.spans[base..];
+        let repeat = if M::QUICK {
+            match unique::is_valid(bytes, spans) {
+                Some(true) => None,
+                // A repeat, or one it cannot tell: both end quick mode.
+                _ => return Err(M::give_up()),
+            }
+        } else {
+            unique::first_repeat(bytes, spans)?
+        };
+        self.spans.truncate(base);
+        if let Some((i, j)) = repeat {
+            self.mode.fault(rules::FIELD_UNIQUE_ITEMS, path, || unique::message(i, j))?;
+        }
+        Ok(())
+    }
+
+    /// `enum`, `minLength`/`maxLength`, `pattern` on a string.
+    #[inline]
+    fn string(&mut self, f: &FieldSpec, s: &Str<'a>, path: &Path<'_, '_>) -> Result<(), M::Stop> {
+        if let Some(values) = &f.enum_values {
+            if M::QUICK && s.is_escaped() {
+                // Given up: generated code matches enum strings on their raw bytes.
+                return Err(M::give_up());
+            }
+            if !enums::has_string(values, s) {
+                self.mode.fault(rules::FIELD_ENUM, path, || enums::string_message(values, s))?;
+            }
+        }
+        let c = &f.constraints;
+        if lengths::any(c) {
+            let len = s.char_count() as u64;
+            for (rule, bound, wording) in lengths::faults(c, len).into_iter().flatten() {
+                self.mode.fault(rule, path, || lengths::message(len, bound, wording))?;
+            }
+        }
+        if let Some(p) = c.pattern.as_ref().filter(|p| !pattern::is_valid(p, s)) {
+            self.mode.fault(rules::FIELD_PATTERN, path, || pattern::message(p, s))?;
+        }
+        Ok(())
+    }
+
+    /// `enum`, the bounds and `multipleOf` on a number.
+    fn number(&mut self, f: &FieldSpec, n: &Num<'a>, path: &Path<'_, '_>) -> Result<(), M::Stop> {
+        let v = n.dec();
+        if let Some(values) = f.enum_values.as_deref().filter(|e| !enums::has_number(e, &v)) {
+            self.mode.fault(rules::FIELD_ENUM, path, || enums::number_message(values, n.raw()))?;
+        }
+        for (rule, bound, wording) in numbers::faults(&f.constraints, &v).into_iter().flatten() {
+            self.mode.fault(rule, path, || numbers::message(n.raw(), bound, wording))?;
+        }
+        Ok(())
+    }
+}
+
+#[inline]
+fn same_key(a: &Str<'_>, b: &Str<'_>) -> bool {
+    if !a.is_escaped() && !b.is_escaped() {
+        a.raw() == b.raw()
+    } else {
+        a.chars().eq(b.chars())
+    }
+}
