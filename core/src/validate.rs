@@ -26,7 +26,7 @@ impl ContractSpec {
     /// Validates a data body given as raw JSON bytes.
     ///
     /// Every input gives a report: bytes that are not JSON give one
-    /// `json.syntax` finding, nesting past [`MAX_DEPTH`] one `json.depth`.
+    /// `json.syntax` finding, nesting past [`MAX_DEPTH`](crate::MAX_DEPTH) one `json.depth`.
     pub fn validate_json(&self, data: &[u8]) -> Report {
         // Most bodies are valid: the walk in quick mode (`fast.rs`) proves
         // that much faster than the collect mode below, which then runs
