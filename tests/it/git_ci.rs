@@ -112,6 +112,22 @@ fn breaking_edit_without_a_major_bump_fails_both() {
         "::error file=contracts/t_1.1.0.json,line=3,title=revision.bump.insufficient::t.call@1.1.0: 1.0.0 -> 1.1.0 is \
          breaking (field.maximum.tightened limit), which needs a major bump; found a minor bump\ncheck: 1 problem\n"
     );
+    // `diff --against` annotates the changed field's own line (5), not `revision` (3).
+    let out = cli(&dir, &["diff", "--against", "HEAD", "--format", "github"]);
+    let annotation = out.stdout.lines().next().unwrap_or("");
+    assert_eq!(
+        annotation,
+        "::error file=contracts/t_1.1.0.json,line=5,title=field.maximum.tightened::t.call@1.1.0: breaking change since \
+         t.call@1.0.0: limit: maximum 50 -> maximum 20"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("contracts/t_1.1.0.json"))
+            .unwrap()
+            .lines()
+            .nth(4)
+            .map(|l| l.contains("\"limit\"")),
+        Some(true)
+    );
 }
 
 #[test]

@@ -118,7 +118,9 @@ fn against_rev(cx: &Ctx, against: &str, args: &DiffArgs, out: &mut dyn Write) ->
                     breaking = true;
                     problems.push(Problem {
                         file: p.new.file_text(),
-                        line: p.new.spec.revision_line(),
+                        // The changed field's own line; a removed field, or a
+                        // change to the whole contract, points at `revision`.
+                        line: p.new.spec.field_line(c.field()).unwrap_or_else(|| p.new.spec.revision_line()),
                         rule: c.rule(),
                         contract: p.new.id(),
                         message: format!("breaking change since {}: {}: {}", p.old.id(), c.field(), c.message()),

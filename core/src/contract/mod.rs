@@ -81,6 +81,16 @@ impl ContractSpec {
         self.revision_line
     }
 
+    /// The line of the contract file that declares the field at `path` (as a
+    /// change or finding names it, `params.messages[].role`), or, for an
+    /// implied parent, its first declared descendant; `None` when no field of
+    /// this revision is at or below it (a removed field).
+    pub fn field_line(&self, path: &str) -> Option<usize> {
+        let below = |p: &str| p.strip_prefix(path).is_some_and(|rest| rest.starts_with(['.', '[']));
+        let exact = self.fields.iter().find(|f| f.path.as_str() == path);
+        exact.or_else(|| self.fields.iter().find(|f| below(f.path.as_str()))).map(FieldSpec::line)
+    }
+
     /// A one-field contract holding `field` (as `v`, required, without its
     /// enum when `keep_enum` is false), to judge single values with the real
     /// validator: `{"v": value}`.
