@@ -66,7 +66,7 @@ fn compatible_edit_passes() {
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(
         out.stdout,
-        "t.call: 1.0.0 -> 1.0.1\ncompatibility: COMPATIBLE\n  (no changes)\n\ndiff --against HEAD: 1 changed revision(s); nothing breaking\n"
+        "t.call: 1.0.0 -> 1.0.1\ncompatibility: COMPATIBLE\n  (no changes)\n\ndiff --against HEAD: 1 changed revision; nothing breaking\n"
     );
     let out = cli(&dir, &["check"]);
     assert_eq!(
@@ -618,4 +618,20 @@ fn diff_against_json_keeps_one_shape_for_any_count() {
     write_files(&dir, &[("contracts/t_1.0.0.json", edited.as_bytes())]);
     let (k, n, verdict) = shape(&dir);
     assert_eq!((k, n, verdict.as_str()), (keys, 2, "breaking"));
+}
+
+/// Markdown of `diff --against` opens with a heading and a summary line, and
+/// says so when nothing changed (it printed nothing at all).
+#[test]
+fn diff_against_markdown_has_a_heading_and_says_when_nothing_changed() {
+    let dir = repo("against-markdown", "t_1.0.0.json");
+    let out = cli(&dir, &["diff", "--against", "HEAD", "--format", "markdown"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (
+            0,
+            "## ProtocolArc diff\n\ndiff --against HEAD: 0 changed revisions; nothing breaking\n\nNo changed \
+             revisions.\n"
+        )
+    );
 }

@@ -36,19 +36,23 @@ pub(crate) fn run(cx: &Ctx, args: DiffArgs, out: &mut dyn Write) -> Result<i32, 
         }
     };
     let single = args.old.is_some();
-    write_diffs(&diffs, &args, &[], single, out)?;
+    let worst = diffs.iter().map(ContractDiff::compatibility).max().unwrap_or(Impact::Compatible);
+    let summary = format!("{}: {}", super::check::count(diffs.len(), "chain step"), worst.as_str());
+    write_diffs(&diffs, &args, &[], single, &summary, out)?;
     let breaking = diffs.iter().any(|d| d.compatibility() == Impact::Breaking);
     Ok(if breaking { exit::BREAKING } else { exit::OK })
 }
 
 /// Text, JSON or Markdown of several diffs; `notes` follow each diff's text.
 /// JSON is the one diff's object for `diff OLD NEW` (`single`), else one
-/// object listing every diff, whatever their number.
+/// object listing every diff, whatever their number; Markdown of several
+/// diffs opens with a heading and `summary`, and says when nothing changed.
 fn write_diffs(
     diffs: &[ContractDiff],
     args: &DiffArgs,
     notes: &[Vec<String>],
     single: bool,
+    summary: &str,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     match args.format {
@@ -68,6 +72,12 @@ fn write_diffs(
             _ => out.write_all(render::json_many(diffs).as_bytes())?,
         },
         CiFormat::Markdown => {
+            if !single {
+                writeln!(out, "## ProtocolArc diff\n\n{summary}\n")?;
+                if diffs.is_empty() {
+                    writeln!(out, "No changed revisions.")?;
+                }
+            }
             for (i, d) in diffs.iter().enumerate() {
                 if i > 0 {
                     out.write_all(b"\n")?;
@@ -132,7 +142,8 @@ fn against_rev(cx: &Ctx, against: &str, args: &DiffArgs, out: &mut dyn Write) ->
         diffs.push(d);
         notes.push(lines);
     }
-    let mut summary = format!("diff --against {}: {} changed revision(s)", rev.as_str(), pairs.len());
+    let mut summary =
+        format!("diff --against {}: {}", rev.as_str(), super::check::count(pairs.len(), "changed revision"));
     if !fresh.is_empty() {
         let names: Vec<String> = fresh.iter().map(|r| r.id()).collect();
         summary.push_str(&format!(", new: {}", names.join(", ")));
@@ -141,7 +152,7 @@ fn against_rev(cx: &Ctx, against: &str, args: &DiffArgs, out: &mut dyn Write) ->
     match args.format {
         CiFormat::Github => out.write_all(ci::render(&problems, CiFormat::Github, "", &summary).as_bytes())?,
         _ => {
-            write_diffs(&diffs, args, &notes, false, out)?;
+            write_diffs(&diffs, args, &notes, false, &summary, out)?;
             if args.format == CiFormat::Text {
                 if !diffs.is_empty() {
                     out.write_all(b"\n")?;
