@@ -35,6 +35,12 @@ fn location(p: &Problem) -> String {
 }
 
 /// Renders problems; `summary` is the closing line (`check: ok (...)`).
+/// A GitHub annotation for an input error that stopped the run (a missing
+/// base, a malformed file): `::error title=cargo protocolarc::MESSAGE`.
+pub(crate) fn input_error_annotation(message: &str) -> String {
+    format!("::error title={}::{}", escape("cargo protocolarc", true), escape(message, false))
+}
+
 /// `contract: message`, or the message alone for a problem of no one
 /// contract (a missing lock file).
 fn subject(p: &Problem) -> String {

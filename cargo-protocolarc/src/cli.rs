@@ -184,6 +184,18 @@ pub(crate) enum CiFormat {
     Github,
 }
 
+impl Command {
+    /// Whether the output is GitHub annotations (`--format github`), so that an
+    /// input error is annotated too, not only written to stderr.
+    pub(crate) fn annotates(&self) -> bool {
+        match self {
+            Command::Diff(a) => a.format == CiFormat::Github,
+            Command::Check(a) => a.format == CiFormat::Github,
+            _ => false,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct ValidateArgs {
     /// The contract file to validate against (default: each envelope's own contract).

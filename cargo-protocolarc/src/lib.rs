@@ -120,6 +120,7 @@ pub fn run_on(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write, ter
         Err(e) => return report_clap(e, out, err),
     };
     let colored = color::enabled(cli.color, |name| std::env::var(name).ok(), terminal);
+    let annotates = cli.command.annotates();
     let mut painted;
     let out: &mut dyn Write = if colored {
         painted = color::Colored::new(out);
@@ -140,6 +141,11 @@ pub fn run_on(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write, ter
             exit::INPUT
         }
         (Err(Failure::Input(msg)), _) => {
+            if annotates {
+                // In a workflow, the reason the gate could not run shows on the run too.
+                let _ = writeln!(out, "{}", ci::input_error_annotation(&msg));
+                let _ = out.flush();
+            }
             let _ = writeln!(err, "error: {msg}");
             exit::INPUT
         }

@@ -308,6 +308,16 @@ fn a_base_missing_from_the_clone_says_how_to_fetch_it() {
             "error: git revision 'origin/main' is not in this clone. In CI, fetch the history it needs \
              (actions/checkout with `fetch-depth: 0`, or `git fetch origin main`), then run again.\n"
         );
+        assert_eq!(out.stdout, "");
+        // With annotations, the reason shows on the workflow run too.
+        let github = cli(&dir, &[args, &["--format", "github"]].concat());
+        assert_eq!(github.code, 3);
+        assert_eq!(github.stderr, out.stderr);
+        assert_eq!(
+            github.stdout,
+            "::error title=cargo protocolarc::git revision 'origin/main' is not in this clone. In CI, fetch the \
+             history it needs (actions/checkout with `fetch-depth: 0`, or `git fetch origin main`), then run again.\n"
+        );
     }
 }
 
