@@ -22,7 +22,7 @@ use std::io::{self, Write};
 
 use clap::Parser;
 
-/// Exit codes (SPEC §7).
+/// Exit codes.
 pub mod exit {
     /// Success.
     pub const OK: i32 = 0;

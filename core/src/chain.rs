@@ -1,4 +1,4 @@
-//! Revision chains (SPEC §6): every revision of one contract name, ordered by
+//! Revision chains: every revision of one contract name, ordered by
 //! semver, each neighbour pair classified, and the version bump checked
 //! against the verdict: breaking needs a major bump (a minor one while the
 //! major is 0), forward a minor bump at least, compatible a patch bump at least.
@@ -8,7 +8,7 @@ use std::fmt;
 use crate::contract::ContractSpec;
 use crate::diff::{diff, ContractDiff, Impact};
 
-/// A rule of `cargo protocolarc check` (SPEC §6, §7): a property of a
+/// A rule of `cargo protocolarc check`: a property of a
 /// project's contracts as a whole (their chains, lock, fixtures and history),
 /// not of one envelope or one change. The chain and lock rules are defined
 /// here and in [`crate::lock`]; the CLI defines the rest with this type.

@@ -1,4 +1,4 @@
-//! Envelope documents (SPEC §3) and the files that hold them.
+//! Envelope documents and the files that hold them.
 //!
 //! An envelope is `{"contract": ..., "revision": ..., "data": {...}}`. Files are
 //! `.jsonl` (one envelope per non-blank line, read as a stream: memory stays

@@ -10,7 +10,7 @@
 //!
 //! Users depend on the `protocolarc` facade, which re-exports this crate; the
 //! `protocolarc-derive` macro and the `cargo-protocolarc` CLI are built on it.
-//! The behaviour is pinned by SPEC.md; `ARCHITECTURE.md` maps the modules.
+//! `ARCHITECTURE.md` in the repository maps the modules.
 
 pub mod chain;
 #[cfg(feature = "codegen")]

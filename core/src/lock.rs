@@ -1,4 +1,4 @@
-//! Lock hashing (SPEC §6): each contract revision is pinned by the SHA-256 of
+//! Lock hashing: each contract revision is pinned by the SHA-256 of
 //! its canonical JSON (RFC 8785: keys sorted by UTF-16 code units, numbers in
 //! their ECMAScript form, minimal string escapes), so whitespace and key order
 //! never matter and any other edit does, descriptions included (a silently

@@ -1,7 +1,7 @@
 //! Findings and reports: what validation says about one document.
 //!
-//! A [`Report`] is the sorted list of [`Finding`]s for one document (SPEC §4:
-//! severity, error first, then field, then rule). It is plain data; rendering
+//! A [`Report`] is the sorted list of [`Finding`]s for one document
+//! (severity, error first, then field, then rule). It is plain data; rendering
 //! lives in `render`.
 
 use std::cmp::Ordering;

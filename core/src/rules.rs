@@ -1,4 +1,4 @@
-//! The validation rules of SPEC §4, one record each: the validator emits these
+//! The validation rules, one record each: the validator emits these
 //! records (a finding takes its severity from its rule, never from the
 //! emitting site), and `rules`, `--help`, the docs and the tests read their
 //! summaries and explanations here. A new validation rule starts with a record.
@@ -32,7 +32,7 @@ macro_rules! rules {
                 explanation: $explanation, example: $example, fix: $fix,
             };
         )*
-        /// Every validation rule, in the order SPEC §4 lists them.
+        /// Every validation rule, in the order the README lists them.
         pub const VALIDATION_RULES: &[&Rule] = &[$($name,)*];
     };
 }

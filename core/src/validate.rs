@@ -1,5 +1,5 @@
 //! The finding engine: [`ContractSpec::validate_json`] and its relatives, the
-//! findings of SPEC §4 for raw JSON bytes.
+//! findings for raw JSON bytes.
 //!
 //! The walk itself is `walk.rs`, one walker generic over its mode: the quick
 //! mode (no finding, no path, no allocation: "certainly no finding" or not)

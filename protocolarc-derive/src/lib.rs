@@ -1,6 +1,6 @@
 //! The proc-macro half of ProtocolArc: `#[protocolarc::contract("...json")]`
 //! turns a contract file into typed serde structs implementing
-//! `protocolarc::Contract` (SPEC §8). Users depend on `protocolarc`, which
+//! `protocolarc::Contract`. Users depend on `protocolarc`, which
 //! re-exports it.
 //!
 //! The macro is a shim over `protocolarc-core`: loading, checking and

@@ -5,8 +5,8 @@
 //! [`Report`]. This crate is the facade users and generated code depend on:
 //! it re-exports the engine (`protocolarc-core`), the `#[contract]` macro
 //! (`protocolarc-derive`, feature `derive`), and adds the layers over many
-//! contracts: [`catalog`], [`matrix`] and the [`render`]ers. The behaviour is
-//! pinned by SPEC.md; `ARCHITECTURE.md` maps the modules.
+//! contracts: [`catalog`], [`matrix`] and the [`render`]ers. The README
+//! documents the behaviour; `ARCHITECTURE.md` in the repository maps the code.
 //!
 //! ```
 //! use protocolarc::ContractSpec;

@@ -1,4 +1,4 @@
-//! Typed contracts (SPEC §8): what `#[protocolarc::contract("...json")]`
+//! Typed contracts: what `#[protocolarc::contract("...json")]`
 //! generates implements [`Contract`]: the contract's identity, its
 //! validator, and a typed parse that succeeds exactly when the validator
 //! finds no error.

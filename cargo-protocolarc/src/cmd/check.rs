@@ -1,4 +1,4 @@
-//! `check`: every guard of SPEC §7 at once, for CI. Each guard is a function
+//! `check`: every guard at once, for CI. Each guard is a function
 //! returning its problems: contracts load ([`history::load`]), no duplicates,
 //! chain bumps, nothing published mutated or deleted since the base, the lock
 //! matches, fixtures pass, no stale accept entry. Every neighbouring pair is

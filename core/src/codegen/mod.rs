@@ -1,4 +1,4 @@
-//! Code generation (SPEC §8): a contract becomes Rust types. One struct per
+//! Code generation: a contract becomes Rust types. One struct per
 //! object level (`ToolCall`, `ToolCallParams`), string enums as Rust enums,
 //! several types as an untagged enum, optional fields as `Option`, arrays as
 //! `Vec`, and every struct keeps its undeclared keys in `unknown_fields`, so a

@@ -1,6 +1,6 @@
 //! Contract loading: bytes -> positioned tree -> checked [`ContractSpec`].
 //!
-//! Every structural error of SPEC §2 becomes a [`Diagnostic`] with the line and
+//! Every structural error becomes a [`Diagnostic`] with the line and
 //! column of the JSON it is about and, where it concerns a field, the field's
 //! path. Loading goes on after an error so that one run reports them all.
 

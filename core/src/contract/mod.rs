@@ -1,6 +1,6 @@
 //! The contract model: what a contract file says, checked and compiled.
 //!
-//! [`ContractSpec`] is the loaded form of a contract document (SPEC §2): its
+//! [`ContractSpec`] is the loaded form of a contract document: its
 //! identity, its ordered [`FieldSpec`]s, and the path tree the validator walks.
 //! Loading (`load.rs`) turns bytes into this model or into [`ContractError`]s
 //! that name the file, line and column; `tree.rs` compiles the dotted paths.
@@ -171,7 +171,7 @@ impl FieldSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TypeSet(u8);
 
-/// One JSON type name of SPEC §2.
+/// One JSON type name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum JsonType {
     String,

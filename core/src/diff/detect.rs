@@ -147,7 +147,7 @@ fn parent(path: &str) -> Option<&str> {
     path.strip_suffix("[]").or_else(|| path.rfind('.').map(|i| &path[..i]))
 }
 
-/// Whether a path must be present whenever its parent is (SPEC §11: the
+/// Whether a path must be present whenever its parent is (the
 /// required flag is relative to the parent). The elements of a declared
 /// array never are: the array may be empty.
 fn required_in_parent(m: &BTreeMap<String, Site<'_>>, path: &str) -> bool {
@@ -165,7 +165,7 @@ fn required_in_parent(m: &BTreeMap<String, Site<'_>>, path: &str) -> bool {
 /// paths the other revision has.
 ///
 /// A subtree only one revision has is reported at its root when the root is
-/// optional (SPEC §11): the fields below it, required or not, are required
+/// optional: the fields below it, required or not, are required
 /// only relative to it, so an optional object or array with required
 /// children is one `field.added.optional` (or `.removed.optional`). The root
 /// may be a declared field or an implied parent of optional fields only. In a

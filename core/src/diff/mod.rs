@@ -1,4 +1,4 @@
-//! The compatibility engine (SPEC §5): what changed between two revisions of a
+//! The compatibility engine: what changed between two revisions of a
 //! contract, how bad each change is, and a witness envelope proving each
 //! breaking change.
 //!

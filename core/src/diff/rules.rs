@@ -1,11 +1,11 @@
-//! The change rules of SPEC §5 and §11, one record each: the detector emits
+//! The change rules, one record each: the detector emits
 //! these records, a change takes its impact from its record, the witness
 //! search reads the validation rules that prove it here, and `rules`, the docs
 //! and the tests read the summaries and explanations. Adding a change rule
 //! starts with a record; keyword rules (`field.maxLength.tightened`) are records
 //! like any other, found by keyword and direction with [`keyword_rule`].
 //!
-//! Each record carries its impact in both directions (SPEC §11): `impact` is the
+//! Each record carries its impact in both directions: `impact` is the
 //! request direction of the §5 table, the one the engine judges today;
 //! `response` mirrors it; `both` is derived as the worse of the two.
 
@@ -22,7 +22,7 @@ pub enum Direction {
     Changed,
 }
 
-/// Which messages a contract describes (SPEC §11): what its owner accepts
+/// Which messages a contract describes: what its owner accepts
 /// (`request`), what it sends (`response`), or both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ContractDirection {
@@ -68,10 +68,10 @@ pub enum ProofAt {
 pub struct ChangeRule {
     /// The id changes carry: `field.type.narrowed`.
     pub id: &'static str,
-    /// The impact in the request direction (the SPEC §5 table): a change is
+    /// The impact in the request direction (the README's compatibility table): a change is
     /// breaking when a message the old revision accepted is now rejected.
     pub impact: Impact,
-    /// The impact in the response direction (SPEC §11): a change is breaking
+    /// The impact in the response direction: a change is breaking
     /// when a message the new revision allows is rejected by the old one.
     pub response: Impact,
     /// One line: what changed.
@@ -123,7 +123,7 @@ macro_rules! change_rules {
                 explanation: $explanation, example: $example, fix: $fix,
             };
         )*
-        /// Every change rule: shape rules in the order of SPEC §5, then each
+        /// Every change rule: shape rules first, then each
         /// keyword's rules.
         pub const CHANGE_RULES: &[&ChangeRule] = &[$($name,)*];
     };

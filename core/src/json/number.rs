@@ -2,7 +2,7 @@
 //!
 //! A number is never turned into a binary float to be judged: comparisons,
 //! "is an integer" and `multipleOf` work on the decimal digits as written, so
-//! `19.99` is a multiple of `0.01` and `1.0` is an integer (SPEC §2). The
+//! `19.99` is a multiple of `0.01` and `1.0` is an integer. The
 //! borrowed [`Num`] costs nothing to make; [`Decimal`] is its owned twin for
 //! values kept in a contract (bounds, enum members).
 

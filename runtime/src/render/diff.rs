@@ -1,4 +1,4 @@
-//! `diff` output: text (SPEC §5, byte for byte as the seed), JSON, Markdown.
+//! `diff` output: text (the original ProtocolArc format, byte for byte), JSON, Markdown.
 
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -67,7 +67,7 @@ fn json_doc(d: &ContractDiff) -> JsonDiff<'_> {
     }
 }
 
-/// Pretty JSON of one diff (`diff OLD NEW`): the object SPEC §5 pins.
+/// Pretty JSON of one diff (`diff OLD NEW`): one object.
 pub fn json(d: &ContractDiff) -> String {
     serde_json::to_string_pretty(&json_doc(d)).unwrap_or_default() + "\n"
 }

@@ -1,4 +1,4 @@
-//! `validate` output: text (SPEC §4, byte for byte as the seed) and JSON.
+//! `validate` output: text (the original ProtocolArc format, byte for byte) and JSON.
 //!
 //! Both are written one envelope at a time, so a stream of any length is
 //! rendered in constant memory.
