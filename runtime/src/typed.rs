@@ -63,11 +63,20 @@ pub trait Contract: Sized + Serialize + DeserializeOwned {
         })
     }
 
-    /// The value as JSON: every field, undeclared ones included.
+    /// The value as JSON: every field, undeclared ones included. Unchecked:
+    /// a value built or edited by hand may break the contract (a string past
+    /// its `maxLength`); [`Contract::validate`] says whether it does.
     fn to_json(&self) -> Vec<u8> {
         // Generated types hold strings, numbers, booleans, `Value`s and maps
         // with string keys, none of which can fail to serialise.
         serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    /// Validates the value as the contract validates its JSON: the report of
+    /// `validate_json(&self.to_json())`. Use it before sending a value built
+    /// or edited by hand.
+    fn validate(&self) -> Report {
+        Self::validate_json(&self.to_json())
     }
 }
 

@@ -237,3 +237,23 @@ fn from_json_propagates_with_the_question_mark() {
     let err = method_of(br#"{"jsonrpc": "2.0", "id": "r", "method": "tools/call"}"#).unwrap_err();
     assert_eq!(err.to_string(), "ERROR field.required params: required field is missing");
 }
+
+/// `to_json` is unchecked; `validate(&self)` says whether a value built or
+/// edited by hand still keeps the contract.
+#[test]
+fn a_value_edited_by_hand_is_checked_by_validate() {
+    let body = br#"{"jsonrpc": "2.0", "id": 1, "method": "sampling/createMessage",
+        "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 100}}"#;
+    let mut value = CreateMessage::from_json(body).expect("valid");
+    assert!(value.validate().is_valid());
+    value.params.messages.clear();
+    // The edited value still serialises: `to_json` does not check.
+    let bytes = value.to_json();
+    assert!(
+        serde_json::from_slice::<serde_json::Value>(&bytes).unwrap()["params"]["messages"] == serde_json::json!([])
+    );
+    assert_eq!(
+        value.validate().to_string(),
+        "ERROR field.minItems params.messages: array has 0 items, fewer than minItems 1"
+    );
+}
