@@ -59,11 +59,27 @@ fn expand(args: TokenStream, item: TokenStream) -> Result<TokenStream, TokenStre
     Ok(quote! { #items #older_text })
 }
 
-/// What to emit beside an error: the struct as written, so uses of it do not
-/// fail too.
+/// What to emit beside an error: the struct as written, implementing
+/// `Contract`, so that uses of it (`T::from_json(bytes)?`, `T::NAME`) do not
+/// fail too and the one real error stands alone. The `compile_error!` beside
+/// it means this code is never built into a program.
 fn stub(item: &syn::ItemStruct) -> TokenStream {
     let (vis, ident) = (&item.vis, &item.ident);
-    quote! { #vis struct #ident; }
+    if !matches!(item.fields, syn::Fields::Unit) || !item.generics.params.is_empty() {
+        return quote! { #vis struct #ident; };
+    }
+    quote! {
+        #[derive(::protocolarc::__private::serde::Serialize, ::protocolarc::__private::serde::Deserialize)]
+        #[serde(crate = "::protocolarc::__private::serde")]
+        #vis struct #ident;
+        impl ::protocolarc::Contract for #ident {
+            const NAME: &'static str = "";
+            const REVISION: &'static str = "";
+            fn spec() -> &'static ::protocolarc::ContractSpec {
+                ::core::unreachable!("the contract did not load: see the compile error")
+            }
+        }
+    }
 }
 
 /// Loads a contract named by a literal, relative to `CARGO_MANIFEST_DIR`.
