@@ -130,7 +130,7 @@ fn validate_json_output_has_the_spec_shape() {
     assert_eq!(out.code, 1);
     assert_eq!(
         out.stdout,
-        "{\"results\":[\n\
+        "{\"format_version\":1,\"results\":[\n\
          {\"contract\":\"mcp.tool_call\",\"revision\":\"1.0.0\",\"source\":\"mcp_calls.jsonl:1\",\"status\":\"pass\",\"findings\":[]},\n\
          {\"contract\":\"mcp.tool_call\",\"revision\":\"1.0.0\",\"source\":\"mcp_calls.jsonl:3\",\"status\":\"fail\",\"findings\":[\
          {\"severity\":\"error\",\"rule\":\"field.enum\",\"field\":\"method\",\"message\":\"value 'tools/list' not in {'tools/call'}\"}]}\n\
@@ -160,7 +160,8 @@ fn describe_golden_transcripts() {
     assert_eq!(json.code, 0);
     golden("describe_default.json", &json.stdout);
     let doc: serde_json::Value = serde_json::from_str(&json.stdout).expect("describe --format json is JSON");
-    assert_eq!(doc.as_array().map(Vec::len), Some(contracts.len()));
+    assert_eq!(doc["format_version"], 1);
+    assert_eq!(doc["contracts"].as_array().map(Vec::len), Some(contracts.len()));
 }
 
 #[test]
@@ -334,5 +335,5 @@ fn colour_is_opt_in_off_a_terminal_and_never_in_json() {
     assert_eq!(env(&[("CARGO_TERM_COLOR", "always")], &["--color", "never"]), plain.stdout);
     assert_eq!(env(&[("NO_COLOR", "1")], &["--color", "always"]), colored.stdout, "an explicit flag wins");
     let json = env(&[("CARGO_TERM_COLOR", "always")], &["--format", "json"]);
-    assert!(json.starts_with("{\"results\":[") && !json.contains('\x1b'), "{json}");
+    assert!(json.starts_with("{\"format_version\":1,\"results\":[") && !json.contains('\x1b'), "{json}");
 }

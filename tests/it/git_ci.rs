@@ -619,7 +619,7 @@ fn diff_against_json_keeps_one_shape_for_any_count() {
         let count = doc["diffs"].as_array().expect("a list of diffs").len();
         (keys, count, doc["compatibility"].as_str().unwrap().to_string())
     };
-    let keys = vec!["compatibility".to_string(), "diffs".to_string()];
+    let keys = vec!["compatibility".to_string(), "diffs".to_string(), "format_version".to_string()];
     assert_eq!(shape(&dir), (keys.clone(), 0, "compatible".into()));
     add_revision(&dir, "1.1.0", &format!("{V1}, {{ \"name\": \"note\", \"type\": \"string\", \"required\": false }}"));
     assert_eq!(shape(&dir), (keys.clone(), 1, "forward".into()));

@@ -31,16 +31,8 @@ pub(crate) fn run(cx: &Ctx, args: DescribeArgs, out: &mut dyn Write) -> Result<i
                         out.write_all(describe::text(c).as_bytes())?;
                     }
                 }
-                ReportFormat::Json => {
-                    out.write_all(b"[\n")?;
-                    for (i, c) in catalog.contracts().enumerate() {
-                        if i > 0 {
-                            out.write_all(b",\n")?;
-                        }
-                        out.write_all(describe::json(c).trim_end().as_bytes())?;
-                    }
-                    out.write_all(b"\n]\n")?;
-                }
+                // One object whatever the number of contracts.
+                ReportFormat::Json => out.write_all(describe::json_many(catalog.contracts()).as_bytes())?,
             }
         }
     }

@@ -91,7 +91,23 @@ struct JsonField<'a> {
 
 /// The field table as pretty JSON (one document, trailing newline).
 pub fn json(c: &ContractSpec) -> String {
-    let doc = JsonContract {
+    serde_json::to_string_pretty(&super::versioned(json_doc(c))).unwrap_or_default() + "\n"
+}
+
+#[derive(Serialize)]
+struct JsonContracts<'a> {
+    contracts: Vec<JsonContract<'a>>,
+}
+
+/// Several contracts' field tables as one pretty JSON object,
+/// `{"format_version": 1, "contracts": [...]}`, whatever their number.
+pub fn json_many<'a>(contracts: impl IntoIterator<Item = &'a ContractSpec>) -> String {
+    let doc = JsonContracts { contracts: contracts.into_iter().map(json_doc).collect() };
+    serde_json::to_string_pretty(&super::versioned(doc)).unwrap_or_default() + "\n"
+}
+
+fn json_doc(c: &ContractSpec) -> JsonContract<'_> {
+    JsonContract {
         name: c.name(),
         revision: c.revision().to_string(),
         kind: c.kind(),
@@ -111,8 +127,7 @@ pub fn json(c: &ContractSpec) -> String {
                 line: f.line(),
             })
             .collect(),
-    };
-    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+    }
 }
 
 /// JSON text kept exactly: numbers as written in the contract (`1e-400`

@@ -69,7 +69,7 @@ fn json_doc(d: &ContractDiff) -> JsonDiff<'_> {
 
 /// Pretty JSON of one diff (`diff OLD NEW`): one object.
 pub fn json(d: &ContractDiff) -> String {
-    serde_json::to_string_pretty(&json_doc(d)).unwrap_or_default() + "\n"
+    serde_json::to_string_pretty(&super::versioned(json_doc(d))).unwrap_or_default() + "\n"
 }
 
 #[derive(Serialize)]
@@ -84,7 +84,7 @@ struct JsonDiffs<'a> {
 pub fn json_many(diffs: &[ContractDiff]) -> String {
     let worst = diffs.iter().map(ContractDiff::compatibility).max().unwrap_or(crate::diff::Impact::Compatible);
     let doc = JsonDiffs { compatibility: worst.as_str(), diffs: diffs.iter().map(json_doc).collect() };
-    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+    serde_json::to_string_pretty(&super::versioned(doc)).unwrap_or_default() + "\n"
 }
 
 /// A Markdown section: heading, verdict, and a table of changes with witnesses.

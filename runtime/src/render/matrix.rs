@@ -213,7 +213,7 @@ pub fn json(m: &Matrix) -> String {
             })
             .collect(),
     };
-    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+    serde_json::to_string_pretty(&super::versioned(doc)).unwrap_or_default() + "\n"
 }
 
 /// The matrix as a Markdown report: summary, grid, chains with their

@@ -9,6 +9,26 @@ pub mod validation;
 
 use std::borrow::Cow;
 
+use serde::Serialize;
+
+/// The version of every JSON output's shape, its first key
+/// (`"format_version"`): raised when a key changes meaning or goes away, not
+/// when one is added.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A JSON document with `"format_version"` as its first key.
+#[derive(Serialize)]
+pub struct Versioned<T: Serialize> {
+    pub format_version: u32,
+    #[serde(flatten)]
+    pub doc: T,
+}
+
+/// `doc` with the current [`FORMAT_VERSION`] first.
+pub fn versioned<T: Serialize>(doc: T) -> Versioned<T> {
+    Versioned { format_version: FORMAT_VERSION, doc }
+}
+
 /// Free text from a contract (a title, a doc, a kind) made safe for one
 /// output line: control characters and the Unicode line separators are
 /// written as escapes (`\n`, `\u{1b}`), so no text can start a line of its

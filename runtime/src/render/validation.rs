@@ -63,9 +63,9 @@ impl Summary {
     }
 }
 
-/// Writes `{"results":[` and the first line break.
+/// Writes `{"format_version":1,"results":[` and the first line break.
 pub fn write_json_start(w: &mut dyn Write) -> io::Result<()> {
-    w.write_all(b"{\"results\":[\n")
+    writeln!(w, "{{\"format_version\":{},\"results\":[", super::FORMAT_VERSION)
 }
 
 /// Writes one result as one line; `first` tells whether a comma is needed.
