@@ -69,12 +69,18 @@ pub fn bump_message(
 pub enum Bump {
     /// Only pre-release or build metadata changed.
     None,
+    /// The patch number moved (`1.0.0` -> `1.0.1`).
     Patch,
+    /// The minor number moved (`1.0.3` -> `1.1.0`).
     Minor,
+    /// The major number moved (`1.4.0` -> `2.0.0`).
     Major,
 }
 
 impl Bump {
+    /// The bump from `from` to `to`: the highest of major, minor and patch that
+    /// differs. Pre-release and build metadata count for nothing, and a move
+    /// down (`2.0.0` -> `1.0.0`) is still a bump of the part that moved.
     pub fn between(from: &semver::Version, to: &semver::Version) -> Bump {
         if to.major != from.major {
             Bump::Major
@@ -110,6 +116,7 @@ impl Bump {
         }
     }
 
+    /// `no`, `patch`, `minor` or `major`, as the bump is written in messages.
     pub fn as_str(self) -> &'static str {
         match self {
             Bump::None => "no",
@@ -129,8 +136,11 @@ impl fmt::Display for Bump {
 /// One neighbour pair of a chain.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
+    /// The changes from the older revision to the newer one.
     pub diff: ContractDiff,
+    /// How far the revision actually moved.
     pub bump: Bump,
+    /// The smallest bump the diff's verdict requires ([`Bump::needed`]).
     pub needed: Bump,
 }
 
@@ -160,8 +170,12 @@ impl Step {
 /// Every revision of one name, oldest first, and the steps between them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chain {
+    /// The contract name shared by every revision.
     pub name: String,
+    /// Every revision of the name, oldest first.
     pub revisions: Vec<semver::Version>,
+    /// One step per neighbour pair of `revisions`, in order: one fewer than
+    /// the revisions.
     pub steps: Vec<Step>,
 }
 

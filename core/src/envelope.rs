@@ -80,18 +80,24 @@ impl InputError {
         InputError::new(origin, load_io_reason(e))
     }
 
+    /// The file (or label) the input came from.
     pub fn origin(&self) -> &str {
         &self.origin
     }
 
+    /// The 1-based line of the problem; 0 when it has no position (the file
+    /// cannot be read).
     pub fn line(&self) -> usize {
         self.line
     }
 
+    /// The 1-based column of the problem, in characters; 0 when it has no
+    /// position.
     pub fn column(&self) -> usize {
         self.column
     }
 
+    /// What is wrong, as one sentence without the origin or position.
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -112,7 +118,10 @@ impl std::error::Error for InputError {}
 /// A file of envelopes and the label its sources carry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EnvelopeFile {
+    /// The file to read.
     pub path: PathBuf,
+    /// The label the file's envelopes carry as their source in reports: the
+    /// file name, or its path below a directory given as input.
     pub label: String,
 }
 

@@ -58,6 +58,7 @@ pub fn size_phrase(bytes: usize) -> String {
 /// Why a capped read failed.
 #[derive(Debug)]
 pub enum ReadError {
+    /// The file could not be opened or read.
     Io(std::io::Error),
     /// The input has more than the cap.
     TooLarge(usize),

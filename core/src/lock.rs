@@ -166,8 +166,12 @@ fn even_tie(v: f64, digits: &str, exp: i32) -> Option<String> {
 /// One pinned revision.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Pin {
+    /// The contract name.
     pub name: String,
+    /// The pinned revision, as its contract file writes it.
     pub revision: String,
+    /// The SHA-256 of the revision's canonical JSON (RFC 8785), as 64
+    /// lowercase hex digits.
     pub sha256: String,
 }
 
@@ -175,7 +179,10 @@ pub struct Pin {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lock {
+    /// The lock file format; `1`, the only version this tool reads and
+    /// writes.
     pub version: u32,
+    /// The pins, sorted by name then semver revision.
     pub contracts: Vec<Pin>,
 }
 
@@ -211,6 +218,8 @@ impl Lock {
         Ok(lock)
     }
 
+    /// The pin of `name` at `revision` (compared as text); `None` when the
+    /// lock does not pin it.
     pub fn find(&self, name: &str, revision: &str) -> Option<&Pin> {
         self.contracts.iter().find(|p| p.name == name && p.revision == revision)
     }
@@ -245,7 +254,13 @@ pub enum Drift<'a> {
     /// A revision the lock does not pin.
     Unpinned(&'a Pin),
     /// A revision whose content is not the pinned one.
-    Changed { pinned: &'a Pin, now: &'a Pin },
+    Changed {
+        /// The pin the lock holds.
+        pinned: &'a Pin,
+        /// The pin of the revision as it is now (same name and revision, another
+        /// digest).
+        now: &'a Pin,
+    },
     /// A pin that no contract defines any more.
     Orphan(&'a Pin),
 }

@@ -15,7 +15,10 @@ use crate::rules::Rule;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// The document breaks the contract: it fails validation.
     Error,
+    /// Worth knowing, but the document is still valid (an undeclared key of a
+    /// strict contract).
     Warning,
 }
 
@@ -57,6 +60,8 @@ impl Finding {
         Finding { severity: rule.severity, rule: rule.id, field: field.into(), message: message.into() }
     }
 
+    /// Whether the finding fails the document; every finding of a rule has
+    /// the rule's severity.
     pub fn severity(&self) -> Severity {
         self.severity
     }
@@ -72,6 +77,7 @@ impl Finding {
         &self.field
     }
 
+    /// What is wrong, in one sentence (`value 'x' not in {'y'}`).
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -114,18 +120,22 @@ impl Report {
         !self.findings.iter().any(|f| f.severity == Severity::Error)
     }
 
+    /// Every finding, in report order: errors first, then by field and rule.
     pub fn findings(&self) -> &[Finding] {
         &self.findings
     }
 
+    /// The error findings, in report order; none when the document is valid.
     pub fn errors(&self) -> impl Iterator<Item = &Finding> {
         self.findings.iter().filter(|f| f.severity == Severity::Error)
     }
 
+    /// The warning findings, in report order.
     pub fn warnings(&self) -> impl Iterator<Item = &Finding> {
         self.findings.iter().filter(|f| f.severity == Severity::Warning)
     }
 
+    /// The findings, in report order, by value.
     pub fn into_findings(self) -> Vec<Finding> {
         self.findings
     }

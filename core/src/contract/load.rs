@@ -30,6 +30,7 @@ pub struct Diagnostic {
     pub column: usize,
     /// The field path the problem concerns, if any.
     pub field: Option<String>,
+    /// What is wrong, as one sentence without the position.
     pub message: String,
 }
 

@@ -46,26 +46,35 @@ impl ContractSpec {
         load::from_slice(bytes, origin)
     }
 
+    /// The contract `name`, such as `mcp.tool_call`.
     pub fn name(&self) -> &str {
         &self.name
     }
 
+    /// The contract `revision` (a semver version).
     pub fn revision(&self) -> &semver::Version {
         &self.revision
     }
 
+    /// The optional `kind` label (such as `mcp`); `None` when the contract
+    /// does not declare one. It is informational and changes no validation.
     pub fn kind(&self) -> Option<&str> {
         self.kind.as_deref()
     }
 
+    /// The optional human-readable `title`; `None` when not declared.
     pub fn title(&self) -> Option<&str> {
         self.title.as_deref()
     }
 
+    /// The optional `doc` description of the whole contract; `None` when not
+    /// declared.
     pub fn doc(&self) -> Option<&str> {
         self.doc.as_deref()
     }
 
+    /// Whether the contract is `strict`: undeclared top-level keys of a
+    /// document get a `field.unknown` warning. `false` when not declared.
     pub fn is_strict(&self) -> bool {
         self.strict
     }
@@ -137,26 +146,34 @@ pub struct FieldSpec {
 }
 
 impl FieldSpec {
+    /// The dotted path the field is declared at (`params.messages[].role`).
     pub fn path(&self) -> &FieldPath {
         &self.path
     }
 
+    /// The JSON types the field accepts (`any` is [`TypeSet::ANY`]).
     pub fn types(&self) -> TypeSet {
         self.types
     }
 
+    /// Whether the field must be present (`required`, `true` when not
+    /// declared).
     pub fn is_required(&self) -> bool {
         self.required
     }
 
+    /// The allowed scalar values, in contract order; `None` when the field
+    /// has no `enum`.
     pub fn enum_values(&self) -> Option<&[Scalar]> {
         self.enum_values.as_deref()
     }
 
+    /// The field's `doc` description; `None` when not declared.
     pub fn doc(&self) -> Option<&str> {
         self.doc.as_deref()
     }
 
+    /// The constraint keywords declared on the field (empty when none).
     pub fn constraints(&self) -> &Constraints {
         &self.constraints
     }
@@ -174,12 +191,19 @@ pub struct TypeSet(u8);
 /// One JSON type name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum JsonType {
+    /// A JSON string.
     String,
+    /// A number with no fractional part (`1`, `1.0`, `1e2`).
     Integer,
+    /// Any JSON number, integers included.
     Number,
+    /// `true` or `false`.
     Boolean,
+    /// A JSON object.
     Object,
+    /// A JSON array.
     Array,
+    /// `null`.
     Null,
 }
 
@@ -195,6 +219,8 @@ impl JsonType {
         JsonType::Null,
     ];
 
+    /// The type's name as contracts and messages write it: `string`,
+    /// `integer`, `number`, `boolean`, `object`, `array` or `null`.
     pub fn name(self) -> &'static str {
         match self {
             JsonType::String => "string",
@@ -207,6 +233,8 @@ impl JsonType {
         }
     }
 
+    /// The type named `name` (as [`JsonType::name`] writes it); `None` for
+    /// any other text, `any` included.
     pub fn from_name(name: &str) -> Option<JsonType> {
         JsonType::ALL.into_iter().find(|t| t.name() == name)
     }
@@ -217,18 +245,22 @@ impl JsonType {
 }
 
 impl TypeSet {
+    /// No type at all: accepts nothing.
     pub const EMPTY: TypeSet = TypeSet(0);
     /// `any`: every JSON value.
     pub const ANY: TypeSet = TypeSet(0x7f);
 
+    /// The set of one type.
     pub const fn of(t: JsonType) -> TypeSet {
         TypeSet(t.bit())
     }
 
+    /// This set with `t` added.
     pub const fn with(self, t: JsonType) -> TypeSet {
         TypeSet(self.0 | t.bit())
     }
 
+    /// The types either set holds.
     pub const fn union(self, other: TypeSet) -> TypeSet {
         TypeSet(self.0 | other.0)
     }
@@ -244,14 +276,18 @@ impl TypeSet {
         t
     }
 
+    /// Whether `t` is in the set, literally: unlike [`TypeSet::accepts`],
+    /// `number` does not contain `integer`.
     pub const fn contains(self, t: JsonType) -> bool {
         self.0 & t.bit() != 0
     }
 
+    /// Whether the set holds every type (`any`).
     pub fn is_any(self) -> bool {
         self == TypeSet::ANY
     }
 
+    /// Whether the set holds no type.
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
@@ -268,14 +304,20 @@ impl TypeSet {
         self.contains(JsonType::String)
     }
 
+    /// Whether `integer` or `number` is in the set, so that `minimum`,
+    /// `maximum`, `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf` can
+    /// apply.
     pub fn has_numbers(self) -> bool {
         self.contains(JsonType::Integer) || self.contains(JsonType::Number)
     }
 
+    /// Whether `array` is in the set, so that `minItems`, `maxItems` and
+    /// `uniqueItems` can apply.
     pub fn has_arrays(self) -> bool {
         self.contains(JsonType::Array)
     }
 
+    /// The types in the set, in [`JsonType::ALL`] order.
     pub fn iter(self) -> impl Iterator<Item = JsonType> {
         JsonType::ALL.into_iter().filter(move |t| self.contains(*t))
     }
@@ -298,13 +340,19 @@ impl fmt::Display for TypeSet {
 /// A scalar enum member.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Scalar {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// A number, kept as written (`1.50` stays `1.50`) and compared by value.
     Number(Decimal),
+    /// A string, decoded.
     String(String),
 }
 
 impl Scalar {
+    /// The JSON type of the value: `integer` for a number with no fractional
+    /// part, `number` for any other number.
     pub fn json_type(&self) -> JsonType {
         match self {
             Scalar::Null => JsonType::Null,
@@ -358,6 +406,7 @@ pub struct Pattern {
 }
 
 impl Pattern {
+    /// The regular expression as the contract writes it.
     pub fn source(&self) -> &str {
         &self.source
     }
@@ -393,20 +442,41 @@ impl PartialEq for Pattern {
 /// The constraint keywords of a field (JSON Schema 2020-12 meaning).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Constraints {
+    /// `minimum`: numbers must be at least this value; `None` when not set.
     pub minimum: Option<Decimal>,
+    /// `maximum`: numbers must be at most this value; `None` when not set.
     pub maximum: Option<Decimal>,
+    /// `exclusiveMinimum`: numbers must be greater than this value; `None`
+    /// when not set.
     pub exclusive_minimum: Option<Decimal>,
+    /// `exclusiveMaximum`: numbers must be less than this value; `None` when
+    /// not set.
     pub exclusive_maximum: Option<Decimal>,
+    /// `multipleOf`: numbers must be an exact multiple of this positive value,
+    /// decided on the decimal digits as written; `None` when not set.
     pub multiple_of: Option<Decimal>,
+    /// `minLength`: strings must have at least this many characters (Unicode
+    /// scalar values, not bytes); `None` when not set.
     pub min_length: Option<u64>,
+    /// `maxLength`: strings must have at most this many characters (Unicode
+    /// scalar values, not bytes); `None` when not set.
     pub max_length: Option<u64>,
+    /// `pattern`: strings must contain a match of this regular expression
+    /// (unanchored search); `None` when not set.
     pub pattern: Option<Pattern>,
+    /// `minItems`: arrays must have at least this many elements; `None` when
+    /// not set.
     pub min_items: Option<u64>,
+    /// `maxItems`: arrays must have at most this many elements; `None` when
+    /// not set.
     pub max_items: Option<u64>,
+    /// `uniqueItems`: when `true`, no two elements of an array may be equal
+    /// (JSON equality); `false` when not set.
     pub unique_items: bool,
 }
 
 impl Constraints {
+    /// Whether no constraint keyword is set.
     pub fn is_empty(&self) -> bool {
         *self == Constraints::default()
     }

@@ -6,7 +6,10 @@ use std::fmt;
 /// `[]` steps into the elements of an array).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Segment {
+    /// The object key, without its `[]`.
     pub key: String,
+    /// How many `[]` follow the key: 0 for a plain key, 1 for `tags[]`, 2
+    /// for `grid[][]`.
     pub arrays: usize,
 }
 
@@ -62,10 +65,12 @@ impl FieldPath {
         Ok(FieldPath { text: text.to_string(), segments })
     }
 
+    /// The path as written (`params.messages[].role`).
     pub fn as_str(&self) -> &str {
         &self.text
     }
 
+    /// The path's steps, outermost first; never empty.
     pub fn segments(&self) -> &[Segment] {
         &self.segments
     }

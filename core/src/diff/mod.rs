@@ -75,6 +75,8 @@ impl Change {
         self.rule
     }
 
+    /// How the change affects documents: the impact its rule has in the
+    /// request direction.
     pub fn impact(&self) -> Impact {
         self.impact
     }
@@ -85,6 +87,8 @@ impl Change {
         &self.field
     }
 
+    /// What changed, in one sentence (`type narrowed from string|integer to
+    /// string`).
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -111,18 +115,23 @@ pub struct ContractDiff {
 }
 
 impl ContractDiff {
+    /// The contract name both revisions share.
     pub fn name(&self) -> &str {
         &self.name
     }
 
+    /// The older revision, the one compared from.
     pub fn from(&self) -> &semver::Version {
         &self.from
     }
 
+    /// The newer revision, the one compared to.
     pub fn to(&self) -> &semver::Version {
         &self.to
     }
 
+    /// The changes, breaking first, then by field and rule; empty when the
+    /// revisions are equivalent.
     pub fn changes(&self) -> &[Change] {
         &self.changes
     }
@@ -136,7 +145,9 @@ impl ContractDiff {
 /// Two contracts that are not revisions of one another.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NameMismatch {
+    /// The name of the older contract.
     pub old: String,
+    /// The name of the newer contract.
     pub new: String,
 }
 

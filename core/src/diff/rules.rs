@@ -17,8 +17,15 @@ use crate::rules::{self as validation, Rule};
 /// How a constraint keyword moved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
+    /// The new value accepts fewer documents (a smaller `maxLength`, a new
+    /// `pattern`).
     Tightened,
+    /// The new value accepts more documents (a larger `maxLength`, a removed
+    /// `pattern`).
     Relaxed,
+    /// The value changed in a way that neither only tightens nor only relaxes
+    /// (one `pattern` replaced by another, a `multipleOf` that is not a
+    /// multiple of the old one).
     Changed,
 }
 
@@ -26,8 +33,12 @@ pub enum Direction {
 /// (`request`), what it sends (`response`), or both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ContractDirection {
+    /// The contract describes messages its owner receives.
     Request,
+    /// The contract describes messages its owner sends.
     Response,
+    /// The contract describes messages sent both ways: a change has the worse
+    /// of its request and response impacts.
     Both,
 }
 

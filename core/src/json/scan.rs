@@ -62,11 +62,17 @@ pub struct SyntaxError {
 /// The kind of the next value, decided by its first byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool,
+    /// A number (`-`, or a digit).
     Number,
+    /// A string (`"`).
     String,
+    /// An object (`{`).
     Object,
+    /// An array (`[`).
     Array,
 }
 
