@@ -17,7 +17,9 @@ pub struct Catalog {
 /// Why a set of contracts could not be loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CatalogError {
+    /// A contract file could not be loaded: every problem, with its position.
     Contract(ContractError),
+    /// A path could not be read, or two contracts share a name and revision.
     Input(InputError),
 }
 
@@ -87,6 +89,7 @@ impl Catalog {
         &self.entries
     }
 
+    /// Whether the catalog holds no contract (an empty directory).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

@@ -11,7 +11,9 @@ use crate::report::Report;
 /// One column: a contract revision.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Column {
+    /// The contract name.
     pub name: String,
+    /// The revision, as semver text (`1.2.0`).
     pub revision: String,
 }
 
@@ -32,6 +34,8 @@ pub enum Cell {
 }
 
 impl Cell {
+    /// The validation report; `None` for a mismatch cell, which was not
+    /// validated.
     pub fn report(&self) -> Option<&Report> {
         match self {
             Cell::Checked(r) => Some(r),
@@ -43,20 +47,31 @@ impl Cell {
 /// One envelope and its cells, one per column.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
+    /// Where the envelope came from: `file.jsonl:LINE` or `file.json:INDEX`.
     pub source: String,
+    /// The contract name the envelope targets.
     pub contract: String,
+    /// The revision the envelope declares; `None` when it declares none (it
+    /// is still checked against every revision of its contract).
     pub revision: Option<String>,
+    /// One cell per column, in column order.
     pub cells: Vec<Cell>,
 }
 
 /// Counts over the matrix.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Totals {
+    /// Columns: contract revisions in the catalog.
     pub contracts: usize,
+    /// Rows: envelopes read.
     pub envelopes: usize,
+    /// Cells validated (an envelope against a revision of its own contract).
     pub checked: usize,
+    /// Checked cells whose report has no error.
     pub passed: usize,
+    /// Checked cells whose report has at least one error.
     pub failed: usize,
+    /// Cells not validated because the envelope names another contract.
     pub mismatched: usize,
     /// Envelopes naming a contract none of the columns has.
     pub unmatched: usize,
@@ -67,8 +82,12 @@ pub struct Totals {
 /// The whole matrix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Matrix {
+    /// One column per contract revision, in catalog order (name, then
+    /// revision).
     pub columns: Vec<Column>,
+    /// One row per envelope, in the order they were pushed.
     pub rows: Vec<Row>,
+    /// The revision chain of every contract name, sorted by name.
     pub chains: Vec<Chain>,
 }
 
@@ -108,6 +127,8 @@ impl Matrix {
         });
     }
 
+    /// Counts the columns, rows and cells, and the chain steps whose bump is
+    /// too small; computed afresh on each call.
     pub fn totals(&self) -> Totals {
         let mut t = Totals { contracts: self.columns.len(), envelopes: self.rows.len(), ..Totals::default() };
         for row in &self.rows {

@@ -19,8 +19,11 @@ pub const FORMAT_VERSION: u32 = 1;
 /// A JSON document with `"format_version"` as its first key.
 #[derive(Serialize)]
 pub struct Versioned<T: Serialize> {
+    /// Always [`FORMAT_VERSION`] when built with [`versioned`].
     pub format_version: u32,
     #[serde(flatten)]
+    /// The document; its keys are written after `format_version`, at the same
+    /// level (flattened), so `T` must serialize as a map.
     pub doc: T,
 }
 

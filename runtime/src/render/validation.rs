@@ -12,9 +12,13 @@ use crate::report::{Finding, Report};
 /// One envelope's outcome against one contract revision.
 #[derive(Debug, Clone, Copy)]
 pub struct Outcome<'a> {
+    /// The contract name.
     pub contract: &'a str,
+    /// The revision validated against, as semver text.
     pub revision: &'a str,
+    /// Where the envelope came from (`file.jsonl:LINE`).
     pub source: &'a str,
+    /// The findings for the envelope; it passes when none is an error.
     pub report: &'a Report,
 }
 
@@ -47,12 +51,17 @@ struct JsonResult<'a> {
 /// Totals closing a JSON stream.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
+    /// Envelopes counted.
     pub envelopes: usize,
+    /// Envelopes whose report has no error.
     pub passed: usize,
+    /// Envelopes whose report has at least one error.
     pub failed: usize,
 }
 
 impl Summary {
+    /// Counts one envelope's report: passed when it holds no error (warnings
+    /// do not fail), failed otherwise.
     pub fn add(&mut self, report: &Report) {
         self.envelopes += 1;
         if report.is_valid() {
