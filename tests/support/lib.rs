@@ -124,6 +124,9 @@ pub fn write_files(dir: &Path, files: &[(&str, &[u8])]) {
 
 /// Typed forms of the bundled contracts, generated once for every test that
 /// needs them (`#[protocolarc::contract]`; paths relative to `tests/`).
+/// `deny(missing_docs)`: every generated item carries a doc comment (SPEC §8),
+/// or this crate does not compile.
+#[deny(missing_docs)]
 pub mod typed {
     /// `mcp.sampling_create_message` 1.0.0.
     #[protocolarc::contract("../contracts/mcp_sampling_create_message_1.0.0.json")]

@@ -43,7 +43,7 @@ pub fn expand(spec: &ContractSpec, item: &Item, path: &str) -> TokenStream {
     let title = spec.title().map(str::to_string).unwrap_or_else(|| spec.name().to_string());
     let mut docs = vec![format!("{title} (`{}`).", spec.id())];
     docs.extend(spec.doc().map(str::to_string));
-    g.object(&spec.tree, &name, &docs, item.attrs.clone());
+    g.object(&spec.tree, &name, &docs, item.attrs.clone(), "");
     let ident = format_ident!("{}", name);
     let (contract, revision) = (spec.name(), spec.revision().to_string());
     let items = g.out;
@@ -107,8 +107,8 @@ impl Gen<'_> {
         node.field.map(|i| &self.spec.fields[i])
     }
 
-    /// A struct for an object node, named `name`.
-    fn object(&mut self, node: &Node, name: &str, doc: &[String], attrs: TokenStream) {
+    /// A struct for an object node at contract path `path`, named `name`.
+    fn object(&mut self, node: &Node, name: &str, doc: &[String], attrs: TokenStream, path: &str) {
         // The struct comes before the types of its fields.
         let slot = self.out.len();
         self.out.push(TokenStream::new());
@@ -121,10 +121,13 @@ impl Gen<'_> {
             let field_name = unique(snake_case(&key), &mut taken);
             let field_ident = ident_of(&field_name);
             let type_name = format!("{name}{}", pascal_case(&key));
-            let ty = self.value_type(&child.node, &type_name);
+            let child_path = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+            let ty = self.value_type(&child.node, &type_name, &child_path);
             let declared = self.field(&child.node);
             let required = child.node.required;
-            let field_docs = docs(&declared.and_then(|f| f.doc.clone()).into_iter().collect::<Vec<_>>());
+            let field_docs = docs(&[declared
+                .and_then(|f| f.doc.clone())
+                .unwrap_or_else(|| self.shape_sentence(&child.node, &child_path))]);
             let rename = (field_name != key).then(|| quote! { #[serde(rename = #key)] });
             let (ty, optional) = if required {
                 (ty, quote! {})
@@ -161,8 +164,25 @@ impl Gen<'_> {
         };
     }
 
-    /// The Rust type of a value at `node`; nested types are named `name`.
-    fn value_type(&mut self, node: &Node, name: &str) -> TokenStream {
+    /// What a field without a `doc` is documented with: its contract path,
+    /// types, requiredness and constraints, e.g. "`params.name`: string,
+    /// required, maxLength=128."
+    fn shape_sentence(&self, node: &Node, path: &str) -> String {
+        let field = self.field(node);
+        let types = field.map_or_else(|| node.implied_types(), |f| f.types);
+        let mut parts = vec![types.label(), if node.required { "required".into() } else { "optional".into() }];
+        if let Some(f) = field {
+            if let Some(values) = f.enum_values.as_deref() {
+                parts.push(format!("one of {}", crate::contract::enum_label(values)));
+            }
+            parts.extend(f.constraints.describe());
+        }
+        format!("`{path}`: {}.", parts.join(", "))
+    }
+
+    /// The Rust type of a value at `node` (contract path `path`); nested
+    /// types are named `name`.
+    fn value_type(&mut self, node: &Node, name: &str, path: &str) -> TokenStream {
         let field = self.field(node);
         let types = field.map_or_else(|| node.implied_types(), |f| f.types);
         if types.is_any() {
@@ -171,7 +191,7 @@ impl Gen<'_> {
         let kinds: Vec<JsonType> =
             types.iter().filter(|t| !(*t == JsonType::Integer && types.contains(JsonType::Number))).collect();
         if kinds.len() == 1 {
-            return self.single(node, kinds[0], name);
+            return self.single(node, kinds[0], name, path);
         }
         // Several types: an untagged enum with a variant per type.
         let name = &self.type_name(name);
@@ -181,16 +201,17 @@ impl Gen<'_> {
             .iter()
             .map(|&t| {
                 let v = format_ident!("{}", pascal_case(t.name()));
+                let doc = format!(" `{path}` as {} {}.", if t == JsonType::Integer { "an" } else { "a" }, t.name());
                 if t == JsonType::Null {
-                    quote! { #v, }
+                    quote! { #[doc = #doc] #v, }
                 } else {
-                    let ty = self.single(node, t, &format!("{name}{}", pascal_case(t.name())));
-                    quote! { #v(#ty), }
+                    let ty = self.single(node, t, &format!("{name}{}", pascal_case(t.name())), path);
+                    quote! { #[doc = #doc] #v(#ty), }
                 }
             })
             .collect();
         let derives = serde_derives();
-        let label = format!(" One of the types {}.", types.label());
+        let label = format!(" `{path}`: one of the types {}.", types.label());
         self.out.push(quote! {
             #[doc = #label]
             #derives
@@ -200,12 +221,12 @@ impl Gen<'_> {
         quote! { #ident }
     }
 
-    /// The Rust type of one JSON type at `node`.
-    fn single(&mut self, node: &Node, t: JsonType, name: &str) -> TokenStream {
+    /// The Rust type of one JSON type at `node` (contract path `path`).
+    fn single(&mut self, node: &Node, t: JsonType, name: &str, path: &str) -> TokenStream {
         match t {
             JsonType::String => match self.field(node).and_then(|f| f.enum_values.clone()) {
                 Some(values) if values.iter().all(|v| matches!(v, Scalar::String(_))) => {
-                    self.string_enum(&values, name)
+                    self.string_enum(&values, name, path)
                 }
                 _ => quote! { ::std::string::String },
             },
@@ -214,7 +235,8 @@ impl Gen<'_> {
             JsonType::Null => quote! { () },
             JsonType::Object if !node.keys.is_empty() => {
                 let name = &self.type_name(name);
-                self.object(node, name, &[], quote! {});
+                let doc = format!("The object at `{path}` in `{}`.", self.spec.id());
+                self.object(node, name, &[doc], quote! {}, path);
                 let ident = format_ident!("{}", name);
                 quote! { #ident }
             }
@@ -223,7 +245,7 @@ impl Gen<'_> {
             },
             JsonType::Array => {
                 let element = match node.items.as_deref() {
-                    Some(items) => self.value_type(items, &format!("{name}Item")),
+                    Some(items) => self.value_type(items, &format!("{name}Item"), &format!("{path}[]")),
                     None => quote! { ::protocolarc::__private::serde_json::Value },
                 };
                 quote! { ::std::vec::Vec<#element> }
@@ -232,7 +254,7 @@ impl Gen<'_> {
     }
 
     /// A Rust enum for a string enum; a single value also implements `Default`.
-    fn string_enum(&mut self, values: &[Scalar], name: &str) -> TokenStream {
+    fn string_enum(&mut self, values: &[Scalar], name: &str, path: &str) -> TokenStream {
         let ident = format_ident!("{}", self.type_name(name));
         let vis = self.vis.clone();
         let mut taken = HashSet::new();
@@ -243,10 +265,13 @@ impl Gen<'_> {
             let variant = unique(pascal_case(text), &mut taken);
             let variant = format_ident!("{}", variant);
             first.get_or_insert(variant.clone());
-            variants.push(quote! { #[serde(rename = #text)] #variant, });
+            let doc = format!(" `{}`.", text.escape_debug());
+            variants.push(quote! { #[doc = #doc] #[serde(rename = #text)] #variant, });
         }
         let derives = serde_derives();
+        let doc = format!(" The values of `{path}` in `{}`.", self.spec.id());
         self.out.push(quote! {
+            #[doc = #doc]
             #derives
             #vis enum #ident { #(#variants)* }
         });
