@@ -12,6 +12,8 @@
 //! `protocolarc-derive` macro and the `cargo-protocolarc` CLI are built on it.
 //! `ARCHITECTURE.md` in the repository maps the modules.
 
+#![deny(missing_docs)]
+
 pub mod chain;
 #[cfg(feature = "codegen")]
 pub mod codegen;

@@ -19,6 +19,8 @@
 //! assert_eq!(report.findings()[0].to_string(), "ERROR field.minimum seq: value -1 is less than minimum 0");
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod catalog;
 pub mod matrix;
 pub mod render;
