@@ -21,6 +21,17 @@ use crate::json::tree::{parse, Node, TreeError, Value};
 
 /// RFC 8785 canonical JSON of a document. A number beyond IEEE 754 double
 /// range has no canonical form: an error, as RFC 8785 requires.
+///
+/// Keys are sorted, whitespace goes, numbers are written as ECMAScript
+/// writes them:
+///
+/// ```
+/// use protocolarc_core::lock::canonical_json;
+///
+/// let text = canonical_json(br#"{ "c": 1e2, "b": 1.0, "a": [true, null, "x"] }"#).unwrap();
+/// assert_eq!(text, r#"{"a":[true,null,"x"],"b":1,"c":100}"#);
+/// assert!(canonical_json(b"1e400").is_err());
+/// ```
 pub fn canonical_json(bytes: &[u8]) -> Result<String, TreeError> {
     let root = parse(bytes)?;
     let mut out = String::with_capacity(bytes.len());
@@ -29,6 +40,16 @@ pub fn canonical_json(bytes: &[u8]) -> Result<String, TreeError> {
 }
 
 /// The lowercase hex SHA-256 of a document's canonical JSON.
+///
+/// Layout and key order do not change it:
+///
+/// ```
+/// use protocolarc_core::lock::digest;
+///
+/// let a = digest(br#"{ "c": 1e2, "b": 1.0, "a": [true, null, "x"] }"#).unwrap();
+/// assert_eq!(a, "165aaf007e4a5ef6a349288946ce1f5f50d69687d1dc959ade7fdc9fe58ab1b9");
+/// assert_eq!(digest(br#"{"a":[true,null,"x"],"b":1,"c":100}"#).unwrap(), a);
+/// ```
 pub fn digest(bytes: &[u8]) -> Result<String, TreeError> {
     let canonical = canonical_json(bytes)?;
     let hash = Sha256::digest(canonical.as_bytes());

@@ -27,6 +27,24 @@ impl ContractSpec {
     ///
     /// Every input gives a report: bytes that are not JSON give one
     /// `json.syntax` finding, nesting past [`MAX_DEPTH`](crate::MAX_DEPTH) one `json.depth`.
+    ///
+    /// ```
+    /// use protocolarc_core::{ContractSpec, Severity};
+    ///
+    /// let contract = ContractSpec::from_slice(br#"{"name": "demo.ping", "revision": "1.0.0",
+    ///     "fields": [ { "name": "seq", "type": "integer", "minimum": 0 } ] }"#, "demo.json").unwrap();
+    /// assert!(contract.validate_json(br#"{"seq": 3}"#).findings().is_empty());
+    ///
+    /// let report = contract.validate_json(br#"{"seq": 1.5}"#);
+    /// assert!(!report.is_valid());
+    /// let f = &report.findings()[0];
+    /// assert_eq!((f.severity(), f.rule(), f.field()), (Severity::Error, "field.type", "seq"));
+    /// assert_eq!(f.message(), "expected integer, found number");
+    ///
+    /// // Bytes that are not JSON are a finding too, never a panic or an `Err`.
+    /// let report = contract.validate_json(b"{\"seq\": ");
+    /// assert_eq!(report.findings()[0].to_string(), "ERROR json.syntax <data>: line 1, column 9: unexpected end of input");
+    /// ```
     pub fn validate_json(&self, data: &[u8]) -> Report {
         // Most bodies are valid: the walk in quick mode (`fast.rs`) proves
         // that much faster than the collect mode below, which then runs

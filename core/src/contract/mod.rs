@@ -42,6 +42,24 @@ impl ContractSpec {
     }
 
     /// Loads and checks a contract from bytes; `origin` names it in errors.
+    ///
+    /// ```
+    /// use protocolarc_core::ContractSpec;
+    ///
+    /// let contract = ContractSpec::from_slice(br#"{
+    ///     "name": "demo.call", "revision": "1.2.0",
+    ///     "fields": [ { "name": "method", "type": "string", "enum": ["ping"] } ] }"#, "demo.json").unwrap();
+    /// assert_eq!(contract.id(), "demo.call@1.2.0");
+    /// assert!(contract.validate_json(br#"{"method": "ping"}"#).is_valid());
+    ///
+    /// let report = contract.validate_json(br#"{"method": "pong"}"#);
+    /// assert_eq!(report.findings()[0].rule(), "field.enum");
+    /// assert_eq!(report.findings()[0].to_string(), "ERROR field.enum method: value 'pong' not in {'ping'}");
+    ///
+    /// // A contract that breaks the format is an error naming file, line and column.
+    /// let err = ContractSpec::from_slice(br#"{"name": "demo.call", "fields": []}"#, "bad.json").unwrap_err();
+    /// assert_eq!(err.to_string(), "bad.json:1:1: missing required key 'revision'");
+    /// ```
     pub fn from_slice(bytes: &[u8], origin: &str) -> Result<ContractSpec, ContractError> {
         load::from_slice(bytes, origin)
     }

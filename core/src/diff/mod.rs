@@ -161,6 +161,28 @@ impl std::error::Error for NameMismatch {}
 
 /// Compares two revisions of the same contract, with a checked witness for
 /// every breaking change that rejects an envelope.
+///
+/// ```
+/// use protocolarc_core::diff::{diff, Impact};
+/// use protocolarc_core::ContractSpec;
+///
+/// let old = ContractSpec::from_slice(br#"{"name": "t.call", "revision": "1.0.0",
+///     "fields": [ { "name": "params.name", "type": "string", "maxLength": 128 } ] }"#, "old.json").unwrap();
+/// let new = ContractSpec::from_slice(br#"{"name": "t.call", "revision": "2.0.0",
+///     "fields": [ { "name": "params.name", "type": "string", "maxLength": 64 } ] }"#, "new.json").unwrap();
+///
+/// let d = diff(&old, &new).unwrap();
+/// assert_eq!(d.changes().len(), 1);
+/// let change = &d.changes()[0];
+/// assert_eq!(change.rule(), "field.maxLength.tightened");
+/// assert_eq!(change.impact(), Impact::Breaking);
+/// assert_eq!(change.field(), "params.name");
+/// assert_eq!(change.message(), "maxLength 128 -> maxLength 64");
+/// // A data body 1.0.0 accepts and 2.0.0 rejects, checked with both.
+/// let witness = format!(r#"{{"params":{{"name":"{}"}}}}"#, "x".repeat(65));
+/// assert_eq!(change.witness(), Some(witness.as_str()));
+/// assert_eq!(d.compatibility(), Impact::Breaking);
+/// ```
 pub fn diff(old: &ContractSpec, new: &ContractSpec) -> Result<ContractDiff, NameMismatch> {
     compare(old, new, true)
 }
