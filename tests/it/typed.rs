@@ -257,3 +257,26 @@ fn a_value_edited_by_hand_is_checked_by_validate() {
         "ERROR field.minItems params.messages: array has 0 items, fewer than minItems 1"
     );
 }
+
+/// A value is built with `new` (required fields as arguments, optional ones
+/// `None`), no `unknown_fields` needed; `validate` judges it and `to_json`
+/// writes exactly the fields set.
+#[test]
+fn values_are_built_with_new() {
+    let mut call = ToolCall::new(
+        ToolCallJsonrpc::default(),
+        "req-1".into(),
+        ToolCallMethod::ToolsCall,
+        ToolCallParams::new("search".into(), serde_json::Map::new()),
+    );
+    assert!(call.validate().is_valid());
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&call.to_json()).unwrap(),
+        serde_json::json!({"jsonrpc": "2.0", "id": "req-1", "method": "tools/call", "params": {"name": "search", "arguments": {}}})
+    );
+    // Optional fields are set afterwards, and written only once set.
+    call.params.timeout_ms = Some(2500.into());
+    assert!(call.validate().is_valid());
+    let written: serde_json::Value = serde_json::from_slice(&call.to_json()).unwrap();
+    assert_eq!(written["params"]["timeout_ms"], 2500);
+}

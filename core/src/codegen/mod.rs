@@ -116,6 +116,8 @@ impl Gen<'_> {
         let vis = self.vis.clone();
         let mut taken = HashSet::from([UNKNOWN_FIELDS.to_string()]);
         let mut fields = Vec::new();
+        // `new`: the required fields as arguments, the optional ones `None`.
+        let (mut args, mut inits) = (Vec::new(), Vec::new());
         for child in &node.keys {
             let key = child.key.to_string();
             let field_name = unique(snake_case(&key), &mut taken);
@@ -129,6 +131,12 @@ impl Gen<'_> {
                 .and_then(|f| f.doc.clone())
                 .unwrap_or_else(|| self.shape_sentence(&child.node, &child_path))]);
             let rename = (field_name != key).then(|| quote! { #[serde(rename = #key)] });
+            if required {
+                args.push(quote! { #field_ident: #ty });
+                inits.push(quote! { #field_ident });
+            } else {
+                inits.push(quote! { #field_ident: ::std::option::Option::None });
+            }
             let (ty, optional) = if required {
                 (ty, quote! {})
             } else {
@@ -160,6 +168,16 @@ impl Gen<'_> {
                 /// Keys the contract does not declare, kept for the round trip.
                 #[serde(flatten)]
                 #vis #unknown: ::protocolarc::__private::serde_json::Map<::std::string::String, ::protocolarc::__private::serde_json::Value>,
+            }
+
+            impl #ident {
+                /// A value with every required field given, every optional one
+                /// absent (`None`) and no undeclared key. Unchecked, like any
+                /// value built by hand: `Contract::validate` judges it.
+                #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+                #vis fn new(#(#args),*) -> Self {
+                    #ident { #(#inits,)* #unknown: ::std::default::Default::default() }
+                }
             }
         };
     }
