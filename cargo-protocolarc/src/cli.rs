@@ -227,6 +227,23 @@ pub(crate) struct DiffArgs {
     /// Print each breaking change's witness under it (text format).
     #[arg(long)]
     pub witnesses: bool,
+    /// When to exit 2: on any breaking change (`breaking`), only on one whose
+    /// version bump does not cover it (`unbumped`: a major release is fine, as
+    /// `check` judges it), or `never` (a report, e.g. a pull-request summary).
+    /// A change an `accept` entry approves never fails.
+    #[arg(long, value_enum, default_value_t = FailOn::Breaking, value_name = "WHEN")]
+    pub fail_on: FailOn,
+}
+
+/// When `diff` exits 2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FailOn {
+    /// Any breaking change.
+    Breaking,
+    /// A breaking change its version bump does not cover.
+    Unbumped,
+    /// Never: the exit code is 0 whatever the verdict.
+    Never,
 }
 
 #[derive(Debug, Args)]

@@ -645,3 +645,45 @@ fn diff_against_markdown_has_a_heading_and_says_when_nothing_changed() {
         )
     );
 }
+
+/// The README's GitHub workflow, step by step on a scratch repository: the
+/// gate is `check`; the summary (`diff --fail-on never`) always runs and never
+/// fails the job. A legitimate major release passes both; a break released as
+/// a minor version fails `check` with an annotation, and the summary still
+/// describes it. `--fail-on unbumped` fails only the second.
+#[test]
+fn the_readme_workflow_passes_a_major_release_and_fails_an_unbumped_break() {
+    let workflow = |dir: &Path| {
+        let gate = cli(dir, &["check", "--against", "HEAD", "--format", "github"]);
+        let summary = cli(dir, &["diff", "--against", "HEAD", "--format", "markdown", "--fail-on", "never"]);
+        let unbumped = cli(dir, &["diff", "--against", "HEAD", "--fail-on", "unbumped"]).code;
+        let strict = cli(dir, &["diff", "--against", "HEAD"]).code;
+        (gate, summary, unbumped, strict)
+    };
+    let tightened = V1.replace(r#""maximum": 50"#, r#""maximum": 20"#);
+
+    let major = repo("workflow-major", "t_1.0.0.json");
+    add_revision(&major, "2.0.0", &tightened);
+    let (gate, summary, unbumped, strict) = workflow(&major);
+    assert_eq!(
+        (gate.code, gate.stdout.as_str()),
+        (0, "check: ok (2 revisions, 1 chain step, 2 pinned, 0 fixtures; base HEAD)\n")
+    );
+    assert_eq!(summary.code, 0);
+    assert!(summary.stdout.starts_with("## ProtocolArc diff\n\ndiff --against HEAD: 1 changed revision; breaking\n"));
+    assert!(summary.stdout.contains("| breaking | `field.maximum.tightened` | `limit` |"), "{}", summary.stdout);
+    assert_eq!((unbumped, strict), (0, 2));
+
+    let minor = repo("workflow-minor", "t_1.0.0.json");
+    add_revision(&minor, "1.1.0", &tightened);
+    let (gate, summary, unbumped, strict) = workflow(&minor);
+    assert_eq!(gate.code, 1);
+    assert!(
+        gate.stdout.starts_with("::error file=contracts/t_1.1.0.json,line=3,title=revision.bump.insufficient::"),
+        "{}",
+        gate.stdout
+    );
+    assert_eq!(summary.code, 0);
+    assert!(summary.stdout.contains("| breaking | `field.maximum.tightened` | `limit` |"), "{}", summary.stdout);
+    assert_eq!((unbumped, strict), (2, 2));
+}

@@ -3,13 +3,13 @@
 
 use std::io::Write;
 
-use protocolarc::chain::chains;
+use protocolarc::chain::{chains, Bump};
 use protocolarc::diff::{diff, ContractDiff, Impact};
 use protocolarc::render::diff as render;
 
 use super::{input, Ctx};
 use crate::ci::{self, Problem};
-use crate::cli::{CiFormat, DiffArgs};
+use crate::cli::{CiFormat, DiffArgs, FailOn};
 use crate::git::Rev;
 use crate::history::{self, approval, Relation};
 use crate::source::{Input, Repo};
@@ -39,8 +39,17 @@ pub(crate) fn run(cx: &Ctx, args: DiffArgs, out: &mut dyn Write) -> Result<i32, 
     let worst = diffs.iter().map(ContractDiff::compatibility).max().unwrap_or(Impact::Compatible);
     let summary = format!("{}: {}", super::check::count(diffs.len(), "chain step"), worst.as_str());
     write_diffs(&diffs, &args, &[], single, &summary, out)?;
-    let breaking = diffs.iter().any(|d| d.compatibility() == Impact::Breaking);
-    Ok(if breaking { exit::BREAKING } else { exit::OK })
+    let fails = diffs.iter().any(|d| fails(args.fail_on, d.compatibility(), d.from(), d.to()));
+    Ok(if fails { exit::BREAKING } else { exit::OK })
+}
+
+/// Whether a verdict between two revisions makes `diff` exit 2 under `--fail-on`.
+fn fails(fail_on: FailOn, verdict: Impact, from: &semver::Version, to: &semver::Version) -> bool {
+    match fail_on {
+        FailOn::Never => false,
+        FailOn::Breaking => verdict == Impact::Breaking,
+        FailOn::Unbumped => verdict == Impact::Breaking && Bump::between(from, to) < Bump::needed(verdict, from),
+    }
 }
 
 /// Text, JSON or Markdown of several diffs; `notes` follow each diff's text.
@@ -110,9 +119,13 @@ fn against_rev(cx: &Ctx, against: &str, args: &DiffArgs, out: &mut dyn Write) ->
     let mut diffs = Vec::new();
     let mut notes = Vec::new();
     let mut problems = Vec::new();
-    let mut breaking = false;
+    let (mut breaking, mut failing) = (false, false);
     for p in &pairs {
         let d = diff(&p.old.spec, &p.new.spec).map_err(|e| Failure::Input(e.to_string()))?;
+        // Whether an unapproved break of this pair fails the run (`--fail-on`);
+        // with `unbumped`, a break its bump covers is reported, not annotated.
+        let pair_fails = fails(args.fail_on, Impact::Breaking, p.old.spec.revision(), p.new.spec.revision());
+        let annotate = pair_fails || args.fail_on == FailOn::Never;
         let mut lines = Vec::new();
         if p.relation == Relation::Mutated {
             lines.push(format!(
@@ -126,6 +139,10 @@ fn against_rev(cx: &Ctx, against: &str, args: &DiffArgs, out: &mut dyn Write) ->
                 Some(a) => lines.push(format!("accepted {} {}: {}", c.rule(), c.field(), a.reason)),
                 None if c.impact() == Impact::Breaking => {
                     breaking = true;
+                    failing |= pair_fails;
+                    if !annotate {
+                        continue;
+                    }
                     problems.push(Problem {
                         file: p.new.file_text(),
                         // The changed field's own line; a removed field, or a
@@ -161,5 +178,5 @@ fn against_rev(cx: &Ctx, against: &str, args: &DiffArgs, out: &mut dyn Write) ->
             }
         }
     }
-    Ok(if breaking { exit::BREAKING } else { exit::OK })
+    Ok(if failing { exit::BREAKING } else { exit::OK })
 }
