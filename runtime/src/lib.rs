@@ -42,6 +42,9 @@ pub use catalog::{Catalog, CatalogError};
 /// `#[protocolarc::contract("path.json")] pub struct Name;`: typed structs from a contract file.
 #[cfg(feature = "derive")]
 pub use protocolarc_derive::contract;
+/// The JSON values generated types hold (open fields, maps of undeclared
+/// keys, numbers), re-exported so a user needs no `serde_json` of their own.
+pub use serde_json::{Map, Number, Value};
 #[doc(hidden)]
 pub use typed::__private;
 pub use typed::Contract;

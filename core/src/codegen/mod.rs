@@ -167,7 +167,7 @@ impl Gen<'_> {
                 #(#fields)*
                 /// Keys the contract does not declare, kept for the round trip.
                 #[serde(flatten)]
-                #vis #unknown: ::protocolarc::__private::serde_json::Map<::std::string::String, ::protocolarc::__private::serde_json::Value>,
+                #vis #unknown: ::protocolarc::Map<::std::string::String, ::protocolarc::Value>,
             }
 
             impl #ident {
@@ -204,7 +204,7 @@ impl Gen<'_> {
         let field = self.field(node);
         let types = field.map_or_else(|| node.implied_types(), |f| f.types);
         if types.is_any() {
-            return quote! { ::protocolarc::__private::serde_json::Value };
+            return quote! { ::protocolarc::Value };
         }
         let kinds: Vec<JsonType> =
             types.iter().filter(|t| !(*t == JsonType::Integer && types.contains(JsonType::Number))).collect();
@@ -248,7 +248,7 @@ impl Gen<'_> {
                 }
                 _ => quote! { ::std::string::String },
             },
-            JsonType::Integer | JsonType::Number => quote! { ::protocolarc::__private::serde_json::Number },
+            JsonType::Integer | JsonType::Number => quote! { ::protocolarc::Number },
             JsonType::Boolean => quote! { bool },
             JsonType::Null => quote! { () },
             JsonType::Object if !node.keys.is_empty() => {
@@ -259,12 +259,12 @@ impl Gen<'_> {
                 quote! { #ident }
             }
             JsonType::Object => quote! {
-                ::protocolarc::__private::serde_json::Map<::std::string::String, ::protocolarc::__private::serde_json::Value>
+                ::protocolarc::Map<::std::string::String, ::protocolarc::Value>
             },
             JsonType::Array => {
                 let element = match node.items.as_deref() {
                     Some(items) => self.value_type(items, &format!("{name}Item"), &format!("{path}[]")),
-                    None => quote! { ::protocolarc::__private::serde_json::Value },
+                    None => quote! { ::protocolarc::Value },
                 };
                 quote! { ::std::vec::Vec<#element> }
             }
