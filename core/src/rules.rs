@@ -114,6 +114,10 @@ rules! {
         explanation: "The bytes given to `validate_json` are not one JSON document. Envelope files report this as an input error (exit 3) instead.",
         example: "data bytes `{\"id\": 1,}`",
         fix: "Send well-formed JSON (RFC 8259).";
+    DATA_ENVELOPE = "data.envelope", Warning, "`from_json` was given a whole envelope instead of its `data`",
+        explanation: "A typed `T::from_json(bytes)` reads a data body. When the body it fails on is itself an envelope (an object with `contract` and `data`, and the contract declares neither), this hint joins the findings: the caller most likely meant to pass the envelope's `data`.",
+        example: "ToolCall::from_json(br#\"{\"contract\": \"mcp.tool_call\", \"data\": {...}}\"#)",
+        fix: "Pass the envelope's `data` (or read envelopes with `protocolarc::envelope` and validate each `data`).";
     JSON_DEPTH = "json.depth", Error, "objects and arrays nest deeper than the limit (128)",
         explanation: "The validator reads at most 128 levels of nesting so that no input can exhaust its stack; deeper documents are refused.",
         example: "data 129 nested arrays `[[[...]]]`",

@@ -48,7 +48,7 @@ pub trait Contract: Sized + Serialize + DeserializeOwned {
     fn from_json(bytes: &[u8]) -> Result<Self, Report> {
         let report = Self::validate_json(bytes);
         if !report.is_valid() {
-            return Err(report);
+            return Err(with_envelope_hint(Self::spec(), bytes, report));
         }
         // The validator has bounded the nesting at `MAX_DEPTH` (128 levels),
         // deeper than serde_json's own limit: lift that limit so that every
@@ -78,6 +78,25 @@ pub trait Contract: Sized + Serialize + DeserializeOwned {
     fn validate(&self) -> Report {
         Self::validate_json(&self.to_json())
     }
+}
+
+/// `report`, plus a `data.envelope` hint when `bytes` is an envelope
+/// (`contract` and `data` keys) and the contract declares neither key.
+fn with_envelope_hint(spec: &ContractSpec, bytes: &[u8], report: Report) -> Report {
+    let declares = |key: &str| spec.fields().iter().any(|f| f.path().root_key() == key);
+    if declares("contract") || declares("data") {
+        return report;
+    }
+    let Ok(serde_json::Value::Object(body)) = serde_json::from_slice::<serde_json::Value>(bytes) else {
+        return report;
+    };
+    if !(body.get("contract").is_some_and(serde_json::Value::is_string) && body.contains_key("data")) {
+        return report;
+    }
+    let mut findings = report.into_findings();
+    let msg = "this is an envelope ({\"contract\", \"data\"}), not a data body: pass its `data`";
+    findings.push(Finding::new(crate::rules::DATA_ENVELOPE, crate::DATA_FIELD, msg));
+    Report::new(findings)
 }
 
 /// Support for generated code; not a stable API.

@@ -280,3 +280,25 @@ fn values_are_built_with_new() {
     let written: serde_json::Value = serde_json::from_slice(&call.to_json()).unwrap();
     assert_eq!(written["params"]["timeout_ms"], 2500);
 }
+
+/// A whole envelope given to `from_json` gets the `data.envelope` hint beside
+/// the real findings (it got four `field.required` errors and no hint); the
+/// same bytes through `validate_json` keep the runtime's findings exactly.
+#[test]
+fn an_envelope_given_to_from_json_gets_a_hint() {
+    let envelope = br#"{"contract": "mcp.tool_call", "revision": "2.0.0", "data": {"jsonrpc": "2.0", "id": "r",
+        "method": "tools/call", "params": {"name": "n", "arguments": {}}}}"#;
+    let plain = ToolCall::validate_json(envelope);
+    assert!(!plain.is_valid() && plain.findings().iter().all(|f| f.rule() == "field.required"));
+    let err = ToolCall::from_json(envelope).unwrap_err();
+    let hints: Vec<String> =
+        err.findings().iter().filter(|f| f.rule() == "data.envelope").map(|f| f.to_string()).collect();
+    assert_eq!(
+        hints,
+        ["WARNING data.envelope <data>: this is an envelope ({\"contract\", \"data\"}), not a data body: pass its `data`"]
+    );
+    assert_eq!(err.findings().len(), plain.findings().len() + 1);
+    // Its data parses.
+    let data: serde_json::Value = serde_json::from_slice(envelope).unwrap();
+    assert!(ToolCall::from_json(data["data"].to_string().as_bytes()).is_ok());
+}
