@@ -322,40 +322,6 @@ fn a_clean_every_rule_body_takes_the_fast_path() {
     }
 }
 
-/// Byte-level damage to serialised bodies: truncation, a deleted byte, a
-/// repeated key, an escaped key, a number out of any range, white space.
-fn damaged(bytes: &[u8], how: usize, at: usize) -> Vec<u8> {
-    let at = at % (bytes.len() + 1);
-    let mut out = bytes.to_vec();
-    match how % 6 {
-        0 => out.truncate(at),
-        1 => {
-            if at < out.len() {
-                out.remove(at);
-            }
-        }
-        2 => {
-            let first = out.iter().position(|&b| b == b',').unwrap_or(out.len());
-            let member = out.get(1..first).unwrap_or(&[]).to_vec();
-            out.splice(1..1, member.into_iter().chain([b',']));
-        }
-        3 => {
-            if let Some(q) = out.iter().position(|&b| b == b'"') {
-                out.splice(q + 1..q + 2, *b"\\u0073");
-            }
-        }
-        4 => {
-            if let Some(d) = out.iter().skip(at).position(u8::is_ascii_digit) {
-                out.splice(at + d..at + d + 1, *b"1e400");
-            }
-        }
-        _ => {
-            out.splice(at..at, *b" \n\t");
-        }
-    }
-    out
-}
-
 #[test]
 fn damaged_bodies_agree_with_the_runtime() {
     let every = pair::<EveryRule>("tests/data/contracts/every_rule_1.0.0.json");
@@ -363,13 +329,13 @@ fn damaged_bodies_agree_with_the_runtime() {
     let mut cases = 0;
     for (n, body) in samples(every_rule_body(), 1500).iter().enumerate() {
         let bytes = body.to_string();
-        every.check(&damaged(bytes.as_bytes(), n, n * 7919), true);
+        every.check(&crate::strategies::damaged(bytes.as_bytes(), n, n * 7919), true);
         cases += 1;
     }
     for (contract, revision, data) in envelopes("contracts/fixtures/valid") {
         let pair = target(&pairs, &contract, &revision).expect("a generated type");
         for n in 0..60 {
-            pair.check(&damaged(&data, n, n * 104_729), true);
+            pair.check(&crate::strategies::damaged(&data, n, n * 104_729), true);
             cases += 1;
         }
     }

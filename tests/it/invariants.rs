@@ -612,46 +612,6 @@ fn gives_up(spec: &ContractSpec, node: Option<&Shape>, v: &J) -> bool {
     }
 }
 
-/// Byte-level damage: truncation, a deleted byte, a repeated first member,
-/// a number out of range, an escaped first key, nesting past the limit.
-fn damaged(rng: &mut Rng, text: &str) -> Vec<u8> {
-    let bytes = text.as_bytes();
-    let at = rng.below(bytes.len() + 1);
-    let mut out = bytes.to_vec();
-    match rng.below(6) {
-        0 => out.truncate(at),
-        1 => {
-            if at < out.len() {
-                out.remove(at);
-            }
-        }
-        2 => {
-            let first = out.iter().position(|&b| b == b',').unwrap_or(out.len());
-            let member = out.get(1..first).unwrap_or(&[]).to_vec();
-            out.splice(1..1, member.into_iter().chain([b',']));
-        }
-        3 => {
-            if let Some(d) = out.iter().skip(at).position(u8::is_ascii_digit) {
-                out.splice(at + d..at + d + 1, *b"1e400");
-            }
-        }
-        4 => {
-            if let Some(q) = out.iter().position(|&b| b == b'"') {
-                out.splice(q + 1..q + 2, *b"\\u0061");
-            }
-        }
-        _ => {
-            let n = 120 + rng.below(12);
-            let deep = format!("{}{}", "[".repeat(n), "]".repeat(n));
-            if let Some(colon) = out.iter().position(|&b| b == b':') {
-                let end = out.iter().skip(colon).position(|&b| b == b',' || b == b'}').map_or(out.len(), |e| colon + e);
-                out.splice(colon + 1..end, deep.into_bytes());
-            }
-        }
-    }
-    out
-}
-
 #[derive(Default, Debug)]
 struct Tally {
     bodies: usize,
@@ -695,7 +655,9 @@ fn exercise(spec: &ContractSpec, seed: u64, n: usize, mut also: impl FnMut(&[u8]
         let spaced = text.replace(',', " ,\n\t").replace(':', ": ");
         quick_agrees(spec, spaced.as_bytes(), Some(documented), tally);
         for _ in 0..2 {
-            let bad = damaged(&mut bodies.rng, &text);
+            let how = bodies.rng.below(7);
+            let at = bodies.rng.below(text.len() + 1);
+            let bad = crate::strategies::damaged(text.as_bytes(), how, at);
             quick_agrees(spec, &bad, None, tally);
             also(&bad);
         }

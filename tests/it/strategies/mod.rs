@@ -79,3 +79,46 @@ pub fn contract_value() -> impl Strategy<Value = Value> {
     ];
     json_tree(leaf.boxed(), CONTRACT_KEYS, 4, 40, 4)
 }
+
+/// Byte-level damage to a serialised body, case `how % 7` at byte `at`:
+/// truncation, a deleted byte, a repeated first member, an escaped key, a
+/// number out of any range, white space, or nesting past the depth limit.
+pub fn damaged(bytes: &[u8], how: usize, at: usize) -> Vec<u8> {
+    let at = at % (bytes.len() + 1);
+    let mut out = bytes.to_vec();
+    match how % 7 {
+        0 => out.truncate(at),
+        1 => {
+            if at < out.len() {
+                out.remove(at);
+            }
+        }
+        2 => {
+            let first = out.iter().position(|&b| b == b',').unwrap_or(out.len());
+            let member = out.get(1..first).unwrap_or(&[]).to_vec();
+            out.splice(1..1, member.into_iter().chain([b',']));
+        }
+        3 => {
+            if let Some(q) = out.iter().position(|&b| b == b'"') {
+                out.splice(q + 1..q + 2, *b"\\u0073");
+            }
+        }
+        4 => {
+            if let Some(d) = out.iter().skip(at).position(u8::is_ascii_digit) {
+                out.splice(at + d..at + d + 1, *b"1e400");
+            }
+        }
+        5 => {
+            out.splice(at..at, *b" \n\t");
+        }
+        _ => {
+            let n = 120 + at % 12;
+            let deep = format!("{}{}", "[".repeat(n), "]".repeat(n));
+            if let Some(colon) = out.iter().position(|&b| b == b':') {
+                let end = out.iter().skip(colon).position(|&b| b == b',' || b == b'}').map_or(out.len(), |e| colon + e);
+                out.splice(colon + 1..end, deep.into_bytes());
+            }
+        }
+    }
+    out
+}
