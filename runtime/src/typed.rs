@@ -109,6 +109,47 @@ pub mod __private {
 
     use super::*;
 
+    /// Deserializes an integer field: any JSON number with a zero fraction
+    /// that fits `T` (`7`, `7.0`, `7e0`, `1e2`). A number written with a
+    /// fraction or an exponent is read through a double, exact up to 2^53.
+    pub fn integer<'de, D, T>(d: D) -> Result<T, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: TryFrom<i64> + TryFrom<u64>,
+    {
+        let n = <serde_json::Number as serde::Deserialize>::deserialize(d)?;
+        whole(&n).ok_or_else(|| {
+            <D::Error as serde::de::Error>::custom(format!("{n} is not an integer in the field's Rust type"))
+        })
+    }
+
+    /// [`integer`] for an optional field: present means `Some`.
+    pub fn present_integer<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: TryFrom<i64> + TryFrom<u64>,
+    {
+        integer(d).map(Some)
+    }
+
+    fn whole<T: TryFrom<i64> + TryFrom<u64>>(n: &serde_json::Number) -> Option<T> {
+        if let Some(u) = n.as_u64() {
+            return T::try_from(u).ok();
+        }
+        if let Some(i) = n.as_i64() {
+            return T::try_from(i).ok();
+        }
+        let f = n.as_f64().filter(|f| f.fract() == 0.0)?;
+        // 2^64 and -2^63 are exact doubles: inside them the casts are exact.
+        if (0.0..18_446_744_073_709_551_616.0).contains(&f) {
+            T::try_from(f as u64).ok()
+        } else if (-9_223_372_036_854_775_808.0..0.0).contains(&f) {
+            T::try_from(f as i64).ok()
+        } else {
+            None
+        }
+    }
+
     /// Deserializes a present field as `Some`, even when it is `null`.
     pub fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
     where

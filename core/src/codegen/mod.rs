@@ -124,7 +124,12 @@ impl Gen<'_> {
             let field_ident = ident_of(&field_name);
             let type_name = format!("{name}{}", pascal_case(&key));
             let child_path = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
-            let ty = self.value_type(&child.node, &type_name, &child_path);
+            // A bounded (or unbounded) integer field is a Rust integer.
+            let int = self.integer_type(&child.node);
+            let ty = match &int {
+                Some(int) => int.clone(),
+                None => self.value_type(&child.node, &type_name, &child_path),
+            };
             let declared = self.field(&child.node);
             let required = child.node.required;
             let field_docs = docs(&[declared
@@ -137,17 +142,23 @@ impl Gen<'_> {
             } else {
                 inits.push(quote! { #field_ident: ::std::option::Option::None });
             }
-            let (ty, optional) = if required {
-                (ty, quote! {})
-            } else {
+            let (ty, optional) = match (required, int.is_some()) {
+                (true, false) => (ty, quote! {}),
+                (true, true) => (ty, quote! { #[serde(deserialize_with = "::protocolarc::__private::integer")] }),
                 // Absent is `None`; a present `null` is `Some` of the type's
                 // null, so the round trip keeps it.
-                (
+                (false, false) => (
                     quote! { ::std::option::Option<#ty> },
                     quote! {
                         #[serde(default, deserialize_with = "::protocolarc::__private::present", skip_serializing_if = "::std::option::Option::is_none")]
                     },
-                )
+                ),
+                (false, true) => (
+                    quote! { ::std::option::Option<#ty> },
+                    quote! {
+                        #[serde(default, deserialize_with = "::protocolarc::__private::present_integer", skip_serializing_if = "::std::option::Option::is_none")]
+                    },
+                ),
             };
             fields.push(quote! {
                 #field_docs
@@ -180,6 +191,33 @@ impl Gen<'_> {
                 }
             }
         };
+    }
+
+    /// `u64` or `i64` for a field whose only type is `integer` and whose
+    /// bounds fit that type (`u64` when the lower bound is at least 0), else
+    /// `None` (the field stays a `Number`).
+    fn integer_type(&self, node: &Node) -> Option<TokenStream> {
+        let f = self.field(node)?;
+        if f.types.iter().ne([JsonType::Integer]) {
+            return None;
+        }
+        let c = &f.constraints;
+        let parse = |t: &str| crate::json::number::Decimal::parse(t);
+        let (zero, i64_min, i64_max, u64_max) = (
+            parse("0")?,
+            parse("-9223372036854775808")?,
+            parse("9223372036854775807")?,
+            parse("18446744073709551615")?,
+        );
+        let lower = [&c.minimum, &c.exclusive_minimum].into_iter().flatten().max_by(|a, b| a.dec().compare(&b.dec()));
+        let upper = [&c.maximum, &c.exclusive_maximum].into_iter().flatten().min_by(|a, b| a.dec().compare(&b.dec()));
+        let at_most =
+            |limit: &crate::json::number::Decimal| upper.is_none_or(|u| u.dec().compare(&limit.dec()).is_le());
+        if lower.is_some_and(|l| l.dec().compare(&zero.dec()).is_ge()) && at_most(&u64_max) {
+            return Some(quote! { u64 });
+        }
+        let lower_fits = lower.is_none_or(|l| l.dec().compare(&i64_min.dec()).is_ge());
+        (lower_fits && at_most(&i64_max)).then(|| quote! { i64 })
     }
 
     /// What a field without a `doc` is documented with: its contract path,
