@@ -304,3 +304,19 @@ fn an_envelope_given_to_from_json_gets_a_hint() {
     let data: serde_json::Value = serde_json::from_slice(envelope).unwrap();
     assert!(ToolCall::from_json(data["data"].to_string().as_bytes()).is_ok());
 }
+
+/// An unbounded integer field is an `i64`: a value the validator accepts past
+/// 64 bits is the documented typed-parse failure, never a wrong number.
+#[test]
+fn an_integer_past_64_bits_is_a_typed_parse_failure_not_a_wrong_value() {
+    let body = br#"{"jsonrpc": "2.0", "id": "r", "method": "tools/call",
+        "params": {"name": "n", "arguments": {}, "timeout_ms": 1e30}}"#;
+    assert!(ToolCall::validate_json(body).is_valid(), "the contract accepts it");
+    let err = ToolCall::from_json(body).unwrap_err();
+    assert_eq!(err.findings().len(), 1);
+    assert_eq!(err.findings()[0].rule(), "json.syntax");
+    assert!(err.findings()[0].message().starts_with("the typed parse failed: "), "{err}");
+    let ok = br#"{"jsonrpc": "2.0", "id": "r", "method": "tools/call",
+        "params": {"name": "n", "arguments": {}, "timeout_ms": -9.0e2}}"#;
+    assert_eq!(ToolCall::from_json(ok).unwrap().params.timeout_ms, Some(-900));
+}
