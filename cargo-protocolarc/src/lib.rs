@@ -5,6 +5,8 @@
 //! library's renderers produce. [`run`] is the whole program with its streams
 //! passed in, so tests drive it in-process and compare bytes.
 
+#![deny(missing_docs)]
+
 pub mod checks;
 mod ci;
 mod cli;

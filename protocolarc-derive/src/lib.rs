@@ -9,6 +9,8 @@
 //! JSON line and column, and the problem, and the struct is still emitted so
 //! that no cascade of "cannot find type" errors follows.
 
+#![deny(missing_docs)]
+
 extern crate proc_macro;
 
 mod attr;

@@ -94,17 +94,43 @@ pub fn markdown(d: &ContractDiff) -> String {
         out.push_str("No changes.\n");
         return out;
     }
-    out.push_str("| impact | rule | field | change | witness |\n|---|---|---|---|---|\n");
+    out.push_str("| impact | rule | field | change |\n|---|---|---|---|\n");
     for c in d.changes() {
-        let witness = c.witness().map_or_else(String::new, code);
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} |\n",
             c.impact(),
             code(c.rule()),
             code(c.field()),
-            cell(c.message()),
-            cell(&witness)
+            cell(c.message())
         ));
     }
+    // Witnesses below the table, one JSON block each: long bodies would
+    // stretch a table cell past the page.
+    let witnessed: Vec<_> = d.changes().iter().filter_map(|c| Some((c, c.witness()?))).collect();
+    if !witnessed.is_empty() {
+        out.push_str("\nWitnesses (accepted by the old revision, rejected by the new one):\n");
+        for (c, w) in witnessed {
+            let fence = fence(w);
+            out.push_str(&format!("\n{} {}:\n\n{fence}json\n{w}\n{fence}\n", code(c.rule()), code(c.field())));
+        }
+    }
     out
+}
+
+/// A Markdown code fence longer than any run of backticks in `body`.
+fn fence(body: &str) -> String {
+    let longest = body.split(|ch| ch != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat(longest.max(2) + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fence;
+
+    #[test]
+    fn a_fence_outgrows_the_backticks_of_its_body() {
+        assert_eq!(fence(r#"{"a":1}"#), "```");
+        assert_eq!(fence(r#"{"s":"a```b"}"#), "````");
+        assert_eq!(fence(r#"{"s":"`````"}"#), "``````");
+    }
 }
