@@ -36,6 +36,7 @@ mod walk;
 pub use contract::{ContractError, ContractSpec, FieldSpec, JsonType, TypeSet};
 pub use envelope::{Envelope, InputError};
 pub use json::scan::line_col;
+pub use json::text::one_line;
 pub use json::MAX_DEPTH;
 pub use report::{Finding, Report, Severity};
 pub use validate::{DATA_FIELD, ENVELOPE_FIELD};

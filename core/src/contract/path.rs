@@ -20,19 +20,13 @@ pub struct FieldPath {
     segments: Vec<Segment>,
 }
 
-/// Control characters and the Unicode line and paragraph separators: text
-/// that would break an output line, or forge a new one.
-pub(crate) fn is_unprintable(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
-}
-
 impl FieldPath {
     /// Parses a dotted path; the error says what is wrong with it.
     pub fn parse(text: &str) -> Result<FieldPath, String> {
         if text.is_empty() {
             return Err("empty field path".into());
         }
-        if text.chars().any(is_unprintable) {
+        if text.chars().any(crate::json::text::is_unprintable) {
             let shown = crate::json::text::quote(text, 80);
             return Err(format!("path {shown} contains a control character (a line break would forge output lines)"));
         }

@@ -128,6 +128,23 @@ fn hex4(s: &[u8]) -> u32 {
     })
 }
 
+/// Control characters and the Unicode line and paragraph separators: text
+/// that would break an output line, or forge a new one.
+pub(crate) fn is_unprintable(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// Writes `c`, escaped (`\n`, `\u{1b}`) when it is unprintable.
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c if is_unprintable(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        c => out.push(c),
+    }
+}
+
 /// Renders text for a message: single-quoted, escapes for quotes, backslashes
 /// and control characters, cut after `max` characters.
 pub fn quote(s: &str, max: usize) -> String {
@@ -141,23 +158,37 @@ pub fn quote(s: &str, max: usize) -> String {
         match c {
             '\'' => out.push_str("\\'"),
             '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') => {
-                out.push_str(&format!("\\u{{{:x}}}", c as u32))
-            }
-            c => out.push(c),
+            c => push_escaped(&mut out, c),
         }
     }
     out.push('\'');
     out
 }
 
+/// Free text (a contract's title, doc or kind, a file label) made safe for
+/// one output line: control characters and the Unicode line separators are
+/// written as escapes (`\n`, `\u{1b}`), so no text can start a line of its
+/// own (a CI workflow command, a forged `[PASS]`).
+pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_unprintable) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    text.chars().for_each(|c| push_escaped(&mut out, c));
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::json::scan::Scanner;
+
+    #[test]
+    fn free_text_stays_on_one_line() {
+        assert_eq!(one_line("plain text"), "plain text");
+        assert_eq!(one_line("a\n::error::x\r\t\u{1b}[31m\u{2028}"), "a\\n::error::x\\r\\t\\u{1b}[31m\\u{2028}");
+        assert_eq!(quote("it's\n\u{85}", 80), "'it\\'s\\n\\u{85}'");
+    }
 
     fn token(src: &str) -> Str<'_> {
         let mut s = Scanner::new(src.as_bytes());
