@@ -188,7 +188,8 @@ pub fn read_jsonl<R: BufRead, E: From<InputError>>(
     origin: &str,
     each: impl FnMut(Envelope) -> Result<(), E>,
 ) -> Result<usize, E> {
-    read_jsonl_within(reader, label, origin, Limits::from_env(), each)
+    let limits = Limits::from_env().map_err(|msg| InputError::new(origin, msg))?;
+    read_jsonl_within(reader, label, origin, limits, each)
 }
 
 /// [`read_jsonl`] with a chosen cap on a line ([`Limits::max_line`]): a longer
@@ -248,7 +249,8 @@ pub fn read_file<E: From<InputError>>(
     file: &EnvelopeFile,
     each: impl FnMut(Envelope) -> Result<(), E>,
 ) -> Result<usize, E> {
-    read_file_within(file, Limits::from_env(), each)
+    let limits = Limits::from_env().map_err(|msg| InputError::new(file.path.display().to_string(), msg))?;
+    read_file_within(file, limits, each)
 }
 
 /// [`read_file`] with chosen caps: a JSONL line longer than

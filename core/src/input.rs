@@ -31,16 +31,22 @@ impl Default for Limits {
 
 impl Limits {
     /// The defaults, or the byte counts in `PROTOCOLARC_MAX_LINE_BYTES` and
-    /// `PROTOCOLARC_MAX_DOCUMENT_BYTES` where they are set to a positive
-    /// integer (a value that is not one is ignored).
-    pub fn from_env() -> Self {
-        let get = |name: &str, default: usize| {
-            std::env::var(name).ok().and_then(|v| v.trim().parse::<usize>().ok()).filter(|&n| n > 0).unwrap_or(default)
+    /// `PROTOCOLARC_MAX_DOCUMENT_BYTES` where they are set. A value that is
+    /// not a positive integer is an error naming the variable, never ignored.
+    pub fn from_env() -> Result<Self, String> {
+        let get = |name: &str, default: usize| match std::env::var(name) {
+            Err(_) => Ok(default),
+            Ok(v) => v
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("{name}={:?} is not a positive number of bytes", v)),
         };
-        Limits {
-            max_line: get("PROTOCOLARC_MAX_LINE_BYTES", DEFAULT_MAX_LINE),
-            max_document: get("PROTOCOLARC_MAX_DOCUMENT_BYTES", DEFAULT_MAX_DOCUMENT),
-        }
+        Ok(Limits {
+            max_line: get("PROTOCOLARC_MAX_LINE_BYTES", DEFAULT_MAX_LINE)?,
+            max_document: get("PROTOCOLARC_MAX_DOCUMENT_BYTES", DEFAULT_MAX_DOCUMENT)?,
+        })
     }
 }
 

@@ -103,3 +103,25 @@ fn documents_and_contracts_longer_than_the_cap_are_refused() {
         )
     );
 }
+
+/// A cap that is not a positive number of bytes is an input error naming the
+/// variable, never silently the default.
+#[test]
+fn a_malformed_cap_is_an_input_error_not_ignored() {
+    let dir = scratch("limits-bad-env");
+    write_files(&dir, &[("t.json", CONTRACT.as_bytes()), ("e.jsonl", ENVELOPE.as_bytes())]);
+    let out = run_env(&dir, &[("PROTOCOLARC_MAX_LINE_BYTES", "64M")], &["validate", "t.json", "e.jsonl"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            3,
+            "",
+            "error: t.json: cannot read contract: PROTOCOLARC_MAX_LINE_BYTES=\"64M\" is not a positive number of bytes\n"
+        )
+    );
+    let out = run_env(&dir, &[("PROTOCOLARC_MAX_DOCUMENT_BYTES", "0")], &["describe", "t.json"]);
+    assert_eq!(
+        (out.code, out.stderr.as_str()),
+        (3, "error: t.json: cannot read contract: PROTOCOLARC_MAX_DOCUMENT_BYTES=\"0\" is not a positive number of bytes\n")
+    );
+}

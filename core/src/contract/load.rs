@@ -82,7 +82,10 @@ impl std::error::Error for ContractError {}
 
 pub(super) fn from_path(path: &Path) -> Result<ContractSpec, ContractError> {
     let origin = path.display().to_string();
-    let cap = crate::input::Limits::from_env().max_document;
+    let cap = match crate::input::Limits::from_env() {
+        Ok(limits) => limits.max_document,
+        Err(msg) => return Err(ContractError::unpositioned(&origin, format!("cannot read contract: {msg}"))),
+    };
     match crate::input::read_capped(path, cap) {
         Ok(bytes) => from_slice(&bytes, &origin),
         Err(crate::input::ReadError::Io(e)) => {
