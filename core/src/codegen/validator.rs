@@ -257,7 +257,7 @@ impl Validator<'_> {
     /// Reads an array at `node`, with the field's item constraints.
     fn array(&mut self, node: &Node, f: Option<&FieldSpec>, depth: &TokenStream) -> TokenStream {
         let element = self.value(node.items.as_deref(), quote! { #depth + 1 });
-        let c = f.map(|f| f.constraints.clone()).unwrap_or_default();
+        let c = f.map(|f| (*f.constraints).clone()).unwrap_or_default();
         let [base, at, span, distinct] = unique::emit(&c);
         let counts = items::emit(&c);
         quote! {

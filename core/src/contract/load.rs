@@ -125,7 +125,7 @@ impl Ctx<'_> {
 
     fn string(&mut self, node: &Node, field: Option<&str>, key: &str) -> Option<String> {
         match &node.value {
-            Value::String(s) => Some(s.clone()),
+            Value::String(s) => Some(s.to_string()),
             other => {
                 self.at(node.offset, field, format!("'{key}' must be a string, found {}", other.type_name()));
                 None
@@ -149,7 +149,7 @@ impl Ctx<'_> {
                 self.at(node.offset, field, out_of_range(key, d));
                 None
             }
-            Value::Number(d) => Some(d.clone()),
+            Value::Number(d) => Some((**d).clone()),
             other => {
                 self.at(node.offset, field, format!("'{key}' must be a number, found {}", other.type_name()));
                 None
@@ -189,7 +189,7 @@ pub(super) fn from_slice(bytes: &[u8], origin: &str) -> Result<ContractSpec, Con
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut cx = Ctx { bytes, diags: Vec::new() };
     let spec = match parse(bytes) {
-        Ok(root) => contract(&mut cx, &root),
+        Ok(root) => contract(&mut cx, root),
         Err(e) => {
             cx.at(e.offset, None, e.message);
             None
@@ -213,18 +213,26 @@ pub(super) fn from_slice(bytes: &[u8], origin: &str) -> Result<ContractSpec, Con
     }
 }
 
-fn contract(cx: &mut Ctx<'_>, root: &Node) -> Option<ContractSpec> {
-    let Value::Object(members) = &root.value else {
-        cx.at(root.offset, None, format!("a contract must be a JSON object, found {}", root.value.type_name()));
-        return None;
+/// Takes the tree by value: each field's part of it is freed as soon as the
+/// field is built, so loading never holds the whole tree and the whole model
+/// at once.
+fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
+    let root_offset = root.offset;
+    let members = match root.value {
+        Value::Object(members) => members,
+        other => {
+            cx.at(root_offset, None, format!("a contract must be a JSON object, found {}", other.type_name()));
+            return None;
+        }
     };
     let (mut name, mut revision, mut kind, mut title, mut doc) = (None, None, None, None, None);
     let mut strict = Some(false);
     let mut fields_node = None;
     let mut revision_line = 0;
     let mut seen = [false; 3];
-    for (key, value) in members {
-        match key.name.as_str() {
+    for (key, owned) in members {
+        let value = &owned;
+        match &*key.name {
             "name" => {
                 seen[0] = true;
                 name = cx.string(value, None, "name").and_then(|n| check_name(cx, value, n));
@@ -252,7 +260,7 @@ fn contract(cx: &mut Ctx<'_>, root: &Node) -> Option<ContractSpec> {
             "strict" => strict = cx.boolean(value, None, "strict"),
             "fields" => {
                 seen[2] = true;
-                fields_node = Some(value);
+                fields_node = Some(owned);
             }
             other => cx.at(
                 key.offset,
@@ -267,7 +275,7 @@ fn contract(cx: &mut Ctx<'_>, root: &Node) -> Option<ContractSpec> {
     }
     for (present, key) in seen.iter().zip(["name", "revision", "fields"]) {
         if !present {
-            cx.at(root.offset, None, format!("missing required key '{key}'"));
+            cx.at(root_offset, None, format!("missing required key '{key}'"));
         }
     }
     let (fields, all_fields) = match fields_node.map(|node| fields(cx, node)) {
@@ -306,15 +314,19 @@ fn check_name(cx: &mut Ctx<'_>, node: &Node, name: String) -> Option<String> {
 }
 
 /// The fields that load, and whether all of them did.
-fn fields(cx: &mut Ctx<'_>, node: &Node) -> (Vec<FieldSpec>, bool) {
-    let Value::Array(items) = &node.value else {
-        cx.at(node.offset, None, format!("'fields' must be an array, found {}", node.value.type_name()));
-        return (Vec::new(), false);
+fn fields(cx: &mut Ctx<'_>, node: Node) -> (Vec<FieldSpec>, bool) {
+    let items = match node.value {
+        Value::Array(items) => items,
+        other => {
+            cx.at(node.offset, None, format!("'fields' must be an array, found {}", other.type_name()));
+            return (Vec::new(), false);
+        }
     };
     let before = cx.diags.len();
     let mut out = Vec::with_capacity(items.len());
     let mut first_at: HashMap<String, usize> = HashMap::new();
     for item in items {
+        let item = &item;
         let Some(spec) = field(cx, item) else { continue };
         if let Some(&first) = first_at.get(spec.path.as_str()) {
             let msg = format!("duplicate field path (first declared on line {})", line_col(cx.bytes, first).0);
@@ -366,7 +378,7 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
     // Keyword, node: to check applicability once the types are known.
     let mut used: Vec<(&'static str, &Node)> = Vec::new();
     for (key, value) in members {
-        let k = key.name.as_str();
+        let k = &*key.name;
         match k {
             "name" => {}
             "type" => {
@@ -442,7 +454,7 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
         required: required?,
         enum_values,
         doc,
-        constraints: c,
+        constraints: super::Sparse::new(c),
         line: 0,
         offset: node.offset,
     };
@@ -478,7 +490,7 @@ const KEYWORDS: &[(&str, Applies, &str)] = &[
 
 fn type_set(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<TypeSet> {
     let names: Vec<(&str, usize)> = match &node.value {
-        Value::String(s) => vec![(s.as_str(), node.offset)],
+        Value::String(s) => vec![(&**s, node.offset)],
         Value::Array(items) if items.is_empty() => {
             cx.at(node.offset, label, "empty type list".into());
             return None;
@@ -487,7 +499,7 @@ fn type_set(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<TypeSe
             let mut names = Vec::new();
             for item in items {
                 match &item.value {
-                    Value::String(s) => names.push((s.as_str(), item.offset)),
+                    Value::String(s) => names.push((&**s, item.offset)),
                     other => {
                         let msg = format!("a type name must be a string, found {}", other.type_name());
                         cx.at(item.offset, label, msg);
@@ -589,8 +601,8 @@ fn enum_values(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<Vec
                 ok = false;
                 continue;
             }
-            Value::Number(d) => Scalar::Number(d.clone()),
-            Value::String(s) => Scalar::String(s.clone()),
+            Value::Number(d) => Scalar::Number((**d).clone()),
+            Value::String(s) => Scalar::String(s.to_string()),
             other => {
                 let msg =
                     format!("enum values must be scalars (string, number, boolean, null), found {}", other.type_name());

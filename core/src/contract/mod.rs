@@ -157,7 +157,7 @@ pub struct FieldSpec {
     pub(crate) required: bool,
     pub(crate) enum_values: Option<Vec<Scalar>>,
     pub(crate) doc: Option<String>,
-    pub(crate) constraints: Constraints,
+    pub(crate) constraints: Sparse,
     pub(crate) line: usize,
     /// Byte offset of the field's object in the contract file.
     pub(crate) offset: usize,
@@ -454,6 +454,41 @@ impl Pattern {
 impl PartialEq for Pattern {
     fn eq(&self, other: &Self) -> bool {
         self.source == other.source
+    }
+}
+
+/// A field's constraints, stored out of line only when it has any: most
+/// fields have none, and a contract of a million fields should not carry a
+/// million empty keyword tables (a `Constraints` is several hundred bytes).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Sparse(Option<Box<Constraints>>);
+
+/// What [`Sparse`] reads as when no keyword is set.
+static NO_CONSTRAINTS: Constraints = Constraints {
+    minimum: None,
+    maximum: None,
+    exclusive_minimum: None,
+    exclusive_maximum: None,
+    multiple_of: None,
+    min_length: None,
+    max_length: None,
+    pattern: None,
+    min_items: None,
+    max_items: None,
+    unique_items: false,
+};
+
+impl Sparse {
+    pub(crate) fn new(c: Constraints) -> Sparse {
+        Sparse((!c.is_empty()).then(|| Box::new(c)))
+    }
+}
+
+impl std::ops::Deref for Sparse {
+    type Target = Constraints;
+
+    fn deref(&self) -> &Constraints {
+        self.0.as_deref().unwrap_or(&NO_CONSTRAINTS)
     }
 }
 

@@ -56,6 +56,7 @@ impl FieldPath {
             }
             segments.push(Segment { key: key.to_string(), arrays });
         }
+        segments.shrink_to_fit();
         Ok(FieldPath { text: text.to_string(), segments })
     }
 

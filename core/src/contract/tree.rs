@@ -18,8 +18,10 @@ pub(crate) struct Node {
     pub field: Option<usize>,
     /// Object keys below this node, in contract order.
     pub keys: Vec<Child>,
-    /// Where each key sits in `keys`, for nodes with many keys.
-    pub index: HashMap<Box<str>, usize>,
+    /// Where each key sits in `keys`, for nodes with more than [`LINEAR`]
+    /// keys (boxed: most nodes have a few keys and no index).
+    #[allow(clippy::box_collection)] // a pointer, not an inline 48-byte map, in every node
+    pub index: Option<Box<HashMap<Box<str>, usize>>>,
     /// The node for every element, when paths step into this array.
     pub items: Option<Box<Node>>,
     /// Declared: the field's flag. Implied: whether any child is required.
@@ -39,7 +41,7 @@ impl Node {
     pub fn child(&self, key: &Str<'_>) -> Option<usize> {
         if key.is_escaped() {
             let text = key.decode();
-            return self.index.get(&*text).copied();
+            return self.child_raw(text.as_bytes());
         }
         self.child_raw(key.raw())
     }
@@ -50,7 +52,7 @@ impl Node {
         if self.keys.len() <= LINEAR {
             return self.keys.iter().position(|c| c.key.as_bytes() == raw);
         }
-        self.index.get(std::str::from_utf8(raw).ok()?).copied()
+        self.index.as_ref()?.get(std::str::from_utf8(raw).ok()?).copied()
     }
 
     /// What an implied node must be: an object, an array, or either.
@@ -86,11 +88,12 @@ pub(crate) fn build(fields: &[FieldSpec]) -> Result<Node, Vec<Conflict>> {
     for (i, f) in fields.iter().enumerate() {
         let mut node = &mut root;
         for seg in f.path.segments() {
-            let at = match node.index.get(seg.key.as_str()) {
+            let index = node.index.get_or_insert_with(Box::default);
+            let at = match index.get(seg.key.as_str()) {
                 Some(&at) => at,
                 None => {
+                    index.insert(seg.key.as_str().into(), node.keys.len());
                     node.keys.push(Child { key: seg.key.as_str().into(), node: Node::default() });
-                    node.index.insert(seg.key.as_str().into(), node.keys.len() - 1);
                     node.keys.len() - 1
                 }
             };
@@ -103,11 +106,29 @@ pub(crate) fn build(fields: &[FieldSpec]) -> Result<Node, Vec<Conflict>> {
     }
     let mut conflicts = Vec::new();
     settle(&mut root, fields, &mut conflicts);
+    shrink(&mut root);
     if conflicts.is_empty() {
         Ok(root)
     } else {
         conflicts.sort_by_key(|c| c.field);
         Err(conflicts)
+    }
+}
+
+/// Gives back what growing the key lists left unused: a contract of a
+/// million fields would otherwise hold up to twice the tree it needs.
+fn shrink(node: &mut Node) {
+    node.keys.shrink_to_fit();
+    if node.keys.len() <= LINEAR {
+        node.index = None;
+    } else if let Some(index) = &mut node.index {
+        index.shrink_to_fit();
+    }
+    for c in &mut node.keys {
+        shrink(&mut c.node);
+    }
+    if let Some(items) = &mut node.items {
+        shrink(items);
     }
 }
 

@@ -93,7 +93,7 @@ pub(super) fn candidates(field: &FieldSpec, specs: &[&FieldSpec]) -> Vec<J> {
     }
     let types = field.types;
     if types.contains(JsonType::String) {
-        let all: Vec<&Constraints> = std::iter::once(&field).chain(specs).map(|f| &f.constraints).collect();
+        let all: Vec<&Constraints> = std::iter::once(&field).chain(specs).map(|f| &*f.constraints).collect();
         out.extend(strings(&all).into_iter().map(J::Str));
     }
     if types.has_numbers() {

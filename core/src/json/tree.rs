@@ -3,36 +3,42 @@
 //! error can name the line and column it is about. Duplicate keys and nesting
 //! beyond [`MAX_DEPTH`] are refused here.
 
+use std::borrow::Cow;
+
 use super::number::Decimal;
 use super::scan::{Kind, Scanner, SyntaxError};
 use super::MAX_DEPTH;
 
-/// A JSON value with the byte offset where it starts.
+/// A JSON value with the byte offset where it starts. Strings borrow from
+/// the document unless they hold escapes: a contract of a million fields
+/// would otherwise make millions of small allocations just to read it.
 #[derive(Debug, Clone)]
-pub struct Node {
+pub struct Node<'a> {
     pub offset: usize,
-    pub value: Value,
+    pub value: Value<'a>,
 }
 
 /// An object key with its offset.
 #[derive(Debug, Clone)]
-pub struct Key {
+pub struct Key<'a> {
     pub offset: usize,
-    pub name: String,
+    pub name: Cow<'a, str>,
 }
 
 #[derive(Debug, Clone)]
-pub enum Value {
+pub enum Value<'a> {
     Null,
     Bool(bool),
-    Number(Decimal),
-    String(String),
-    Array(Vec<Node>),
+    /// Boxed: numbers are rare in contract files, and an inline `Decimal`
+    /// would make every node of the tree as large as one.
+    Number(Box<Decimal>),
+    String(Cow<'a, str>),
+    Array(Vec<Node<'a>>),
     /// Members in document order.
-    Object(Vec<(Key, Node)>),
+    Object(Vec<(Key<'a>, Node<'a>)>),
 }
 
-impl Value {
+impl Value<'_> {
     /// The JSON type name (`integer` for numbers with no fractional part).
     pub fn type_name(&self) -> &'static str {
         match self {
@@ -61,14 +67,14 @@ impl From<SyntaxError> for TreeError {
 }
 
 /// Parses a whole document.
-pub fn parse(bytes: &[u8]) -> Result<Node, TreeError> {
+pub fn parse(bytes: &[u8]) -> Result<Node<'_>, TreeError> {
     let mut s = Scanner::new(bytes);
     let node = value(&mut s, 0)?;
     s.finish()?;
     Ok(node)
 }
 
-fn value(s: &mut Scanner<'_>, depth: usize) -> Result<Node, TreeError> {
+fn value<'a>(s: &mut Scanner<'a>, depth: usize) -> Result<Node<'a>, TreeError> {
     let kind = s.peek_kind()?;
     let offset = s.offset();
     let value = match kind {
@@ -78,9 +84,9 @@ fn value(s: &mut Scanner<'_>, depth: usize) -> Result<Node, TreeError> {
         },
         Kind::Number => {
             let n = s.number()?;
-            Value::Number(n.dec().to_decimal(n.raw()))
+            Value::Number(Box::new(n.dec().to_decimal(n.raw())))
         }
-        Kind::String => Value::String(s.string()?.decode().into_owned()),
+        Kind::String => Value::String(s.string()?.decode()),
         Kind::Array | Kind::Object if depth >= MAX_DEPTH => {
             return Err(TreeError { offset, message: format!("nesting deeper than {MAX_DEPTH} levels") });
         }
@@ -90,14 +96,15 @@ fn value(s: &mut Scanner<'_>, depth: usize) -> Result<Node, TreeError> {
             while s.array_next(items.is_empty())? {
                 items.push(value(s, depth + 1)?);
             }
+            items.shrink_to_fit();
             Value::Array(items)
         }
         Kind::Object => {
             s.object_start();
-            let mut members: Vec<(Key, Node)> = Vec::new();
-            let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
+            let mut members: Vec<(Key<'a>, Node<'a>)> = Vec::new();
+            let mut names: std::collections::HashSet<Cow<'a, str>> = std::collections::HashSet::new();
             while let Some(k) = s.object_key(members.is_empty())? {
-                let name = k.decode().into_owned();
+                let name = k.decode();
                 let key_offset = k.offset() - 1;
                 if !names.insert(name.clone()) {
                     return Err(TreeError {
@@ -108,6 +115,7 @@ fn value(s: &mut Scanner<'_>, depth: usize) -> Result<Node, TreeError> {
                 let v = value(s, depth + 1)?;
                 members.push((Key { offset: key_offset, name }, v));
             }
+            members.shrink_to_fit();
             Value::Object(members)
         }
     };
