@@ -23,6 +23,8 @@ pub mod envelope;
 mod error;
 #[doc(hidden)]
 pub mod fast;
+#[allow(dead_code)] // called by the schema validator
+pub(crate) mod format;
 pub mod input;
 mod json;
 mod keywords;
