@@ -224,6 +224,9 @@ impl ContractSpec {
     /// tree. `true` only when the body has no finding at all, `false` when
     /// it has one or the quick mode gave up (then the finding engine decides).
     pub fn passes(&self, data: &[u8]) -> bool {
+        if let Some(schema) = &self.schema {
+            return crate::walk_schema::passes(schema, data);
+        }
         let mut w = Walk::new(&self.fields, data, Quick);
         let ok = w.document(&self.tree, self.strict).is_ok();
         w.finish();

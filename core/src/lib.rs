@@ -23,8 +23,7 @@ pub mod envelope;
 mod error;
 #[doc(hidden)]
 pub mod fast;
-#[allow(dead_code)] // called by the schema validator
-pub(crate) mod format;
+mod format;
 pub mod input;
 mod json;
 mod keywords;
@@ -34,8 +33,9 @@ pub mod rules;
 pub mod suggest;
 mod validate;
 mod walk;
+mod walk_schema;
 
-pub use contract::{ContractError, ContractSpec, FieldSpec, JsonType, TypeSet};
+pub use contract::{ContractDirection, ContractError, ContractSpec, FieldSpec, JsonType, TypeSet};
 pub use envelope::{Envelope, InputError};
 pub use json::scan::line_col;
 pub use json::text::one_line;

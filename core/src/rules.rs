@@ -102,6 +102,66 @@ rules! {
         explanation: "Elements are compared as JSON values: object key order does not matter and `1` equals `1.0`.",
         example: "field {\"name\": \"tags\", \"type\": \"array\", \"uniqueItems\": true}; data {\"tags\": [\"a\", \"a\"]}",
         fix: "Remove the repeated elements.";
+    FIELD_CONST = "field.const", Error, "a value is not the schema's `const`",
+        explanation: "`const` allows exactly one JSON value. Values compare as JSON: object key order does not matter and `1` equals `1.0`.",
+        example: "schema {\"properties\": {\"type\": {\"const\": \"text\"}}}; data {\"type\": \"image\"}",
+        fix: "Send the constant value.";
+    FIELD_FORMAT = "field.format", Error, "a string is not a valid instance of its `format`",
+        explanation: "`format` is asserted for date-time, date, time, duration, email, hostname, ipv4, ipv6, uri, uri-reference, uri-template, uuid, json-pointer, regex and byte (base64), each by its RFC; another format name is an annotation.",
+        example: "schema {\"type\": \"string\", \"format\": \"date-time\"}; data \"2025-13-01T00:00:00Z\"",
+        fix: "Send a string in the format (RFC 3339 for dates and times, RFC 3986 for URIs, ...).";
+    FIELD_ADDITIONAL_PROPERTIES = "field.additionalProperties", Error, "a closed object has a key it does not declare",
+        explanation: "An object with `additionalProperties: false` (a `closed` object) allows only the keys its `properties` and `patternProperties` declare, at any depth. The finding names the undeclared key.",
+        example: "schema {\"properties\": {\"a\": {}}, \"additionalProperties\": false}; data {\"a\": 1, \"b\": 2}",
+        fix: "Remove the key, or declare it in a new revision (a forward change).";
+    FIELD_PROPERTY_NAMES = "field.propertyNames", Error, "an object key fails `propertyNames`",
+        explanation: "`propertyNames` is a schema every key of the object must pass, read as a string.",
+        example: "schema {\"propertyNames\": {\"maxLength\": 3}}; data {\"abcd\": 1}",
+        fix: "Rename the key.";
+    FIELD_MIN_PROPERTIES = "field.minProperties", Error, "an object has fewer keys than `minProperties`",
+        explanation: "`minProperties` bounds the number of keys from below.",
+        example: "schema {\"minProperties\": 1}; data {}",
+        fix: "Send at least that many keys.";
+    FIELD_MAX_PROPERTIES = "field.maxProperties", Error, "an object has more keys than `maxProperties`",
+        explanation: "`maxProperties` bounds the number of keys from above.",
+        example: "schema {\"maxProperties\": 1}; data {\"a\": 1, \"b\": 2}",
+        fix: "Send at most that many keys.";
+    FIELD_DEPENDENT_REQUIRED = "field.dependentRequired", Error, "a key is missing that another present key requires",
+        explanation: "`dependentRequired` maps a key to the keys that must be present whenever it is. The finding names the missing key.",
+        example: "schema {\"dependentRequired\": {\"card\": [\"expiry\"]}}; data {\"card\": \"4111\"}",
+        fix: "Send the required companion key, or drop the key that requires it.";
+    FIELD_ITEMS = "field.items", Error, "an array has more elements than `prefixItems` allows (`items: false`)",
+        explanation: "With `items: false`, an array may hold only the elements `prefixItems` declares.",
+        example: "schema {\"prefixItems\": [{}], \"items\": false}; data [1, 2]",
+        fix: "Send at most the declared elements.";
+    FIELD_CONTAINS = "field.contains", Error, "no element of an array matches `contains`",
+        explanation: "`contains` requires at least one element (or `minContains` elements) that passes its schema.",
+        example: "schema {\"contains\": {\"const\": \"x\"}}; data [\"a\"]",
+        fix: "Send a matching element.";
+    FIELD_MIN_CONTAINS = "field.minContains", Error, "fewer elements match `contains` than `minContains`",
+        explanation: "`minContains` sets how many elements must match `contains` (at least).",
+        example: "schema {\"contains\": {\"const\": 1}, \"minContains\": 2}; data [1]",
+        fix: "Send more matching elements.";
+    FIELD_MAX_CONTAINS = "field.maxContains", Error, "more elements match `contains` than `maxContains`",
+        explanation: "`maxContains` sets how many elements may match `contains` (at most).",
+        example: "schema {\"contains\": {\"const\": 1}, \"maxContains\": 1}; data [1, 1]",
+        fix: "Send fewer matching elements.";
+    FIELD_ANY_OF = "field.anyOf", Error, "a value matches no member of an untagged `anyOf`",
+        explanation: "An untagged union (no property pins every member to a constant) is tried member by member. When none matches, one finding names the member that came closest (its type accepts the value and it has the fewest findings) and that member's first failure. A tagged union reports its picked member's findings instead, and an unknown tag as `field.enum`.",
+        example: "schema {\"anyOf\": [{\"type\": \"string\"}, {\"type\": \"integer\"}]}; data 1.5",
+        fix: "Send a value one member accepts.";
+    FIELD_ONE_OF = "field.oneOf", Error, "a value matches no member, or several, of an untagged `oneOf`",
+        explanation: "`oneOf` needs exactly one matching member: none is reported as for `anyOf` (the closest member and its first failure), several by naming the members that match.",
+        example: "schema {\"oneOf\": [{\"minimum\": 0}, {\"maximum\": 10}]}; data 5",
+        fix: "Send a value exactly one member accepts.";
+    FIELD_NOT = "field.not", Error, "a value matches the schema under `not`",
+        explanation: "`not` rejects every value its schema accepts.",
+        example: "schema {\"not\": {\"type\": \"null\"}}; data null",
+        fix: "Send a value the `not` schema rejects.";
+    FIELD_FALSE = "field.false", Error, "a value sits where the schema is `false`",
+        explanation: "The boolean schema `false` accepts no value at all (a property that must be absent, an element past the end).",
+        example: "schema {\"properties\": {\"legacy\": false}}; data {\"legacy\": 1}",
+        fix: "Leave the value out.";
     FIELD_UNKNOWN = "field.unknown", Warning, "a strict contract does not declare this top-level key",
         explanation: "A contract with `\"strict\": true` warns about every top-level key it does not declare. It is a warning, not an error: the envelope still passes.",
         example: "contract {\"strict\": true, \"fields\": [{\"name\": \"id\", ...}]}; data {\"id\": 1, \"idd\": 2}",

@@ -46,6 +46,9 @@ impl ContractSpec {
     /// assert_eq!(report.findings()[0].to_string(), "ERROR json.syntax <data>: line 1, column 9: unexpected end of input");
     /// ```
     pub fn validate_json(&self, data: &[u8]) -> Report {
+        if let Some(schema) = &self.schema {
+            return crate::walk_schema::validate(schema, data);
+        }
         // Most bodies are valid: the walk in quick mode (`fast.rs`) proves
         // that much faster than the collect mode below, which then runs
         // only for bodies the quick mode did not pass.
@@ -60,21 +63,13 @@ impl ContractSpec {
     /// `Contract::validate_json` has), and what every fast path is tested
     /// against. The same report as [`ContractSpec::validate_json`].
     pub fn validate_json_full(&self, data: &[u8]) -> Report {
+        if let Some(schema) = &self.schema {
+            return crate::walk_schema::validate(schema, data);
+        }
         let mut w = Walk::new(&self.fields, data, Collect::default());
         let outcome = w.document(&self.tree, self.strict);
         let mode = w.finish();
-        match outcome {
-            Ok(()) => Report::new(mode.findings),
-            Err(Stop::Syntax(e)) => {
-                let (line, column) = line_col(data, e.offset);
-                let msg = format!("line {line}, column {column}: {}", e.kind.message());
-                Report::new(vec![Finding::new(rules::JSON_SYNTAX, DATA_FIELD, msg)])
-            }
-            Err(Stop::Depth) => {
-                let field = mode.depth_at.unwrap_or_else(|| DATA_FIELD.to_string());
-                Report::new(vec![Finding::new(rules::JSON_DEPTH, field, depth::message())])
-            }
-        }
+        report(data, outcome, mode)
     }
 
     /// Validates a data body that is already a `serde_json::Value` (through
@@ -106,5 +101,21 @@ impl ContractSpec {
             }
         }
         Report::new(findings)
+    }
+}
+
+/// The report of a collect walk that ended with `outcome`.
+pub(crate) fn report(data: &[u8], outcome: Result<(), Stop>, mode: Collect) -> Report {
+    match outcome {
+        Ok(()) => Report::new(mode.findings),
+        Err(Stop::Syntax(e)) => {
+            let (line, column) = line_col(data, e.offset);
+            let msg = format!("line {line}, column {column}: {}", e.kind.message());
+            Report::new(vec![Finding::new(rules::JSON_SYNTAX, DATA_FIELD, msg)])
+        }
+        Err(Stop::Depth) => {
+            let field = mode.depth_at.unwrap_or_else(|| DATA_FIELD.to_string());
+            Report::new(vec![Finding::new(rules::JSON_DEPTH, field, depth::message())])
+        }
     }
 }

@@ -95,6 +95,9 @@ pub(crate) trait Mode {
     /// module documentation.
     const QUICK: bool;
 
+    /// Whether faults become findings with messages (collect mode).
+    const COLLECTS: bool;
+
     /// Quick mode gives up (collect mode never does).
     fn give_up() -> Self::Stop;
 
@@ -125,6 +128,7 @@ pub(crate) struct Collect {
 impl Mode for Collect {
     type Stop = Stop;
     const QUICK: bool = false;
+    const COLLECTS: bool = true;
 
     /// Never called: every give-up site is behind `M::QUICK`. Were one
     /// reached, the report would be a `json.depth` finding, never a pass.
@@ -160,6 +164,7 @@ pub(crate) struct Quick;
 impl Mode for Quick {
     type Stop = Fail;
     const QUICK: bool = true;
+    const COLLECTS: bool = false;
 
     #[inline(always)]
     fn give_up() -> Fail {
@@ -201,19 +206,18 @@ impl Path<'_, '_> {
         out
     }
 
-    /// Appends `key` below this path; control characters are escaped so a
-    /// key cannot forge lines of text output.
+    /// Appends `key` below this path: `.key` for a plain key, `["key"]`
+    /// (JSON string escaping) for any other, so that a key holding a dot
+    /// reads as one key and a control character cannot forge output lines.
     fn write_key(&self, out: &mut String, key: &str) {
         self.write(out);
-        if !matches!(self, Path::Root) {
-            out.push('.');
-        }
-        for c in key.chars() {
-            if c.is_control() {
-                out.push_str(&c.escape_default().to_string());
-            } else {
-                out.push(c);
+        if crate::contract::is_plain_key(key) {
+            if !matches!(self, Path::Root) {
+                out.push('.');
             }
+            out.push_str(key);
+        } else {
+            crate::contract::push_bracketed(out, key);
         }
     }
 

@@ -57,7 +57,8 @@ fn expand(args: TokenStream, item: TokenStream) -> Result<TokenStream, TokenStre
     let vis = &item.vis;
     let attrs = &item.attrs;
     let target = codegen::Item { vis: quote! { #vis }, attrs: quote! { #(#attrs)* }, name: item.ident.to_string() };
-    let items = codegen::expand(&spec, &target, &args.path.value());
+    let items = codegen::expand(&spec, &target, &args.path.value())
+        .map_err(|message| fail(syn::Error::new(args.path.span(), message)))?;
     Ok(quote! { #items #older_text })
 }
 

@@ -942,8 +942,8 @@ fn duplicate_keys() {
     for (data, expect) in cases {
         s.check(&d, data, expect);
     }
-    // the empty key is a key like any other: its path is ""
-    s.check(&d, r#"{"":1,"":2}"#, &[(E, dk, "")]);
+    // the empty key is a key like any other: written `[""]` in paths (SPEC §10)
+    s.check(&d, r#"{"":1,"":2}"#, &[(E, dk, r#"[""]"#)]);
     // strict: undeclared duplicated top-level key: one duplicate, one unknown
     s.check(&cs(fields), r#"{"x":1,"x":2}"#, &[(E, dk, "x"), (W, "field.unknown", "x")]);
     s.finish();
@@ -967,14 +967,14 @@ fn strict() {
         (r#"{"params":{"name":"x"},"other":2}"#, &[(W, un, "other")]),
         (r#"{"params":{"name":"x"},"tags":["a"]}"#, &[]),
         (r#"{"params":{"name":"x"},"o1":1,"o2":{"deep":{"x":1}}}"#, &[(W, un, "o1"), (W, un, "o2")]),
-        (r#"{"params":{"name":"x"},"params.name":"y"}"#, &[(W, un, "params.name")]),
-        (r#"{"params":{"name":"x"},"tags[]":1}"#, &[(W, un, "tags[]")]),
+        (r#"{"params":{"name":"x"},"params.name":"y"}"#, &[(W, un, r#"["params.name"]"#)]),
+        (r#"{"params":{"name":"x"},"tags[]":1}"#, &[(W, un, r#"["tags[]"]"#)]),
         (r#"{"p\u0061rams":{"name":"x"}}"#, &[]),
         (r#"{"other":1}"#, &[(E, "field.required", "params"), (W, un, "other")]),
         (r#"{"params":{"name":"x"},"a":{"b":{"c":"x","zz":1},"yy":[{"q":1}]}}"#, &[]),
         (r#"{"params":{"name":"x"},"tags":[{"nested":1}]}"#, &[(E, "field.type", "tags[0]")]),
         (r#"{"params":{"name":"x"},"A":1}"#, &[(W, un, "A")]),
-        (r#"{"params":{"name":"x"},"":1}"#, &[(W, un, "")]),
+        (r#"{"params":{"name":"x"},"":1}"#, &[(W, un, r#"[""]"#)]),
         ("[]", &[(E, "field.type", "<data>")]),
     ];
     for (data, expect) in cases {

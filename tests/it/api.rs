@@ -283,7 +283,7 @@ fn structural_errors_name_position_and_field() {
             1,
             50,
             None,
-            "unknown key 'version' in contract (expected one of: $schema, name, revision, kind, title, doc, strict, fields)"
+            "unknown key 'version' in contract (expected one of: $schema, name, revision, kind, title, doc, direction, strict, fields, schema)"
                 .to_string()
         )
     );

@@ -35,7 +35,10 @@ fn malformed_contract_json() {
 #[test]
 fn contract_missing_fields() {
     let c = r#"{"name": "t.c", "revision": "1.0.0"}"#;
-    assert_eq!(contract_error("no-fields", c), (3, "error: c.json:1:1: missing required key 'fields'\n".into()));
+    assert_eq!(
+        contract_error("no-fields", c),
+        (3, "error: c.json:1:1: missing required key 'fields' (or 'schema', for a JSON Schema contract)\n".into())
+    );
 }
 
 #[test]

@@ -57,6 +57,12 @@ fn json_schema_test_suite() {
         .expect("suite dir")
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        // The files of the keywords a field carries (the schema form runs
+        // the whole suite: `schema_conformance.rs`).
+        .filter(|p| {
+            let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+            FIELD_KEYWORDS.contains(&stem)
+        })
         .collect();
     files.sort();
     let (mut ran, mut skipped) = (0, 0);

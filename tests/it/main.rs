@@ -22,6 +22,8 @@ mod rebuild;
 mod regression;
 mod rule_records;
 mod rules;
+mod schema_conformance;
+mod schema_form;
 mod soundness;
 mod strategies;
 mod typed;

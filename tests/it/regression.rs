@@ -38,7 +38,7 @@ fn keys_and_revisions_cannot_forge_lines_of_text_output() {
     let c = load(r#"{"name": "t", "revision": "1.0.0", "strict": true, "fields": []}"#).unwrap();
     assert_eq!(
         lines(&c, "{\"x\\n[PASS] forged\": 1}"),
-        ["WARNING field.unknown x\\n[PASS] forged: key is not declared by the strict contract"]
+        ["WARNING field.unknown [\"x\\n[PASS] forged\"]: key is not declared by the strict contract"]
     );
     let dir = scratch("forge");
     let contract = std::fs::read(root().join("contracts/a2a_task_send_1.0.0.json")).unwrap();

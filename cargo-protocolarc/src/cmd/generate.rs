@@ -21,7 +21,7 @@ pub(crate) fn run(args: GenerateArgs, out: &mut dyn Write) -> Result<i32, Failur
         return Err(Failure::Input(format!("--name {name:?} is not a Rust identifier")));
     }
     let item = Item { vis: quote_pub(), attrs: proc_macro2::TokenStream::new(), name };
-    let tokens = expand(&spec, &item, &path);
+    let tokens = expand(&spec, &item, &path).map_err(Failure::Input)?;
     let file: syn::File =
         syn::parse2(tokens).map_err(|e| Failure::Input(format!("generated code does not parse: {e}")))?;
     let code = prettyplease::unparse(&file);

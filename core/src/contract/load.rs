@@ -101,29 +101,34 @@ pub(super) fn from_path(path: &Path) -> Result<ContractSpec, ContractError> {
     }
 }
 
-const CONTRACT_KEYS: &str = "$schema, name, revision, kind, title, doc, strict, fields";
+const CONTRACT_KEYS: &str = "$schema, name, revision, kind, title, doc, direction, strict, fields, schema";
 const FIELD_KEYS: &str = "name, type, required, enum, doc, minimum, maximum, exclusiveMinimum, exclusiveMaximum, \
                           multipleOf, minLength, maxLength, pattern, minItems, maxItems, uniqueItems";
 const TYPE_NAMES: &str = "string, integer, number, boolean, object, array, null, any";
 
 /// `: did you mean 'required'?` when `word` is a near miss of one of the
 /// comma-separated `known` words, else nothing.
-fn hint(word: &str, known: &str) -> String {
+pub(super) fn hint(word: &str, known: &str) -> String {
     crate::suggest::nearest(word, known.split(", ")).map(|k| format!(": did you mean '{k}'?")).unwrap_or_default()
 }
 
-struct Ctx<'a> {
-    bytes: &'a [u8],
+pub(super) struct Ctx<'a> {
+    pub(super) bytes: &'a [u8],
     /// Problems by byte offset; positioned in one pass at the end.
     diags: Vec<(usize, Option<String>, String)>,
 }
 
 impl Ctx<'_> {
-    fn at(&mut self, offset: usize, field: Option<&str>, message: String) {
+    /// How many problems have been reported so far.
+    pub(super) fn diags_len(&self) -> usize {
+        self.diags.len()
+    }
+
+    pub(super) fn at(&mut self, offset: usize, field: Option<&str>, message: String) {
         self.diags.push((offset, field.map(str::to_string), message));
     }
 
-    fn string(&mut self, node: &Node, field: Option<&str>, key: &str) -> Option<String> {
+    pub(super) fn string(&mut self, node: &Node, field: Option<&str>, key: &str) -> Option<String> {
         match &node.value {
             Value::String(s) => Some(s.to_string()),
             other => {
@@ -133,7 +138,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn boolean(&mut self, node: &Node, field: Option<&str>, key: &str) -> Option<bool> {
+    pub(super) fn boolean(&mut self, node: &Node, field: Option<&str>, key: &str) -> Option<bool> {
         match node.value {
             Value::Bool(b) => Some(b),
             ref other => {
@@ -143,7 +148,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn number(&mut self, node: &Node, field: Option<&str>, key: &str) -> Option<Decimal> {
+    pub(super) fn number(&mut self, node: &Node, field: Option<&str>, key: &str) -> Option<Decimal> {
         match &node.value {
             Value::Number(d) if !d.dec().is_in_range() => {
                 self.at(node.offset, field, out_of_range(key, d));
@@ -157,7 +162,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn count(&mut self, node: &Node, field: Option<&str>, key: &str) -> Option<u64> {
+    pub(super) fn count(&mut self, node: &Node, field: Option<&str>, key: &str) -> Option<u64> {
         let value = match &node.value {
             Value::Number(d) => to_u64(d),
             _ => None,
@@ -228,6 +233,8 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
     let (mut name, mut revision, mut kind, mut title, mut doc) = (None, None, None, None, None);
     let mut strict = Some(false);
     let mut fields_node = None;
+    let mut schema_node = None;
+    let mut direction = Some(super::ContractDirection::Request);
     let mut revision_line = 0;
     let mut seen = [false; 3];
     for (key, owned) in members {
@@ -262,6 +269,17 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
                 seen[2] = true;
                 fields_node = Some(owned);
             }
+            "schema" => schema_node = Some(owned),
+            "direction" => {
+                direction = cx.string(value, None, "direction").and_then(|d| {
+                    let parsed = super::ContractDirection::parse(&d);
+                    if parsed.is_none() {
+                        let msg = format!("direction {} must be one of: request, response, both", quote(&d, 80));
+                        cx.at(value.offset, None, msg);
+                    }
+                    parsed
+                });
+            }
             other => cx.at(
                 key.offset,
                 None,
@@ -273,10 +291,41 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
             ),
         }
     }
-    for (present, key) in seen.iter().zip(["name", "revision", "fields"]) {
+    for (present, key) in seen.iter().zip(["name", "revision"]) {
         if !present {
             cx.at(root_offset, None, format!("missing required key '{key}'"));
         }
+    }
+    let schema = match (&fields_node, schema_node) {
+        (None, None) => {
+            cx.at(root_offset, None, "missing required key 'fields' (or 'schema', for a JSON Schema contract)".into());
+            return None;
+        }
+        (Some(_), Some(node)) => {
+            let msg = "a contract has 'fields' or 'schema', not both".to_string();
+            cx.at(node.offset, None, msg);
+            return None;
+        }
+        (None, Some(node)) => Some(super::schema::compile(cx, &node)),
+        (Some(_), None) => None,
+    };
+    if let Some(schema) = schema {
+        let (name, revision, strict, direction) = (name?, revision?, strict?, direction?);
+        let schema = Box::new(schema?);
+        let (fields, tree) = (Vec::new(), tree::Node::default());
+        return Some(ContractSpec {
+            name,
+            revision,
+            kind,
+            title,
+            doc,
+            strict,
+            direction,
+            fields,
+            tree,
+            schema: Some(schema),
+            revision_line,
+        });
     }
     let (fields, all_fields) = match fields_node.map(|node| fields(cx, node)) {
         Some((fields, ok)) => (fields, ok),
@@ -297,8 +346,20 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
     if !all_fields {
         return None;
     }
-    let (name, revision, strict, tree) = (name?, revision?, strict?, tree?);
-    Some(ContractSpec { name, revision, kind, title, doc, strict, fields, tree, revision_line })
+    let (name, revision, strict, tree, direction) = (name?, revision?, strict?, tree?, direction?);
+    Some(ContractSpec {
+        name,
+        revision,
+        kind,
+        title,
+        doc,
+        strict,
+        direction,
+        fields,
+        tree,
+        schema: None,
+        revision_line,
+    })
 }
 
 fn check_name(cx: &mut Ctx<'_>, node: &Node, name: String) -> Option<String> {
@@ -545,7 +606,7 @@ fn type_set(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<TypeSe
     ok.then_some(set)
 }
 
-fn multiple_of(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<Decimal> {
+pub(super) fn multiple_of(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<Decimal> {
     let d = cx.number(node, label, "multipleOf")?;
     let dec = d.dec();
     if dec.is_zero() || dec.is_negative() {
@@ -563,7 +624,7 @@ fn multiple_of(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<Dec
     Some(d)
 }
 
-fn pattern(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>, source: String) -> Option<Pattern> {
+pub(super) fn pattern(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>, source: String) -> Option<Pattern> {
     match regex::RegexBuilder::new(&source).size_limit(1 << 22).build() {
         Ok(regex) => Some(Pattern { source, regex }),
         Err(e) => {
@@ -622,7 +683,7 @@ fn enum_values(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<Vec
 }
 
 /// Refuses bounds that no value can satisfy.
-fn ranges(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>, c: &Constraints) {
+pub(super) fn ranges(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>, c: &Constraints) {
     let pairs =
         [("minLength", c.min_length, "maxLength", c.max_length), ("minItems", c.min_items, "maxItems", c.max_items)];
     for (lo_kw, lo, hi_kw, hi) in pairs {

@@ -9,6 +9,7 @@
 
 mod load;
 mod path;
+pub mod schema;
 pub(crate) mod tree;
 
 use std::fmt;
@@ -29,8 +30,12 @@ pub struct ContractSpec {
     pub(crate) title: Option<String>,
     pub(crate) doc: Option<String>,
     pub(crate) strict: bool,
+    pub(crate) direction: ContractDirection,
+    /// The fields form's fields, in contract order (empty in the schema form).
     pub(crate) fields: Vec<FieldSpec>,
     pub(crate) tree: tree::Node,
+    /// The schema form's compiled schema (`None` in the fields form).
+    pub(crate) schema: Option<Box<schema::Schema>>,
     /// The line of the `revision` value in the contract file (0 if unknown).
     pub(crate) revision_line: usize,
 }
@@ -97,7 +102,19 @@ impl ContractSpec {
         self.strict
     }
 
-    /// The fields in contract order.
+    /// Which way the contract's messages flow (`direction`, `request` when
+    /// not declared).
+    pub fn direction(&self) -> ContractDirection {
+        self.direction
+    }
+
+    /// The compiled JSON Schema of a schema-form contract; `None` for the
+    /// fields form.
+    pub fn schema(&self) -> Option<&schema::Schema> {
+        self.schema.as_deref()
+    }
+
+    /// The fields in contract order (none in the schema form).
     pub fn fields(&self) -> &[FieldSpec] {
         &self.fields
     }
@@ -137,8 +154,10 @@ impl ContractSpec {
             title: None,
             doc: None,
             strict: false,
+            direction: ContractDirection::Request,
             fields,
             tree,
+            schema: None,
             revision_line: 0,
         })
     }
@@ -146,6 +165,76 @@ impl ContractSpec {
     /// `name@revision`.
     pub fn id(&self) -> String {
         format!("{}@{}", self.name, self.revision)
+    }
+}
+
+/// Whether a key is written as is in a path (`params.name`): not empty, and
+/// none of `.`, `[`, `]`, `{`, `}`, `"`, `\` or a control character.
+pub fn is_plain_key(key: &str) -> bool {
+    !key.is_empty()
+        && !key
+            .chars()
+            .any(|c| matches!(c, '.' | '[' | ']' | '{' | '}' | '"' | '\\') || crate::json::text::is_unprintable(c))
+}
+
+/// Appends `["key"]`: the key as a JSON string, with every unprintable
+/// character (controls, DEL, C1, the Unicode line separators) as a `\uXXXX`
+/// escape, so the path stays one line and its key reads back exactly.
+pub(crate) fn push_bracketed(out: &mut String, key: &str) {
+    use std::fmt::Write as _;
+    out.push_str("[\"");
+    for c in key.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if crate::json::text::is_unprintable(c) => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push_str("\"]");
+}
+
+/// Which way a contract's messages flow (SPEC §11, the `direction` key):
+/// what its owner accepts (`request`), what it sends (`response`), or both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ContractDirection {
+    /// The contract describes messages its owner receives (the default).
+    Request,
+    /// The contract describes messages its owner sends.
+    Response,
+    /// The contract describes messages sent both ways: a change has the worse
+    /// of its request and response impacts.
+    Both,
+}
+
+impl ContractDirection {
+    /// Every direction, in the order `rules` shows them.
+    pub const ALL: [ContractDirection; 3] =
+        [ContractDirection::Request, ContractDirection::Response, ContractDirection::Both];
+
+    /// `request` / `response` / `both`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContractDirection::Request => "request",
+            ContractDirection::Response => "response",
+            ContractDirection::Both => "both",
+        }
+    }
+
+    /// The direction named `text` (as [`ContractDirection::as_str`] writes it).
+    pub fn parse(text: &str) -> Option<ContractDirection> {
+        ContractDirection::ALL.into_iter().find(|d| d.as_str() == text)
+    }
+}
+
+impl fmt::Display for ContractDirection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

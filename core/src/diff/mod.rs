@@ -14,6 +14,7 @@
 mod detect;
 pub mod rules;
 mod sample;
+mod schema;
 mod witness;
 
 use std::fmt;
@@ -198,7 +199,12 @@ fn compare(old: &ContractSpec, new: &ContractSpec, witnesses: bool) -> Result<Co
     if old.name() != new.name() {
         return Err(NameMismatch { old: old.name().to_string(), new: new.name().to_string() });
     }
-    let mut changes: Vec<Change> = detect::changes(old, new)
+    let detected = if old.schema().is_some() || new.schema().is_some() {
+        schema::changes(old, new)
+    } else {
+        detect::changes(old, new)
+    };
+    let mut changes: Vec<Change> = detected
         .into_iter()
         .map(|d| {
             let (witness, message) = if witnesses && d.rule.impact == Impact::Breaking {

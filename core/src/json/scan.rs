@@ -224,6 +224,12 @@ impl<'a> Scanner<'a> {
         self.pos
     }
 
+    /// Moves to `pos` (the start of a value read before), so that a value
+    /// can be read again with offsets that stay those of the whole input.
+    pub fn seek(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+
     fn err<T>(&self, offset: usize, kind: SyntaxErrorKind) -> Result<T, SyntaxError> {
         Err(SyntaxError { offset, kind })
     }

@@ -1,0 +1,567 @@
+//! Compiling a `schema` member: the positioned JSON tree of the contract
+//! file -> the node arena of [`Schema`].
+//!
+//! Three passes: every subschema becomes a node (keywords checked, unknown
+//! ones refused with their position), then every `$ref` is resolved by JSON
+//! Pointer or `$anchor` within the document, then the graph is checked for
+//! reference cycles that never descend into the value and its tagged unions
+//! are found.
+
+use std::collections::HashMap;
+
+use super::{Condition, Id, Literal, Node, Schema, Tag, Union};
+use crate::contract::load::{hint, multiple_of, pattern, ranges, Ctx};
+use crate::contract::{Constraints, JsonType, TypeSet};
+use crate::json::canonical::canonical;
+use crate::json::scan::Scanner;
+use crate::json::text::quote;
+use crate::json::tree::{Node as Json, Value};
+
+/// The keywords that are validated, diffed and generated.
+const SCHEMA_KEYWORDS: &str = "type, enum, const, properties, required, additionalProperties, patternProperties, \
+     propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas, items, prefixItems, contains, \
+     minContains, maxContains, minItems, maxItems, uniqueItems, anyOf, oneOf, allOf, not, if, then, else, $ref, \
+     $defs, $anchor, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, \
+     maxLength, pattern";
+
+/// Kept and shown, never enforced.
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+    "$schema",
+    "$id",
+    "contentMediaType",
+    "contentEncoding",
+];
+
+/// Draft-07 spellings, refused with a pointer to `import schema`.
+const DRAFT_07: &[&str] = &["definitions", "dependencies", "additionalItems"];
+
+/// How deep applicators (`$ref`, `allOf`, ...) may chain on one value before
+/// the walker stops: far beyond any real schema, and a bound on a crafted one.
+pub(crate) const MAX_CHAIN: usize = 64;
+
+struct Compiler<'c, 'x> {
+    cx: &'c mut Ctx<'x>,
+    nodes: Vec<Node>,
+    /// JSON Pointer (decoded segments joined by `/`) -> node.
+    pointers: HashMap<String, Id>,
+    anchors: HashMap<String, Id>,
+    /// `$ref`s to resolve: the node, the reference text, its offset.
+    refs: Vec<(Id, String, usize)>,
+    /// `$defs` entries: node -> name, for messages.
+    names: Vec<(Id, String)>,
+    /// How many subschemas with their own `$id` enclose the one being
+    /// compiled: an `$anchor` inside such an embedded resource belongs to
+    /// it, not to the document's scope that `#name` searches.
+    embedded: usize,
+}
+
+/// Compiles the `schema` member; `None` after reporting every problem.
+pub(in crate::contract) fn compile(cx: &mut Ctx<'_>, root: &Json<'_>) -> Option<Schema> {
+    let before = cx.diags_len();
+    let mut c = Compiler {
+        cx,
+        nodes: Vec::new(),
+        pointers: HashMap::new(),
+        anchors: HashMap::new(),
+        refs: Vec::new(),
+        names: Vec::new(),
+        embedded: 0,
+    };
+    c.node(root, &mut String::new());
+    c.resolve();
+    for (id, name) in std::mem::take(&mut c.names) {
+        c.nodes[id as usize].label.get_or_insert_with(|| name.into_boxed_str());
+    }
+    if c.cx.diags_len() == before {
+        c.cycles();
+    }
+    if c.cx.diags_len() > before {
+        return None;
+    }
+    c.tags();
+    for n in &mut c.nodes {
+        n.trivial = n.is_trivial();
+        n.bare = if n.is_bare_ref() { n.reference } else { None };
+    }
+    let mut canon = String::new();
+    let mut s = Scanner::new(c.cx.bytes);
+    s.seek(root.offset);
+    canonical(&mut s, &mut canon).ok()?;
+    Some(Schema { nodes: c.nodes, canonical: canon })
+}
+
+/// `/a~1b/c` in JSON Pointer form, for messages.
+fn pointer_text(path: &str) -> String {
+    if path.is_empty() {
+        return "the schema root".into();
+    }
+    format!("/{path}")
+}
+
+fn escape_segment(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+impl Compiler<'_, '_> {
+    fn at(&mut self, offset: usize, message: String) {
+        self.cx.at(offset, None, message);
+    }
+
+    /// Compiles the subschema at `json`, whose pointer is `path`.
+    fn node(&mut self, json: &Json<'_>, path: &mut String) -> Id {
+        let id = self.nodes.len() as Id;
+        self.nodes.push(Node { offset: json.offset, ..Node::default() });
+        self.pointers.insert(path.clone(), id);
+        let members = match &json.value {
+            Value::Bool(true) => return id,
+            Value::Bool(false) => {
+                self.nodes[id as usize].never = true;
+                return id;
+            }
+            Value::Object(members) => members,
+            other => {
+                let msg = format!(
+                    "a schema must be an object or a boolean, found {} at {}",
+                    other.type_name(),
+                    pointer_text(path)
+                );
+                self.at(json.offset, msg);
+                return id;
+            }
+        };
+        let resource = !path.is_empty() && members.iter().any(|(k, _)| &*k.name == "$id");
+        self.embedded += usize::from(resource);
+        let mut n = Node { offset: json.offset, ..Node::default() };
+        let mut c = Constraints::default();
+        let mut test = None;
+        let (mut then, mut otherwise) = (None, None);
+        let len = path.len();
+        for (key, value) in members {
+            let k = &*key.name;
+            match k {
+                "type" => n.types = self.types(value),
+                "enum" => n.enum_values = self.enum_values(value),
+                "const" => n.constant = self.literal(value),
+                "format" => {
+                    if let Some(name) = self.cx.string(value, None, "format") {
+                        n.format = crate::format::ASSERTED.iter().copied().find(|f| *f == name);
+                    }
+                }
+                "minimum" => c.minimum = self.cx.number(value, None, k),
+                "maximum" => c.maximum = self.cx.number(value, None, k),
+                "exclusiveMinimum" => c.exclusive_minimum = self.cx.number(value, None, k),
+                "exclusiveMaximum" => c.exclusive_maximum = self.cx.number(value, None, k),
+                "multipleOf" => c.multiple_of = multiple_of(self.cx, value, None),
+                "minLength" => c.min_length = self.cx.count(value, None, k),
+                "maxLength" => c.max_length = self.cx.count(value, None, k),
+                "minItems" => c.min_items = self.cx.count(value, None, k),
+                "maxItems" => c.max_items = self.cx.count(value, None, k),
+                "uniqueItems" => c.unique_items = self.cx.boolean(value, None, k).unwrap_or(false),
+                "pattern" => {
+                    c.pattern = self.cx.string(value, None, k).and_then(|p| pattern(self.cx, value, None, p));
+                }
+                "minProperties" => n.min_properties = self.cx.count(value, None, k),
+                "maxProperties" => n.max_properties = self.cx.count(value, None, k),
+                "minContains" => n.min_contains = self.cx.count(value, None, k),
+                "maxContains" => n.max_contains = self.cx.count(value, None, k),
+                "required" => n.required = self.names(value, k),
+                "properties" | "$defs" | "patternProperties" | "dependentSchemas" => {
+                    let Some(entries) = self.object(value, k) else { continue };
+                    for (name, v) in entries {
+                        let id = self.sub(path, &format!("{k}/{}", escape_segment(name)), v);
+                        match k {
+                            "properties" => n.properties.push((name.into(), id)),
+                            "$defs" => self.names.push((id, name.to_string())),
+                            "dependentSchemas" => n.dependent_schemas.push((name.into(), id)),
+                            _ => {
+                                let compiled = pattern(self.cx, v, None, name.to_string());
+                                if let Some(p) = compiled {
+                                    n.pattern_properties.push((p, id));
+                                }
+                            }
+                        }
+                    }
+                }
+                "dependentRequired" => {
+                    let Some(entries) = self.object(value, k) else { continue };
+                    for (name, v) in entries {
+                        let required = self.names(v, "dependentRequired");
+                        n.dependent_required.push((name.into(), required));
+                    }
+                }
+                "additionalProperties" => {
+                    n.closed = matches!(value.value, Value::Bool(false));
+                    n.additional = Some(self.sub(path, k, value));
+                }
+                "propertyNames" => n.property_names = Some(self.sub(path, k, value)),
+                "items" => {
+                    if let Value::Array(_) = value.value {
+                        let msg = format!(
+                            "'items' as an array is the draft-07 form at {}: write 'prefixItems' (`cargo protocolarc import schema` converts it)",
+                            pointer_text(&path[..len])
+                        );
+                        self.at(value.offset, msg);
+                        continue;
+                    }
+                    n.items = Some(self.sub(path, k, value));
+                }
+                "contains" => n.contains = Some(self.sub(path, k, value)),
+                "not" => n.not = Some(self.sub(path, k, value)),
+                "if" => test = Some(self.sub(path, k, value)),
+                "then" => then = Some(self.sub(path, k, value)),
+                "else" => otherwise = Some(self.sub(path, k, value)),
+                "prefixItems" | "allOf" | "anyOf" | "oneOf" => {
+                    let Some(items) = self.list(value, k) else { continue };
+                    let ids: Vec<Id> =
+                        items.iter().enumerate().map(|(i, v)| self.sub(path, &format!("{k}/{i}"), v)).collect();
+                    match k {
+                        "prefixItems" => n.prefix_items = ids,
+                        "allOf" => n.all_of = ids,
+                        "anyOf" => n.any_of = Some(Union { members: ids, tag: None }),
+                        _ => n.one_of = Some(Union { members: ids, tag: None }),
+                    }
+                }
+                "$ref" => {
+                    if let Some(r) = self.cx.string(value, None, k) {
+                        self.refs.push((id, r, value.offset));
+                    }
+                }
+                "$anchor" => {
+                    if let Some(a) = self.cx.string(value, None, k).filter(|_| self.embedded == 0) {
+                        if self.anchors.insert(a.clone(), id).is_some() {
+                            self.at(value.offset, format!("$anchor {} is declared twice", quote(&a, 80)));
+                        }
+                    }
+                }
+                "title" => {
+                    if let Value::String(t) = &value.value {
+                        n.label = Some(t.as_ref().into());
+                    }
+                }
+                _ if ANNOTATIONS.contains(&k) => {}
+                _ if DRAFT_07.contains(&k) => {
+                    let msg = format!(
+                        "'{k}' at {} is a draft-07 keyword: `cargo protocolarc import schema` converts a draft-07 schema to 2020-12",
+                        pointer_text(&path[..len])
+                    );
+                    self.at(key.offset, msg);
+                }
+                other => {
+                    let msg = format!(
+                        "unsupported keyword {} at {}{} (supported: {SCHEMA_KEYWORDS}; annotations: {})",
+                        quote(other, 80),
+                        pointer_text(&path[..len]),
+                        hint(other, SCHEMA_KEYWORDS),
+                        ANNOTATIONS.join(", ")
+                    );
+                    self.at(key.offset, msg);
+                }
+            }
+        }
+        self.embedded -= usize::from(resource);
+        ranges(self.cx, json, None, &c);
+        if let Some(test) = test {
+            n.condition = Some(Condition { test, then, otherwise });
+        }
+        n.constraints = c;
+        self.nodes[id as usize] = n;
+        id
+    }
+
+    /// Compiles the subschema `v` found at `suffix` below `path`.
+    fn sub(&mut self, path: &mut String, suffix: &str, v: &Json<'_>) -> Id {
+        let len = path.len();
+        if len > 0 {
+            path.push('/');
+        }
+        path.push_str(suffix);
+        let id = self.node(v, path);
+        path.truncate(len);
+        id
+    }
+
+    fn types(&mut self, value: &Json<'_>) -> Option<TypeSet> {
+        let one = |this: &mut Self, v: &Json<'_>| -> Option<JsonType> {
+            let Value::String(name) = &v.value else {
+                this.at(v.offset, format!("'type' must name a type, found {}", v.value.type_name()));
+                return None;
+            };
+            let t = JsonType::from_name(name);
+            if t.is_none() {
+                let known = "string, integer, number, boolean, object, array, null";
+                let msg = format!("unknown type {}{} (expected one of: {known})", quote(name, 80), hint(name, known));
+                this.at(v.offset, msg);
+            }
+            t
+        };
+        match &value.value {
+            Value::Array(items) => {
+                let mut set = TypeSet::EMPTY;
+                for item in items {
+                    set = set.with(one(self, item)?);
+                }
+                Some(set)
+            }
+            _ => one(self, value).map(TypeSet::of),
+        }
+    }
+
+    fn literal(&mut self, value: &Json<'_>) -> Option<Literal> {
+        let mut canon = String::new();
+        let mut s = Scanner::new(self.cx.bytes);
+        s.seek(value.offset);
+        if let Err(e) = canonical(&mut s, &mut canon) {
+            self.at(e.offset, e.kind.message().to_string());
+            return None;
+        }
+        let string = match &value.value {
+            Value::String(text) => Some(text.as_ref().into()),
+            _ => None,
+        };
+        Some(Literal { canonical: canon.into_boxed_str(), string })
+    }
+
+    fn enum_values(&mut self, value: &Json<'_>) -> Option<Vec<Literal>> {
+        let Value::Array(items) = &value.value else {
+            self.at(value.offset, format!("'enum' must be an array, found {}", value.value.type_name()));
+            return None;
+        };
+        items.iter().map(|item| self.literal(item)).collect()
+    }
+
+    fn names(&mut self, value: &Json<'_>, key: &str) -> Vec<Box<str>> {
+        let Value::Array(items) = &value.value else {
+            self.at(value.offset, format!("'{key}' must be an array of strings, found {}", value.value.type_name()));
+            return Vec::new();
+        };
+        let mut out: Vec<Box<str>> = Vec::new();
+        for item in items {
+            match &item.value {
+                Value::String(s) if out.iter().any(|o| **o == **s) => {
+                    self.at(item.offset, format!("'{key}' lists {} twice", quote(s, 80)));
+                }
+                Value::String(s) => out.push(s.as_ref().into()),
+                other => self.at(item.offset, format!("'{key}' must list strings, found {}", other.type_name())),
+            }
+        }
+        out
+    }
+
+    fn object<'j, 'a>(&mut self, value: &'j Json<'a>, key: &str) -> Option<Vec<(&'j str, &'j Json<'a>)>> {
+        match &value.value {
+            Value::Object(members) => Some(members.iter().map(|(k, v)| (&*k.name, v)).collect()),
+            other => {
+                self.at(value.offset, format!("'{key}' must be an object, found {}", other.type_name()));
+                None
+            }
+        }
+    }
+
+    fn list<'j, 'a>(&mut self, value: &'j Json<'a>, key: &str) -> Option<&'j [Json<'a>]> {
+        match &value.value {
+            Value::Array(items) if !items.is_empty() => Some(items),
+            Value::Array(_) => {
+                self.at(value.offset, format!("'{key}' must list at least one schema"));
+                None
+            }
+            other => {
+                self.at(value.offset, format!("'{key}' must be an array of schemas, found {}", other.type_name()));
+                None
+            }
+        }
+    }
+
+    /// Resolves every `$ref` within the document.
+    fn resolve(&mut self) {
+        for (id, text, offset) in std::mem::take(&mut self.refs) {
+            let Some(fragment) = text.strip_prefix('#') else {
+                let msg = format!(
+                    "$ref {} is not local: only references within the contract ('#', '#/$defs/Name', a JSON Pointer, '#anchor') are supported",
+                    quote(&text, 120)
+                );
+                self.at(offset, msg);
+                continue;
+            };
+            let target = match percent_decode(fragment) {
+                None => None,
+                Some(f) if f.is_empty() || f.starts_with('/') => {
+                    let segments: Option<Vec<String>> = f
+                        .split('/')
+                        .skip(1)
+                        .map(|s| if s.contains('~') { unescape(s) } else { Some(s.to_string()) })
+                        .collect();
+                    segments.and_then(|segs| {
+                        let key: Vec<String> = segs.iter().map(|s| escape_segment(s)).collect();
+                        self.pointers.get(&key.join("/")).copied()
+                    })
+                }
+                Some(f) => self.anchors.get(&f).copied(),
+            };
+            match target {
+                Some(t) => {
+                    self.nodes[id as usize].reference = Some(t);
+                }
+                None => {
+                    let msg = format!("$ref {} names no schema in this document", quote(&text, 120));
+                    self.at(offset, msg);
+                }
+            }
+        }
+    }
+
+    /// Refuses a cycle of in-place applicators: it would apply a schema to
+    /// the same value forever.
+    fn cycles(&mut self) {
+        // 0 unvisited, 1 on the stack, 2 done.
+        let mut state = vec![0u8; self.nodes.len()];
+        for start in 0..self.nodes.len() {
+            if state[start] != 0 {
+                continue;
+            }
+            let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+            state[start] = 1;
+            while let Some(&mut (n, ref mut next)) = stack.last_mut() {
+                let edges = in_place_edges(&self.nodes[n]);
+                if let Some(&to) = edges.get(*next) {
+                    *next += 1;
+                    match state[to as usize] {
+                        0 => {
+                            state[to as usize] = 1;
+                            stack.push((to as usize, 0));
+                        }
+                        1 => {
+                            let offset = self.nodes[to as usize].offset;
+                            self.at(
+                                offset,
+                                "this schema applies itself to the same value through $ref or allOf/anyOf/oneOf/not/if without descending into a property or element: the check would never end".into(),
+                            );
+                            return;
+                        }
+                        _ => {}
+                    }
+                } else {
+                    state[n] = 2;
+                    stack.pop();
+                }
+            }
+        }
+    }
+
+    /// Marks the unions whose members are all pinned by one required
+    /// property's constant.
+    fn tags(&mut self) {
+        for i in 0..self.nodes.len() {
+            for which in [false, true] {
+                let union = if which { &self.nodes[i].one_of } else { &self.nodes[i].any_of };
+                let Some(union) = union else { continue };
+                let tag = self.tag(&union.members);
+                let slot = if which { &mut self.nodes[i].one_of } else { &mut self.nodes[i].any_of };
+                if let Some(u) = slot {
+                    u.tag = tag;
+                }
+            }
+        }
+    }
+
+    fn tag(&self, members: &[Id]) -> Option<Tag> {
+        let first = self.target(members[0]);
+        'key: for (key, _) in &first.properties {
+            let mut values: Vec<Literal> = Vec::with_capacity(members.len());
+            for &m in members {
+                let node = self.target(m);
+                if !node.required.iter().any(|r| r == key) {
+                    continue 'key;
+                }
+                let Some(&(_, p)) = node.properties.iter().find(|(k, _)| k == key) else { continue 'key };
+                let p = self.target(p);
+                let value = match (&p.constant, &p.enum_values) {
+                    (Some(c), _) => c.clone(),
+                    (None, Some(e)) if e.len() == 1 => e[0].clone(),
+                    _ => continue 'key,
+                };
+                if values.contains(&value) {
+                    continue 'key;
+                }
+                values.push(value);
+            }
+            return Some(Tag { key: key.clone(), values });
+        }
+        None
+    }
+
+    /// The node a chain of bare `$ref`s ends at.
+    fn target(&self, mut id: Id) -> &Node {
+        for _ in 0..MAX_CHAIN {
+            let n = &self.nodes[id as usize];
+            match n.reference {
+                Some(to) if n.is_bare_ref() => id = to,
+                _ => return n,
+            }
+        }
+        &self.nodes[id as usize]
+    }
+}
+
+/// The nodes applied to the same value as `n`.
+fn in_place_edges(n: &Node) -> Vec<Id> {
+    let mut out: Vec<Id> = n.reference.into_iter().collect();
+    out.extend(&n.all_of);
+    for u in [&n.any_of, &n.one_of].into_iter().flatten() {
+        out.extend(&u.members);
+    }
+    out.extend(n.not);
+    if let Some(c) = &n.condition {
+        out.push(c.test);
+        out.extend(c.then);
+        out.extend(c.otherwise);
+    }
+    out.extend(n.dependent_schemas.iter().map(|(_, id)| *id));
+    out
+}
+
+/// `~1` -> `/`, `~0` -> `~`; `None` for any other `~` sequence.
+fn unescape(segment: &str) -> Option<String> {
+    let mut out = String::with_capacity(segment.len());
+    let mut chars = segment.chars();
+    while let Some(c) = chars.next() {
+        if c == '~' {
+            match chars.next() {
+                Some('0') => out.push('~'),
+                Some('1') => out.push('/'),
+                _ => return None,
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+/// A URI fragment's `%XX` escapes decoded; `None` when they do not form UTF-8.
+fn percent_decode(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return Some(text.to_string());
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}

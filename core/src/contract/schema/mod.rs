@@ -1,0 +1,210 @@
+//! The schema form of a contract (SPEC §10): a JSON Schema 2020-12 document
+//! compiled into a graph of [`Node`]s that the schema walker
+//! (`walk_schema.rs`) reads alongside the JSON bytes.
+//!
+//! Every subschema is one node in an arena, addressed by its [`Id`]; a
+//! `$ref` is an edge to the node it names, so a recursive schema is a graph
+//! with a cycle, compiled once. The compiler (`compile.rs`) refuses every
+//! keyword outside the supported set, with its JSON position, and refuses a
+//! reference cycle that never descends into the value (it would never end).
+//!
+//! A union (`anyOf`/`oneOf`) whose every member pins the same required
+//! property to one constant is *tagged*: the compiler records the tag, and
+//! the walker dispatches on it instead of trying every member.
+
+pub(crate) mod compile;
+
+pub(in crate::contract) use compile::compile;
+
+use crate::contract::{Constraints, Pattern, TypeSet};
+
+/// A node's index in [`Schema::nodes`].
+pub(crate) type Id = u32;
+
+/// A compiled schema document.
+#[derive(Debug, Clone)]
+pub struct Schema {
+    pub(crate) nodes: Vec<Node>,
+    /// The schema's canonical JSON (RFC 8785 key order): two schemas with the
+    /// same canonical text are the same contract shape.
+    pub(crate) canonical: String,
+}
+
+impl Schema {
+    /// The root node.
+    pub(crate) const ROOT: Id = 0;
+
+    #[inline]
+    pub(crate) fn node(&self, id: Id) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    /// The schema as canonical JSON (RFC 8785 key order and number form).
+    pub fn canonical_json(&self) -> &str {
+        &self.canonical
+    }
+
+    /// How many subschemas the document compiles to (`$ref` targets once).
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+}
+
+/// One subschema.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Node {
+    /// `false`: no value is valid here. (`true` is a node with no keyword.)
+    pub never: bool,
+    /// `type`; `None` accepts every type.
+    pub types: Option<TypeSet>,
+    /// `enum` members as canonical JSON, with their display form.
+    pub enum_values: Option<Vec<Literal>>,
+    /// `const` as canonical JSON.
+    pub constant: Option<Literal>,
+    /// Numeric, string-length, `pattern` and item-count keywords.
+    pub constraints: Constraints,
+    /// `format`, when it is one that is asserted.
+    pub format: Option<&'static str>,
+    /// `properties`, in document order.
+    pub properties: Vec<(Box<str>, Id)>,
+    /// `patternProperties`, in document order.
+    pub pattern_properties: Vec<(Pattern, Id)>,
+    /// `additionalProperties`.
+    pub additional: Option<Id>,
+    /// Whether `additionalProperties` is the `false` schema (a closed
+    /// object: an undeclared key is `field.additionalProperties`).
+    pub closed: bool,
+    /// `propertyNames`.
+    pub property_names: Option<Id>,
+    /// `required`, in document order.
+    pub required: Vec<Box<str>>,
+    pub min_properties: Option<u64>,
+    pub max_properties: Option<u64>,
+    /// `dependentRequired`: when the key is present, these must be too.
+    pub dependent_required: Vec<(Box<str>, Vec<Box<str>>)>,
+    /// `dependentSchemas`: when the key is present, the object must also
+    /// pass this schema.
+    pub dependent_schemas: Vec<(Box<str>, Id)>,
+    /// `prefixItems`.
+    pub prefix_items: Vec<Id>,
+    /// `items` (the elements after `prefixItems`).
+    pub items: Option<Id>,
+    pub contains: Option<Id>,
+    pub min_contains: Option<u64>,
+    pub max_contains: Option<u64>,
+    /// In-place applicators: `$ref`, `allOf`, `anyOf`, `oneOf`, `not`,
+    /// `if`/`then`/`else`.
+    pub reference: Option<Id>,
+    pub all_of: Vec<Id>,
+    pub any_of: Option<Union>,
+    pub one_of: Option<Union>,
+    pub not: Option<Id>,
+    pub condition: Option<Condition>,
+    /// How a message names this node as a union member: its `$defs` name
+    /// (through a `$ref`), else its `title`.
+    pub label: Option<Box<str>>,
+    /// Byte offset of the subschema in the contract file.
+    pub offset: usize,
+    /// Set after compiling: the target, when the node is a bare `$ref`.
+    pub bare: Option<Id>,
+    /// Set after compiling: whether the node constrains nothing.
+    pub trivial: bool,
+}
+
+impl Node {
+    /// Whether the node applies other schemas to the same value, so that
+    /// the walker must read the value more than once.
+    pub(crate) fn in_place(&self) -> bool {
+        self.reference.is_some()
+            || !self.all_of.is_empty()
+            || self.any_of.is_some()
+            || self.one_of.is_some()
+            || self.not.is_some()
+            || self.condition.is_some()
+            || !self.dependent_schemas.is_empty()
+    }
+
+    /// Whether the node is a bare `$ref` (annotations aside): the walker
+    /// then simply reads the value with the target.
+    pub(crate) fn is_bare_ref(&self) -> bool {
+        self.reference.is_some() && {
+            let mut rest = self.clone();
+            rest.reference = None;
+            rest.is_trivial()
+        }
+    }
+
+    /// Whether the node constrains nothing (the `true` schema).
+    pub(crate) fn is_trivial(&self) -> bool {
+        !self.never
+            && self.types.is_none()
+            && self.enum_values.is_none()
+            && self.constant.is_none()
+            && self.constraints.is_empty()
+            && self.format.is_none()
+            && self.properties.is_empty()
+            && self.pattern_properties.is_empty()
+            && self.additional.is_none()
+            && self.property_names.is_none()
+            && self.required.is_empty()
+            && self.min_properties.is_none()
+            && self.max_properties.is_none()
+            && self.dependent_required.is_empty()
+            && self.prefix_items.is_empty()
+            && self.items.is_none()
+            && self.contains.is_none()
+            && !self.in_place()
+    }
+}
+
+/// An `anyOf`/`oneOf`.
+#[derive(Debug, Clone)]
+pub(crate) struct Union {
+    pub members: Vec<Id>,
+    /// Set when every member pins the same required property to a constant.
+    pub tag: Option<Tag>,
+}
+
+/// The property that picks a tagged union's member.
+#[derive(Debug, Clone)]
+pub(crate) struct Tag {
+    pub key: Box<str>,
+    /// Each member's tag value as canonical JSON, in member order.
+    pub values: Vec<Literal>,
+}
+
+/// `if`/`then`/`else`.
+#[derive(Debug, Clone)]
+pub(crate) struct Condition {
+    pub test: Id,
+    pub then: Option<Id>,
+    pub otherwise: Option<Id>,
+}
+
+/// A JSON value a schema names (`const`, `enum` members, tags): compared by
+/// its canonical JSON, shown as the contract wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Literal {
+    /// RFC 8785 form: key order sorted, numbers by value (`1.0` is `1`).
+    pub canonical: Box<str>,
+    /// The decoded text when the value is a string (the common case, matched
+    /// without canonicalising the data).
+    pub string: Option<Box<str>>,
+}
+
+impl Literal {
+    /// How a message shows the value: a string quoted as messages quote
+    /// them, anything else as its JSON.
+    pub(crate) fn display(&self) -> String {
+        match &self.string {
+            Some(s) => crate::json::text::quote(s, crate::keywords::QUOTE_MAX),
+            None => crate::json::text::one_line(&self.canonical).into_owned(),
+        }
+    }
+}
+
+/// `{'a', 'b'}`: members as messages show them.
+pub(crate) fn literal_label(values: &[Literal]) -> String {
+    let inner: Vec<String> = values.iter().map(Literal::display).collect();
+    format!("{{{}}}", inner.join(", "))
+}

@@ -1,0 +1,736 @@
+//! The walk for schema-form contracts: the compiled schema graph
+//! (`contract/schema`) read alongside the JSON bytes, on the same scanner,
+//! path frames, modes and keyword checks (`keywords.rs`) as the fields walk
+//! (`walk.rs`), whose duplicate-key, skip and `uniqueItems` machinery it
+//! drives.
+//!
+//! A value is read once for its own keywords (`type`, `enum`, bounds,
+//! `properties`, `items`, ...). A node that applies other schemas to the
+//! same value (`$ref` beside other keywords, `allOf`, `anyOf`, `oneOf`,
+//! `not`, `if`, `dependentSchemas`) reads the value's bytes again from its
+//! start, once per schema applied; a bare `$ref` reads it once, as its
+//! target. Re-reading is bounded:
+//! - a tagged union reads its tag, then the picked member only;
+//! - an untagged member, `not`, `if` and `contains` are judged by a
+//!   first-fault walk ([`First`]) whose verdict is memoised per (schema
+//!   node, value offset), so nested unions cost at most one walk per
+//!   node and value, never a product over the nesting;
+//! - applicators chain at most [`MAX_CHAIN`] deep on one value (a cycle
+//!   that never descends is refused when the contract loads).
+//!
+//! Modes: [`Collect`] writes every finding; [`First`] stops at the first
+//! fault and allocates nothing but the memo (the first pass over every
+//! body, and every membership test).
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
+use crate::contract::schema::compile::MAX_CHAIN;
+use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Tag};
+use crate::contract::JsonType;
+use crate::json::canonical::canonical;
+use crate::json::number::Num;
+use crate::json::scan::{Kind, Scanner};
+use crate::json::text::{quote, Str};
+use crate::json::MAX_DEPTH;
+use crate::keywords::{duplicate, items, lengths, numbers, pattern, required, types, QUOTE_MAX};
+use crate::report::Finding;
+use crate::rules;
+use crate::rules::Rule;
+use crate::walk::{Collect, Fail, Mode, Path, Seen, Walk};
+
+/// Stops at the first fault, never gives up: an exact verdict.
+pub(crate) struct First;
+
+impl Mode for First {
+    type Stop = Fail;
+    const QUICK: bool = false;
+    const COLLECTS: bool = false;
+
+    fn give_up() -> Fail {
+        Fail
+    }
+
+    #[inline(always)]
+    fn fault(&mut self, _: &'static Rule, _: &Path<'_, '_>, _: impl FnOnce() -> String) -> Result<(), Fail> {
+        Err(Fail)
+    }
+
+    fn too_deep(&mut self, _: &Path<'_, '_>) -> Fail {
+        Fail
+    }
+
+    #[inline(always)]
+    fn frame<'f, 'p, 'a>(_: &'f Path<'p, 'a>) -> &'f Path<'p, 'a> {
+        &Path::Root
+    }
+}
+
+/// What re-reading a value has found, by (node, value offset): a value's
+/// path is fixed by its offset, so neither depends on how it was reached.
+#[derive(Default)]
+pub(crate) struct Memo {
+    /// Verdicts of first-fault walks.
+    valid: RefCell<HashMap<(Id, usize), bool>>,
+    /// Findings of collect walks (for the messages of failed unions).
+    findings: RefCell<HashMap<(Id, usize), Vec<Finding>>>,
+}
+
+pub(crate) struct SchemaWalk<'c, 'a, 'm, M> {
+    schema: &'c Schema,
+    pub(crate) w: Walk<'c, 'a, M>,
+    memo: &'m Memo,
+}
+
+impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
+    pub(crate) fn new(schema: &'c Schema, bytes: &'a [u8], mode: M, memo: &'m Memo) -> Self {
+        SchemaWalk { schema, w: Walk::new(&[], bytes, mode), memo }
+    }
+
+    pub(crate) fn finish(self) -> M {
+        self.w.finish()
+    }
+
+    /// A whole document: one value, then nothing but white space.
+    pub(crate) fn document(&mut self) -> Result<(), M::Stop> {
+        self.value(Schema::ROOT, &Path::Root, 0, 0)?;
+        self.w.s.finish()?;
+        Ok(())
+    }
+
+    fn bytes(&self) -> &'a [u8] {
+        self.w.s.bytes()
+    }
+
+    /// One value at `path`, judged by node `id`. `depth` counts the value's
+    /// nesting, `chain` the applicators applied to this same value.
+    fn value(&mut self, id: Id, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Result<(), M::Stop> {
+        let schema = self.schema;
+        let node = schema.node(id);
+        if chain > MAX_CHAIN {
+            return Err(self.w.mode.too_deep(path));
+        }
+        if let Some(to) = node.bare {
+            return self.value(to, path, depth, chain + 1);
+        }
+        if node.never {
+            self.w.skip(path, depth)?;
+            return self
+                .w
+                .mode
+                .fault(rules::FIELD_FALSE, path, || "no value is allowed here (the schema is false)".into());
+        }
+        if node.trivial {
+            self.w.skip(path, depth)?;
+            return Ok(());
+        }
+        self.w.s.peek_kind()?;
+        let start = self.w.s.offset();
+        self.own(node, path, depth)?;
+        if node.in_place() {
+            let end = self.w.s.offset();
+            self.applicators(node, start, path, depth, chain)?;
+            self.w.s.seek(end);
+        }
+        Ok(())
+    }
+
+    /// Reads the value at `start` again with node `id`, in this mode.
+    fn again(&mut self, id: Id, start: usize, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Result<(), M::Stop> {
+        self.w.s.seek(start);
+        self.value(id, path, depth, chain + 1)
+    }
+
+    /// Whether the value at `start` is valid under `id` (memoised).
+    fn valid(&mut self, id: Id, start: usize, depth: usize, chain: usize) -> bool {
+        if let Some(&v) = self.memo.valid.borrow().get(&(id, start)) {
+            return v;
+        }
+        let mut sub = SchemaWalk::new(self.schema, self.bytes(), First, self.memo);
+        sub.w.s.seek(start);
+        let ok = sub.value(id, &Path::Root, depth, chain + 1).is_ok();
+        sub.finish();
+        self.memo.valid.borrow_mut().insert((id, start), ok);
+        ok
+    }
+
+    /// Every finding of the value at `start` under `id`, with real paths.
+    fn findings(&self, id: Id, start: usize, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Vec<Finding> {
+        if let Some(found) = self.memo.findings.borrow().get(&(id, start)) {
+            return found.clone();
+        }
+        let mut sub = SchemaWalk::new(self.schema, self.bytes(), Collect::default(), self.memo);
+        sub.w.s.seek(start);
+        let outcome = sub.value(id, path, depth, chain + 1);
+        let mut mode = sub.finish();
+        if outcome.is_err() && mode.findings.is_empty() {
+            let at = mode.depth_at.unwrap_or_else(|| path.render());
+            mode.findings.push(Finding::new(rules::JSON_DEPTH, at, crate::keywords::depth::message()));
+        }
+        self.memo.findings.borrow_mut().insert((id, start), mode.findings.clone());
+        mode.findings
+    }
+
+    fn applicators(
+        &mut self,
+        node: &'c Node,
+        start: usize,
+        path: &Path<'_, 'a>,
+        depth: usize,
+        chain: usize,
+    ) -> Result<(), M::Stop> {
+        if let Some(to) = node.reference {
+            self.again(to, start, path, depth, chain)?;
+        }
+        for &member in &node.all_of {
+            self.again(member, start, path, depth, chain)?;
+        }
+        for (union, one) in [(&node.any_of, false), (&node.one_of, true)] {
+            if let Some(u) = union {
+                self.union(&u.members, u.tag.as_ref(), one, start, path, depth, chain)?;
+            }
+        }
+        if let Some(not) = node.not {
+            if self.valid(not, start, depth, chain) {
+                self.w.mode.fault(rules::FIELD_NOT, path, || "value matches the schema under 'not'".into())?;
+            }
+        }
+        if let Some(c) = &node.condition {
+            let branch = if self.valid(c.test, start, depth, chain) { c.then } else { c.otherwise };
+            if let Some(b) = branch {
+                self.again(b, start, path, depth, chain)?;
+            }
+        }
+        if !node.dependent_schemas.is_empty() && self.kind_at(start) == Some(Kind::Object) {
+            for (key, id) in &node.dependent_schemas {
+                if self.has_key(start, key) {
+                    self.again(*id, start, path, depth, chain)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn union(
+        &mut self,
+        members: &'c [Id],
+        tag: Option<&'c Tag>,
+        one: bool,
+        start: usize,
+        path: &Path<'_, 'a>,
+        depth: usize,
+        chain: usize,
+    ) -> Result<(), M::Stop> {
+        let rule = if one { rules::FIELD_ONE_OF } else { rules::FIELD_ANY_OF };
+        if let Some(tag) = tag.filter(|_| self.kind_at(start) == Some(Kind::Object)) {
+            let tag_path = Path::Name(path, &tag.key);
+            return match self.tag_of(start, tag) {
+                TagValue::Member(i) => self.again(members[i], start, path, depth, chain),
+                TagValue::Missing => self.w.mode.fault(rules::FIELD_REQUIRED, &tag_path, || {
+                    format!("{} (it picks the member: one of {})", required::MESSAGE, literal_label(&tag.values))
+                }),
+                TagValue::Unknown(shown) => self.w.mode.fault(rules::FIELD_ENUM, &tag_path, || {
+                    format!("value {shown} not in {}", literal_label(&tag.values))
+                }),
+            };
+        }
+        let mut passed: Vec<usize> = Vec::new();
+        for (i, &m) in members.iter().enumerate() {
+            if self.valid(m, start, depth, chain) {
+                passed.push(i);
+                if !one {
+                    return Ok(());
+                }
+            }
+        }
+        match passed.len() {
+            1 => Ok(()),
+            0 => self.fault_with(rule, path, |this| {
+                let keyword = if one { "oneOf" } else { "anyOf" };
+                format!("no member of '{keyword}' matches; {}", this.closest(members, start, path, depth, chain))
+            }),
+            _ => self.fault_with(rule, path, |this| {
+                let names: Vec<String> = passed.iter().map(|&i| this.member_name(members, i)).collect();
+                format!("matches {}, but 'oneOf' allows exactly one", names.join(" and "))
+            }),
+        }
+    }
+
+    /// A fault whose message needs the walker itself (to read the value
+    /// again): built only in a mode that keeps messages.
+    fn fault_with(
+        &mut self,
+        rule: &'static Rule,
+        path: &Path<'_, '_>,
+        message: impl FnOnce(&Self) -> String,
+    ) -> Result<(), M::Stop> {
+        if M::COLLECTS {
+            let text = message(self);
+            self.w.mode.fault(rule, path, || text)
+        } else {
+            self.w.mode.fault(rule, path, String::new)
+        }
+    }
+
+    /// `closest is TextContent (member 1): field.required text: ...`: the
+    /// member whose type accepts the value and that has the fewest findings.
+    fn closest(&self, members: &[Id], start: usize, path: &Path<'_, 'a>, depth: usize, chain: usize) -> String {
+        let actual = self.type_at(start);
+        let mut best: Option<(bool, usize, usize, Finding)> = None;
+        for (i, &m) in members.iter().enumerate() {
+            let found = self.findings(m, start, path, depth, chain);
+            let Some(first) = found.first().cloned() else { continue };
+            let mismatch = actual.is_some_and(|t| !self.member_accepts(m, t));
+            let rank = (mismatch, found.len());
+            if best.as_ref().is_none_or(|(bm, bn, _, _)| rank < (*bm, *bn)) {
+                best = Some((mismatch, found.len(), i, first));
+            }
+        }
+        match best {
+            Some((_, _, i, f)) => {
+                format!("closest is {}: {} {}: {}", self.member_name(members, i), f.rule(), f.field(), f.message())
+            }
+            None => "every member failed".into(),
+        }
+    }
+
+    /// Whether member `id` (through bare references) accepts values of `t`.
+    fn member_accepts(&self, mut id: Id, t: JsonType) -> bool {
+        for _ in 0..MAX_CHAIN {
+            let n = self.schema.node(id);
+            match n.bare {
+                Some(to) => id = to,
+                None => return n.types.is_none_or(|set| set.accepts(t)),
+            }
+        }
+        true
+    }
+
+    /// `TextContent (member 1)`, or `member 2`.
+    fn member_name(&self, members: &[Id], i: usize) -> String {
+        let mut id = members[i];
+        for _ in 0..MAX_CHAIN {
+            let n = self.schema.node(id);
+            if let Some(label) = &n.label {
+                return format!("{} (member {})", quote(label, QUOTE_MAX), i + 1);
+            }
+            match n.reference {
+                Some(to) => id = to,
+                None => break,
+            }
+        }
+        format!("member {}", i + 1)
+    }
+
+    fn kind_at(&self, start: usize) -> Option<Kind> {
+        let mut s = Scanner::new(self.bytes());
+        s.seek(start);
+        s.peek_kind().ok()
+    }
+
+    /// The JSON type of the value at `start`.
+    fn type_at(&self, start: usize) -> Option<JsonType> {
+        let mut s = Scanner::new(self.bytes());
+        s.seek(start);
+        Some(match s.peek_kind().ok()? {
+            Kind::String => JsonType::String,
+            Kind::Number if s.number().ok()?.is_integer() => JsonType::Integer,
+            Kind::Number => JsonType::Number,
+            Kind::Bool => JsonType::Boolean,
+            Kind::Null => JsonType::Null,
+            Kind::Object => JsonType::Object,
+            Kind::Array => JsonType::Array,
+        })
+    }
+
+    /// Whether the object at `start` has `key` (already read once, so well formed).
+    fn has_key(&self, start: usize, key: &str) -> bool {
+        let mut s = Scanner::new(self.bytes());
+        s.seek(start);
+        s.object_start();
+        let mut first = true;
+        while let Ok(Some(k)) = s.object_key(first) {
+            first = false;
+            if k.eq_str(key) {
+                return true;
+            }
+            if s.skip_value().is_err() {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// The tag value of the object at `start`: which member it picks.
+    fn tag_of(&self, start: usize, tag: &Tag) -> TagValue {
+        let mut s = Scanner::new(self.bytes());
+        s.seek(start);
+        s.object_start();
+        let mut first = true;
+        while let Ok(Some(k)) = s.object_key(first) {
+            first = false;
+            if !k.eq_str(&tag.key) {
+                if s.skip_value().is_err() {
+                    return TagValue::Missing;
+                }
+                continue;
+            }
+            let at = s.offset();
+            if let Ok(Kind::String) = s.peek_kind() {
+                if let Ok(text) = s.string() {
+                    let i = tag.values.iter().position(|v| v.string.as_deref().is_some_and(|t| text.eq_str(t)));
+                    return match i {
+                        Some(i) => TagValue::Member(i),
+                        None => TagValue::Unknown(quote(&text.decode(), QUOTE_MAX)),
+                    };
+                }
+            }
+            let mut canon = String::new();
+            s.seek(at);
+            if canonical(&mut s, &mut canon).is_err() {
+                return TagValue::Missing;
+            }
+            return match tag.values.iter().position(|v| *v.canonical == *canon) {
+                Some(i) => TagValue::Member(i),
+                None => TagValue::Unknown(crate::json::text::one_line(&canon).into_owned()),
+            };
+        }
+        TagValue::Missing
+    }
+
+    /// The keywords of `node` that judge the value itself, reading it once.
+    fn own(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        match self.w.s.peek_kind()? {
+            Kind::String => {
+                let s = self.w.s.string()?;
+                if self.type_ok(node, JsonType::String, path)? {
+                    self.string(node, &s, path)?;
+                }
+            }
+            Kind::Number => {
+                let n = self.w.s.number()?;
+                let actual = if n.is_integer() { JsonType::Integer } else { JsonType::Number };
+                if self.type_ok(node, actual, path)? {
+                    self.number(node, &n, path)?;
+                }
+            }
+            Kind::Bool | Kind::Null => {
+                let v = self.w.s.literal()?;
+                let actual = if v.is_some() { JsonType::Boolean } else { JsonType::Null };
+                if self.type_ok(node, actual, path)? {
+                    let text = match v {
+                        Some(true) => "true",
+                        Some(false) => "false",
+                        None => "null",
+                    };
+                    self.literal(node, text, text, path)?;
+                }
+            }
+            Kind::Object | Kind::Array => {
+                let is_object = self.w.s.peek_kind()? == Kind::Object;
+                let actual = if is_object { JsonType::Object } else { JsonType::Array };
+                if !self.type_ok(node, actual, path)? {
+                    self.w.skip(path, depth)?;
+                    return Ok(());
+                }
+                if node.enum_values.is_some() || node.constant.is_some() {
+                    let start = self.w.s.offset();
+                    let mut canon = String::new();
+                    if depth < MAX_DEPTH && canonical(&mut self.w.s, &mut canon).is_ok() {
+                        let shown = if is_object { "the object" } else { "the array" };
+                        self.literal(node, &canon, shown, path)?;
+                    }
+                    self.w.s.seek(start);
+                }
+                if is_object {
+                    self.object(node, path, depth)?;
+                } else {
+                    self.array(node, path, depth)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn type_ok(&mut self, node: &Node, actual: JsonType, path: &Path<'_, '_>) -> Result<bool, M::Stop> {
+        match node.types {
+            Some(t) if !types::is_valid(t, actual) => {
+                self.w.mode.fault(rules::FIELD_TYPE, path, || types::message(t, actual))?;
+                Ok(false)
+            }
+            _ => Ok(true),
+        }
+    }
+
+    /// `enum` and `const` on a value whose canonical JSON is `canon`.
+    fn literal(&mut self, node: &Node, canon: &str, shown: &str, path: &Path<'_, '_>) -> Result<(), M::Stop> {
+        if let Some(values) = node.enum_values.as_deref().filter(|e| !e.iter().any(|v| *v.canonical == *canon)) {
+            self.w.mode.fault(rules::FIELD_ENUM, path, || format!("value {shown} not in {}", literal_label(values)))?;
+        }
+        if let Some(c) = node.constant.as_ref().filter(|c| *c.canonical != *canon) {
+            self.w.mode.fault(rules::FIELD_CONST, path, || format!("value {shown} is not {}", c.display()))?;
+        }
+        Ok(())
+    }
+
+    fn string(&mut self, node: &Node, s: &Str<'a>, path: &Path<'_, '_>) -> Result<(), M::Stop> {
+        let member = |v: &Literal| v.string.as_deref().is_some_and(|t| s.eq_str(t));
+        if let Some(values) = node.enum_values.as_deref().filter(|e| !e.iter().any(member)) {
+            self.w.mode.fault(rules::FIELD_ENUM, path, || {
+                format!("value {} not in {}", quote(&s.decode(), QUOTE_MAX), literal_label(values))
+            })?;
+        }
+        if let Some(c) = node.constant.as_ref().filter(|c| !member(c)) {
+            self.w.mode.fault(rules::FIELD_CONST, path, || {
+                format!("value {} is not {}", quote(&s.decode(), QUOTE_MAX), c.display())
+            })?;
+        }
+        let c = &node.constraints;
+        if lengths::any(c) {
+            let len = s.char_count() as u64;
+            for (rule, bound, wording) in lengths::faults(c, len).into_iter().flatten() {
+                self.w.mode.fault(rule, path, || lengths::message(len, bound, wording))?;
+            }
+        }
+        if let Some(p) = c.pattern.as_ref().filter(|p| !pattern::is_valid(p, s)) {
+            self.w.mode.fault(rules::FIELD_PATTERN, path, || pattern::message(p, s))?;
+        }
+        if let Some(format) = node.format {
+            let text = s.decode();
+            if crate::format::check(format, &text) == Some(false) {
+                self.w.mode.fault(rules::FIELD_FORMAT, path, || {
+                    format!("value {} is not a valid {format}", quote(&text, QUOTE_MAX))
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    fn number(&mut self, node: &Node, n: &Num<'a>, path: &Path<'_, '_>) -> Result<(), M::Stop> {
+        let v = n.dec();
+        if node.enum_values.is_some() || node.constant.is_some() {
+            let mut canon = String::new();
+            v.canonical(&mut canon);
+            self.literal(node, &canon, n.raw(), path)?;
+        }
+        for (rule, bound, wording) in numbers::faults(&node.constraints, &v).into_iter().flatten() {
+            self.w.mode.fault(rule, path, || numbers::message(n.raw(), bound, wording))?;
+        }
+        Ok(())
+    }
+
+    fn object(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        if depth >= MAX_DEPTH {
+            return Err(self.w.mode.too_deep(path));
+        }
+        let start = self.w.s.offset();
+        self.w.s.object_start();
+        let mut seen = Seen::new(node.required.len());
+        let base = self.w.keys_base();
+        let mut many: Option<HashSet<String>> = None;
+        let mut first = true;
+        let mut count = 0u64;
+        while let Some(key) = self.w.s.object_key(first)? {
+            first = false;
+            count += 1;
+            let key_frame = Path::Key(path, key);
+            let here = M::frame(&key_frame);
+            if self.w.other_repeats(base, key.raw(), key.offset(), key.is_escaped(), &mut many)? {
+                self.w.mode.fault(rules::JSON_DUPLICATE_KEY, here, || duplicate::MESSAGE.to_string())?;
+                self.w.skip(here, depth + 1)?;
+                continue;
+            }
+            if let Some(i) = node.required.iter().position(|r| key.eq_str(r)) {
+                seen.set(i);
+            }
+            if let Some(names) = node.property_names {
+                self.property_name(names, &key, here, depth)?;
+            }
+            self.member(node, &key, here, depth)?;
+        }
+        self.w.end_object(base);
+        for (i, name) in node.required.iter().enumerate() {
+            if !seen.get(i) {
+                let missing = Path::Name(path, name);
+                self.w.mode.fault(rules::FIELD_REQUIRED, &missing, || required::MESSAGE.to_string())?;
+            }
+        }
+        if let Some(min) = node.min_properties.filter(|&m| count < m) {
+            self.w.mode.fault(rules::FIELD_MIN_PROPERTIES, path, || {
+                format!("{count} properties is less than minProperties {min}")
+            })?;
+        }
+        if let Some(max) = node.max_properties.filter(|&m| count > m) {
+            self.w.mode.fault(rules::FIELD_MAX_PROPERTIES, path, || {
+                format!("{count} properties is greater than maxProperties {max}")
+            })?;
+        }
+        if !node.dependent_required.is_empty() {
+            let end = self.w.s.offset();
+            for (key, needs) in &node.dependent_required {
+                if !self.has_key(start, key) {
+                    continue;
+                }
+                for need in needs {
+                    if !self.has_key(start, need) {
+                        let missing = Path::Name(path, need);
+                        self.w.mode.fault(rules::FIELD_DEPENDENT_REQUIRED, &missing, || {
+                            format!("required when {} is present (dependentRequired)", quote(key, QUOTE_MAX))
+                        })?;
+                    }
+                }
+            }
+            self.w.s.seek(end);
+        }
+        Ok(())
+    }
+
+    /// One member's value: every schema that applies to its key.
+    fn member(&mut self, node: &'c Node, key: &Str<'a>, here: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        let declared = node.properties.iter().find(|(name, _)| key.eq_str(name)).map(|(_, id)| *id);
+        let mut patterns = node.pattern_properties.iter().filter(|(p, _)| p.matches(key)).map(|(_, id)| *id);
+        let first = declared.or_else(|| patterns.next());
+        let Some(first) = first else {
+            return match node.additional {
+                Some(_) if node.closed => {
+                    self.w.skip(here, depth + 1)?;
+                    self.w.mode.fault(rules::FIELD_ADDITIONAL_PROPERTIES, here, || {
+                        "key is not allowed: the object is closed (additionalProperties: false)".into()
+                    })
+                }
+                Some(extra) => self.value(extra, here, depth + 1, 0),
+                None => {
+                    self.w.skip(here, depth + 1)?;
+                    Ok(())
+                }
+            };
+        };
+        self.w.s.peek_kind()?;
+        let start = self.w.s.offset();
+        self.value(first, here, depth + 1, 0)?;
+        let rest: Vec<Id> = if declared.is_some() {
+            node.pattern_properties.iter().filter(|(p, _)| p.matches(key)).map(|(_, id)| *id).collect()
+        } else {
+            patterns.collect()
+        };
+        if !rest.is_empty() {
+            let end = self.w.s.offset();
+            for id in rest {
+                self.again(id, start, here, depth + 1, 0)?;
+            }
+            self.w.s.seek(end);
+        }
+        Ok(())
+    }
+
+    /// `propertyNames`: the key, read as a string value, against `names`.
+    fn property_name(&mut self, names: Id, key: &Str<'a>, here: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        let at = key.offset() - 1;
+        let resume = self.w.s.offset();
+        if !self.valid(names, at, depth + 1, 0) {
+            self.fault_with(rules::FIELD_PROPERTY_NAMES, here, |this| {
+                let found = this.findings(names, at, here, depth + 1, 0);
+                let why = found.first().map_or(String::new(), |f| format!(": {} {}", f.rule(), f.message()));
+                format!("key {} is not allowed by propertyNames{why}", quote(&key.decode(), QUOTE_MAX))
+            })?;
+        }
+        self.w.s.seek(resume);
+        Ok(())
+    }
+
+    fn array(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        if depth >= MAX_DEPTH {
+            return Err(self.w.mode.too_deep(path));
+        }
+        self.w.s.array_start();
+        let unique = node.constraints.unique_items;
+        let base = self.w.spans_base();
+        let mut count = 0usize;
+        let mut matched = 0u64;
+        while self.w.s.array_next(count == 0)? {
+            let index_frame = Path::Index(path, count);
+            let here = M::frame(&index_frame);
+            self.w.s.peek_kind()?;
+            let start = self.w.s.offset();
+            let element = node.prefix_items.get(count).copied().or(node.items);
+            match element {
+                Some(id) if count >= node.prefix_items.len() && self.schema.node(id).never => {
+                    self.w.skip(here, depth + 1)?;
+                    let declared = node.prefix_items.len();
+                    self.w.mode.fault(rules::FIELD_ITEMS, here, || {
+                        format!("element {count} is not allowed: the array holds at most {declared} (items: false)")
+                    })?;
+                }
+                Some(id) => self.value(id, here, depth + 1, 0)?,
+                None => {
+                    self.w.skip(here, depth + 1)?;
+                }
+            }
+            if let Some(contains) = node.contains {
+                let end = self.w.s.offset();
+                if self.valid(contains, start, depth + 1, 0) {
+                    matched += 1;
+                }
+                self.w.s.seek(end);
+            }
+            if unique {
+                self.w.span(start);
+            }
+            count += 1;
+        }
+        let n = count as u64;
+        for (rule, bound, wording) in items::faults(&node.constraints, n).into_iter().flatten() {
+            self.w.mode.fault(rule, path, || items::message(n, bound, wording))?;
+        }
+        if unique {
+            self.w.unique(base, path)?;
+        }
+        if node.contains.is_some() {
+            let min = node.min_contains.unwrap_or(1);
+            if matched < min {
+                let rule = if node.min_contains.is_some() { rules::FIELD_MIN_CONTAINS } else { rules::FIELD_CONTAINS };
+                self.w.mode.fault(rule, path, || match node.min_contains {
+                    None => "no element matches the schema under 'contains'".into(),
+                    Some(_) => format!("{matched} elements match 'contains', fewer than minContains {min}"),
+                })?;
+            }
+            if let Some(max) = node.max_contains.filter(|&m| matched > m) {
+                self.w.mode.fault(rules::FIELD_MAX_CONTAINS, path, || {
+                    format!("{matched} elements match 'contains', more than maxContains {max}")
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+enum TagValue {
+    Member(usize),
+    Missing,
+    /// The tag's value as a message shows it.
+    Unknown(String),
+}
+
+/// The report for `data` under a schema-form contract: a first-fault walk,
+/// then, only for a body it did not pass, the collect walk.
+pub(crate) fn validate(schema: &Schema, data: &[u8]) -> crate::report::Report {
+    if passes(schema, data) {
+        return crate::report::Report::default();
+    }
+    let memo = Memo::default();
+    let mut walk = SchemaWalk::new(schema, data, Collect::default(), &memo);
+    let outcome = walk.document();
+    let mode = walk.finish();
+    crate::validate::report(data, outcome, mode)
+}
+
+/// Whether `data` is valid under `schema` (no finding at all: a schema-form
+/// contract has no warning-only rule).
+pub(crate) fn passes(schema: &Schema, data: &[u8]) -> bool {
+    let memo = Memo::default();
+    let mut walk = SchemaWalk::new(schema, data, First, &memo);
+    let ok = walk.document().is_ok();
+    walk.finish();
+    ok
+}

@@ -1,0 +1,227 @@
+//! The schema form (SPEC §10) through the library API: one exact finding per
+//! validation rule the form adds, tagged and untagged unions, closed objects
+//! and maps at depth, `["key"]` paths, structural errors with their
+//! position, and the diff engine's `schema.undecided`.
+
+use protocolarc::diff::{diff, Impact};
+use protocolarc::ContractSpec;
+
+fn contract(schema: &str) -> ContractSpec {
+    let doc = format!(r#"{{"name": "t.schema", "revision": "1.0.0", "schema": {schema}}}"#);
+    ContractSpec::from_slice(doc.as_bytes(), "t.json").unwrap_or_else(|e| panic!("{schema}: {e}"))
+}
+
+fn findings(c: &ContractSpec, data: &str) -> Vec<String> {
+    c.validate_json(data.as_bytes()).findings().iter().map(|f| f.to_string()).collect()
+}
+
+/// One case per rule the schema form adds: (rule, schema, data, the one finding).
+pub(crate) const RULE_CASES: &[(&str, &str, &str, &str)] = &[
+    ("field.const", r#"{"properties": {"type": {"const": "text"}}}"#, r#"{"type": "image"}"#,
+        "ERROR field.const type: value 'image' is not 'text'"),
+    ("field.format", r#"{"format": "date-time"}"#, r#""2025-13-01T00:00:00Z""#,
+        "ERROR field.format <data>: value '2025-13-01T00:00:00Z' is not a valid date-time"),
+    ("field.additionalProperties", r#"{"properties": {"a": {"properties": {"b": {}}, "additionalProperties": false}}}"#,
+        r#"{"a": {"b": 1, "c": 2}}"#,
+        "ERROR field.additionalProperties a.c: key is not allowed: the object is closed (additionalProperties: false)"),
+    ("field.propertyNames", r#"{"propertyNames": {"maxLength": 3}}"#, r#"{"abcd": 1}"#,
+        "ERROR field.propertyNames abcd: key 'abcd' is not allowed by propertyNames: field.maxLength length 4 is greater than maxLength 3"),
+    ("field.minProperties", r#"{"minProperties": 1}"#, "{}",
+        "ERROR field.minProperties <data>: 0 properties is less than minProperties 1"),
+    ("field.maxProperties", r#"{"maxProperties": 1}"#, r#"{"a": 1, "b": 2}"#,
+        "ERROR field.maxProperties <data>: 2 properties is greater than maxProperties 1"),
+    ("field.dependentRequired", r#"{"dependentRequired": {"card": ["expiry"]}}"#, r#"{"card": "4111"}"#,
+        "ERROR field.dependentRequired expiry: required when 'card' is present (dependentRequired)"),
+    ("field.items", r#"{"prefixItems": [{}], "items": false}"#, "[1, 2]",
+        "ERROR field.items [1]: element 1 is not allowed: the array holds at most 1 (items: false)"),
+    ("field.contains", r#"{"contains": {"const": "x"}}"#, r#"["a"]"#,
+        "ERROR field.contains <data>: no element matches the schema under 'contains'"),
+    ("field.minContains", r#"{"contains": {"const": 1}, "minContains": 2}"#, "[1]",
+        "ERROR field.minContains <data>: 1 elements match 'contains', fewer than minContains 2"),
+    ("field.maxContains", r#"{"contains": {"const": 1}, "maxContains": 1}"#, "[1, 1]",
+        "ERROR field.maxContains <data>: 2 elements match 'contains', more than maxContains 1"),
+    ("field.anyOf", r#"{"anyOf": [{"type": "string"}, {"type": "integer"}]}"#, "1.5",
+        "ERROR field.anyOf <data>: no member of 'anyOf' matches; closest is member 1: field.type <data>: expected string, found number"),
+    ("field.oneOf", r#"{"oneOf": [{"minimum": 0}, {"maximum": 10}]}"#, "5",
+        "ERROR field.oneOf <data>: matches member 1 and member 2, but 'oneOf' allows exactly one"),
+    ("field.not", r#"{"not": {"type": "null"}}"#, "null", "ERROR field.not <data>: value matches the schema under 'not'"),
+    ("field.false", r#"{"properties": {"legacy": false}}"#, r#"{"legacy": 1}"#,
+        "ERROR field.false legacy: no value is allowed here (the schema is false)"),
+];
+
+#[test]
+fn every_rule_of_the_schema_form_has_its_exact_finding() {
+    for (rule, schema, data, want) in RULE_CASES {
+        let c = contract(schema);
+        assert_eq!(findings(&c, data), [*want], "{rule}: {schema} / {data}");
+        assert!(want.contains(rule), "{rule}");
+    }
+}
+
+/// The real MCP 2025-06-18 content block union, tagged by `type`: the tag
+/// picks the member, the member's own findings are reported, an unknown tag
+/// is `field.enum` at the tag listing the known tags.
+const CONTENT: &str = r##"{
+  "$defs": {
+    "TextContent": {"type": "object", "required": ["type", "text"],
+      "properties": {"type": {"const": "text"}, "text": {"type": "string"}}},
+    "ImageContent": {"type": "object", "required": ["type", "data", "mimeType"],
+      "properties": {"type": {"const": "image"}, "data": {"type": "string", "format": "byte"}, "mimeType": {"type": "string"}}}
+  },
+  "type": "object", "required": ["content"],
+  "properties": {
+    "content": {"type": "array", "items": {"anyOf": [{"$ref": "#/$defs/TextContent"}, {"$ref": "#/$defs/ImageContent"}]}},
+    "_meta": {"type": "object", "additionalProperties": {"type": "string"}}
+  }
+}"##;
+
+#[test]
+fn a_tagged_union_reports_the_picked_members_findings() {
+    let c = contract(CONTENT);
+    assert_eq!(
+        findings(
+            &c,
+            r#"{"content": [{"type": "text", "text": "hi"}, {"type": "image", "data": "aGk=", "mimeType": "image/png"}]}"#
+        ),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        findings(&c, r#"{"content": [{"type": "text", "text": "hi"}, {"type": "text"}]}"#),
+        ["ERROR field.required content[1].text: required field is missing"]
+    );
+    assert_eq!(
+        findings(&c, r#"{"content": [{"type": "image", "mimeType": "image/png"}]}"#),
+        ["ERROR field.required content[0].data: required field is missing"]
+    );
+    assert_eq!(
+        findings(&c, r#"{"content": [{"type": "video", "url": "x"}]}"#),
+        ["ERROR field.enum content[0].type: value 'video' not in {'text', 'image'}"]
+    );
+    assert_eq!(
+        findings(&c, r#"{"content": [{"text": "no tag"}]}"#),
+        ["ERROR field.required content[0].type: required field is missing (it picks the member: one of {'text', 'image'})"]
+    );
+}
+
+#[test]
+fn maps_and_keys_that_are_not_plain_have_exact_paths() {
+    let c = contract(CONTENT);
+    assert_eq!(
+        findings(&c, r#"{"content": [], "_meta": {"io.modelcontextprotocol/protocolVersion": 1, "ok": "x"}}"#),
+        [r#"ERROR field.type _meta["io.modelcontextprotocol/protocolVersion"]: expected string, found integer"#]
+    );
+}
+
+#[test]
+fn bad_schemas_are_refused_with_their_position() {
+    let err = |schema: &str| {
+        let doc = format!("{{\"name\": \"t\", \"revision\": \"1.0.0\",\n \"schema\": {schema}}}");
+        ContractSpec::from_slice(doc.as_bytes(), "t.json").unwrap_err().to_string()
+    };
+    assert_eq!(
+        err(r#"{"properties": {"a": {"unevaluatedProperties": false}}}"#),
+        "t.json:2:34: unsupported keyword 'unevaluatedProperties' at /properties/a (supported: type, enum, const, properties, required, additionalProperties, patternProperties, propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas, items, prefixItems, contains, minContains, maxContains, minItems, maxItems, uniqueItems, anyOf, oneOf, allOf, not, if, then, else, $ref, $defs, $anchor, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength, pattern; annotations: title, description, default, examples, deprecated, readOnly, writeOnly, $comment, $schema, $id, contentMediaType, contentEncoding)"
+    );
+    assert_eq!(
+        err(r#"{"type": "object", "requried": ["a"]}"#),
+        "t.json:2:31: unsupported keyword 'requried' at the schema root: did you mean 'required'? (supported: type, enum, const, properties, required, additionalProperties, patternProperties, propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas, items, prefixItems, contains, minContains, maxContains, minItems, maxItems, uniqueItems, anyOf, oneOf, allOf, not, if, then, else, $ref, $defs, $anchor, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength, pattern; annotations: title, description, default, examples, deprecated, readOnly, writeOnly, $comment, $schema, $id, contentMediaType, contentEncoding)"
+    );
+    assert_eq!(
+        err(r#"{"$ref": "https://example.com/s.json"}"#),
+        "t.json:2:21: $ref 'https://example.com/s.json' is not local: only references within the contract ('#', '#/$defs/Name', a JSON Pointer, '#anchor') are supported"
+    );
+    assert_eq!(
+        err(r##"{"$ref": "#/$defs/Nope"}"##),
+        "t.json:2:21: $ref '#/$defs/Nope' names no schema in this document"
+    );
+    assert_eq!(
+        err(r##"{"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"allOf": [{"$ref": "#/$defs/A"}]}}, "$ref": "#/$defs/A"}"##),
+        "t.json:2:28: this schema applies itself to the same value through $ref or allOf/anyOf/oneOf/not/if without descending into a property or element: the check would never end"
+    );
+    assert_eq!(
+        err(r#"{"definitions": {}}"#),
+        "t.json:2:13: 'definitions' at the schema root is a draft-07 keyword: `cargo protocolarc import schema` converts a draft-07 schema to 2020-12"
+    );
+}
+
+#[test]
+fn recursion_through_a_property_terminates() {
+    let c = contract(
+        r##"{"$defs": {"Node": {"type": "object", "required": ["v"], "properties": {"v": {"type": "integer"}, "next": {"$ref": "#/$defs/Node"}}}}, "$ref": "#/$defs/Node"}"##,
+    );
+    assert_eq!(
+        findings(&c, r#"{"v": 1, "next": {"v": 2, "next": {"v": "3"}}}"#),
+        ["ERROR field.type next.next.v: expected integer, found string"]
+    );
+}
+
+#[test]
+fn nested_untagged_unions_are_memoised_not_exponential() {
+    // 30 levels of `anyOf` whose two members both recurse into `a` (through
+    // `$defs`, so the schema stays small): without memoisation each level
+    // would double the work (2^30 walks).
+    let mut defs = vec![r#""L0": {"type": "integer"}"#.to_string()];
+    for i in 1..=30 {
+        let below = format!(r##"{{"properties": {{"a": {{"$ref": "#/$defs/L{}"}}}}, "required": ["a"]}}"##, i - 1);
+        let other = format!(r##"{{"properties": {{"a": {{"$ref": "#/$defs/L{}"}}}}, "minProperties": 1}}"##, i - 1);
+        defs.push(format!(r#""L{i}": {{"anyOf": [{below}, {other}]}}"#));
+    }
+    let schema = format!(r##"{{"$defs": {{{}}}, "$ref": "#/$defs/L30"}}"##, defs.join(", "));
+    let c = contract(&schema);
+    let mut data = "\"x\"".to_string();
+    for _ in 0..30 {
+        data = format!(r#"{{"a": {data}}}"#);
+    }
+    let report = c.validate_json(data.as_bytes());
+    assert!(!report.is_valid());
+    assert_eq!(report.findings()[0].rule(), "field.anyOf");
+}
+
+#[test]
+fn a_changed_schema_is_undecided_and_breaking_never_silently_compatible() {
+    let old = contract(r#"{"type": "object", "title": "A", "properties": {"title": {"type": "string"}}}"#);
+    let doc = |schema: &str| format!(r#"{{"name": "t.schema", "revision": "2.0.0", "schema": {schema}}}"#);
+    let same = ContractSpec::from_slice(
+        doc(r#"{"type": "object", "title": "B", "properties": {"title": {"type": "string"}}}"#).as_bytes(),
+        "n.json",
+    )
+    .unwrap();
+    let d = diff(&old, &same).unwrap();
+    assert_eq!((d.compatibility(), d.changes().len()), (Impact::Compatible, 0), "a title is documentation");
+    // A property named `title` is not documentation.
+    let new = ContractSpec::from_slice(
+        doc(r#"{"type": "object", "properties": {"title": {"type": "integer"}}}"#).as_bytes(),
+        "n.json",
+    )
+    .unwrap();
+    let d = diff(&old, &new).unwrap();
+    assert_eq!(d.compatibility(), Impact::Breaking);
+    let c = &d.changes()[0];
+    assert_eq!((c.rule(), c.field(), c.witness()), ("schema.undecided", "<contract>", None));
+    assert_eq!(c.message(), "the schema differs at /properties/title/type; schema-form changes are not classified yet (no witness searched)");
+    // Fields form -> schema form.
+    let fields =
+        ContractSpec::from_slice(br#"{"name": "t.schema", "revision": "0.9.0", "fields": []}"#, "f.json").unwrap();
+    let d = diff(&fields, &old).unwrap();
+    assert_eq!(
+        d.changes()[0].message(),
+        "the contract moved from the fields form to the schema form, which cannot be compared yet"
+    );
+}
+
+#[test]
+fn the_readme_schema_form_example_loads_and_judges_real_content_blocks() {
+    let readme = std::fs::read_to_string(protocolarc_tests::root().join("README.md")).unwrap();
+    let section = &readme[readme.find("### The schema form").expect("section")..];
+    let start = section.find("```json\n").expect("example") + "```json\n".len();
+    let example = &section[start..start + section[start..].find("```").unwrap()];
+    let c = ContractSpec::from_slice(example.as_bytes(), "README.md").unwrap();
+    assert_eq!((c.id().as_str(), c.direction().as_str()), ("mcp.call_tool_result@2025.6.18", "response"));
+    // The result of the MCP 2025-06-18 spec's tools/call example.
+    let ok = r#"{"content": [{"type": "text", "text": "Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"}], "isError": false}"#;
+    assert_eq!(findings(&c, ok), Vec::<String>::new());
+    assert_eq!(
+        findings(&c, r#"{"content": [{"type": "image", "data": "not base64!", "mimeType": "image/png"}]}"#),
+        ["ERROR field.format content[0].data: value 'not base64!' is not a valid byte"]
+    );
+}
