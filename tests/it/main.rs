@@ -18,6 +18,7 @@ mod git_ci;
 mod input_limits;
 mod invariants;
 mod readme;
+mod real_schemas;
 mod rebuild;
 mod regression;
 mod rule_records;

@@ -139,4 +139,46 @@ pub mod typed {
     /// `a2a.task_send` 1.0.0.
     #[protocolarc::contract("../contracts/a2a_task_send_1.0.0.json")]
     pub struct TaskSend;
+
+    /// Schema-form contracts imported from the official MCP 2025-06-18 and
+    /// A2A v0.3.0 schemas (`tests/data/contracts/{mcp,a2a}/`), each in its
+    /// own module: their `$defs` types share names.
+    pub mod real {
+        /// MCP `CallToolResult`.
+        pub mod call_tool_result {
+            /// `mcp.call_tool_result` 2025.6.18.
+            #[protocolarc::contract("data/contracts/mcp/call_tool_result_2025.6.18.json")]
+            pub struct CallToolResult;
+        }
+        /// MCP `Tool`.
+        pub mod tool {
+            /// `mcp.tool` 2025.6.18.
+            #[protocolarc::contract("data/contracts/mcp/tool_2025.6.18.json")]
+            pub struct Tool;
+        }
+        /// MCP `InitializeRequest`.
+        pub mod initialize_request {
+            /// `mcp.initialize_request` 2025.6.18.
+            #[protocolarc::contract("data/contracts/mcp/initialize_request_2025.6.18.json")]
+            pub struct InitializeRequest;
+        }
+        /// MCP `InitializeResult`.
+        pub mod initialize_result {
+            /// `mcp.initialize_result` 2025.6.18.
+            #[protocolarc::contract("data/contracts/mcp/initialize_result_2025.6.18.json")]
+            pub struct InitializeResult;
+        }
+        /// A2A `Message`.
+        pub mod message {
+            /// `a2a.message` 0.3.0.
+            #[protocolarc::contract("data/contracts/a2a/message_0.3.0.json")]
+            pub struct Message;
+        }
+        /// A2A `AgentCard`.
+        pub mod agent_card {
+            /// `a2a.agent_card` 0.3.0.
+            #[protocolarc::contract("data/contracts/a2a/agent_card_0.3.0.json")]
+            pub struct AgentCard;
+        }
+    }
 }

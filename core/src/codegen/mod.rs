@@ -18,6 +18,7 @@ use quote::{format_ident, quote};
 use crate::contract::tree::Node;
 use crate::contract::{ContractSpec, FieldSpec, JsonType, Scalar};
 
+mod schema;
 mod validator;
 
 /// The item the attribute sits on.
@@ -36,18 +37,12 @@ pub const UNKNOWN_FIELDS: &str = "unknown_fields";
 /// The generated items for the contract at `path` (relative to the using
 /// crate's `CARGO_MANIFEST_DIR`, as written in the attribute). The text is
 /// compiled in with `include_str!`, so editing the file rebuilds the crate.
-///
-/// A schema-form contract is refused with the reason: its typed Rust
-/// (unions as enums, maps, one type per `$ref`) is not generated yet.
+/// A schema-form contract's types come from `schema.rs`.
 pub fn expand(spec: &ContractSpec, item: &Item, path: &str) -> Result<TokenStream, String> {
-    if spec.schema().is_some() {
-        return Err(format!(
-            "{path}: contract {} is in the schema form, whose typed Rust is not generated yet; \
-             validate it at run time with `protocolarc::ContractSpec::from_path`",
-            spec.id()
-        ));
-    }
     let text = include_text(path);
+    if let Some(schema) = spec.schema() {
+        return Ok(schema::expand(spec, schema, item, text, path));
+    }
     let name = item.name.clone();
     let mut g = Gen { spec, vis: item.vis.clone(), out: Vec::new(), types: HashSet::from([name.clone()]) };
     let title = spec.title().map(str::to_string).unwrap_or_else(|| spec.name().to_string());

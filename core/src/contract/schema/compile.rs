@@ -78,7 +78,9 @@ pub(in crate::contract) fn compile(cx: &mut Ctx<'_>, root: &Json<'_>) -> Option<
     c.node(root, &mut String::new());
     c.resolve();
     for (id, name) in std::mem::take(&mut c.names) {
-        c.nodes[id as usize].label.get_or_insert_with(|| name.into_boxed_str());
+        let node = &mut c.nodes[id as usize];
+        node.def = Some(name.clone().into_boxed_str());
+        node.label.get_or_insert_with(|| name.into_boxed_str());
     }
     if c.cx.diags_len() == before {
         c.cycles();
@@ -244,6 +246,11 @@ impl Compiler<'_, '_> {
                 "title" => {
                     if let Value::String(t) = &value.value {
                         n.label = Some(t.as_ref().into());
+                    }
+                }
+                "description" => {
+                    if let Value::String(t) = &value.value {
+                        n.description = Some(t.as_ref().into());
                     }
                 }
                 _ if ANNOTATIONS.contains(&k) => {}

@@ -103,6 +103,11 @@ pub(crate) struct Node {
     /// How a message names this node as a union member: its `$defs` name
     /// (through a `$ref`), else its `title`.
     pub label: Option<Box<str>>,
+    /// The node's name when it is a `$defs` entry (one named type in
+    /// generated code).
+    pub def: Option<Box<str>>,
+    /// `description`, for generated docs.
+    pub description: Option<Box<str>>,
     /// Byte offset of the subschema in the contract file.
     pub offset: usize,
     /// Set after compiling: the target, when the node is a bare `$ref`.

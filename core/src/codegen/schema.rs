@@ -1,0 +1,438 @@
+//! (feature `codegen`) Typed Rust for a schema-form contract, from its
+//! schema graph:
+//! - an object with `properties` is a struct (required keys as values,
+//!   optional ones as `Option`), keeping undeclared keys in
+//!   `unknown_fields` unless it is closed;
+//! - a typed map (`additionalProperties` or `patternProperties`, no
+//!   `properties`) is a `BTreeMap<String, T>`;
+//! - a tagged union is an `enum` with `#[serde(tag = ...)]`, one variant per
+//!   member named after its tag (`ContentBlock::Text(TextContent)`); the
+//!   member's struct leaves the tag to the enum;
+//! - an untagged union is an untagged `enum`, one variant per member;
+//! - each `$defs` entry is one named type, reused wherever it is
+//!   referenced; a type that contains itself is boxed where it is used;
+//! - what a type cannot say exactly (`allOf`, `not`, `if`, a `$ref` beside
+//!   other keywords, `prefixItems`) is a `protocolarc::Value`: never
+//!   stricter than the validator, so `from_json` is `Ok` exactly when the
+//!   body is valid.
+//!
+//! Validation is the runtime's schema walker (`Contract::fast_path`'s
+//! default), the same findings by construction.
+
+use std::collections::{HashMap, HashSet};
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{ident_of, pascal_case, serde_derives, snake_case, unique, Item, UNKNOWN_FIELDS};
+use crate::contract::schema::{Id, Node, Schema};
+use crate::contract::{ContractSpec, JsonType};
+
+pub(super) fn expand(spec: &ContractSpec, schema: &Schema, item: &Item, text: TokenStream, path: &str) -> TokenStream {
+    let mut g = Gen {
+        spec,
+        schema,
+        vis: item.vis.clone(),
+        out: Vec::new(),
+        types: HashSet::from([item.name.clone()]),
+        defs: HashMap::new(),
+        recursive: recursive_defs(schema),
+        tagged: tagged_members(schema),
+    };
+    let title = spec.title().map(str::to_string).unwrap_or_else(|| spec.name().to_string());
+    let mut docs = vec![format!("{title} (`{}`).", spec.id())];
+    docs.extend(spec.doc().map(str::to_string));
+    g.root(&item.name, &docs, item.attrs.clone());
+    let ident = format_ident!("{}", item.name);
+    let (contract, revision) = (spec.name(), spec.revision().to_string());
+    let items = g.out;
+    quote! {
+        #(#items)*
+
+        impl ::protocolarc::Contract for #ident {
+            const NAME: &'static str = #contract;
+            const REVISION: &'static str = #revision;
+
+            fn spec() -> &'static ::protocolarc::ContractSpec {
+                static SPEC: ::std::sync::OnceLock<::protocolarc::ContractSpec> = ::std::sync::OnceLock::new();
+                ::protocolarc::__private::spec(&SPEC, #text, #path)
+            }
+        }
+    }
+}
+
+struct Gen<'c> {
+    spec: &'c ContractSpec,
+    schema: &'c Schema,
+    vis: TokenStream,
+    out: Vec<TokenStream>,
+    types: HashSet<String>,
+    /// `$defs` entries generated so far: node -> type name.
+    defs: HashMap<Id, String>,
+    /// `$defs` entries whose type contains itself (boxed where used).
+    recursive: HashSet<Id>,
+    /// Members of tagged unions -> the tag key their struct leaves out.
+    tagged: HashMap<Id, Box<str>>,
+}
+
+/// Doc attributes, one per line of `lines` (a description's own line
+/// breaks kept as lines, every other unprintable character escaped).
+fn docs(lines: &[String]) -> TokenStream {
+    let lines =
+        lines.iter().flat_map(|l| l.split('\n')).map(|l| format!(" {}", crate::json::text::one_line(l.trim_end())));
+    quote! { #(#[doc = #lines])* }
+}
+
+/// The node a chain of bare `$ref`s ends at.
+fn resolve(schema: &Schema, mut id: Id) -> Id {
+    for _ in 0..64 {
+        match schema.node(id).bare {
+            Some(to) => id = to,
+            None => break,
+        }
+    }
+    id
+}
+
+/// Every schema a node's type is built from.
+fn children(n: &Node) -> Vec<Id> {
+    let mut out: Vec<Id> = n.properties.iter().map(|(_, id)| *id).collect();
+    out.extend(n.pattern_properties.iter().map(|(_, id)| *id));
+    out.extend(n.additional);
+    out.extend(n.items);
+    out.extend(&n.prefix_items);
+    out.extend(n.reference);
+    for u in [&n.any_of, &n.one_of].into_iter().flatten() {
+        out.extend(&u.members);
+    }
+    out
+}
+
+/// The `$defs` entries that reach themselves.
+fn recursive_defs(schema: &Schema) -> HashSet<Id> {
+    let mut out = HashSet::new();
+    for (i, n) in schema.nodes.iter().enumerate() {
+        if n.def.is_none() {
+            continue;
+        }
+        let start = i as Id;
+        let mut seen = HashSet::new();
+        let mut stack = children(n);
+        while let Some(id) = stack.pop() {
+            if id == start {
+                out.insert(start);
+                break;
+            }
+            if seen.insert(id) {
+                stack.extend(children(schema.node(id)));
+            }
+        }
+    }
+    out
+}
+
+fn tagged_members(schema: &Schema) -> HashMap<Id, Box<str>> {
+    let mut out = HashMap::new();
+    for n in &schema.nodes {
+        for u in [&n.any_of, &n.one_of].into_iter().flatten() {
+            if let Some(tag) = u.tag.as_ref().filter(|t| t.values.iter().all(|v| v.string.is_some())) {
+                for &m in &u.members {
+                    out.insert(resolve(schema, m), tag.key.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+impl Gen<'_> {
+    fn type_name(&mut self, wanted: &str) -> String {
+        unique(wanted.to_string(), &mut self.types)
+    }
+
+    /// The contract's own type, named as the item.
+    fn root(&mut self, name: &str, doc: &[String], attrs: TokenStream) {
+        let id = resolve(self.schema, Schema::ROOT);
+        let node = self.schema.node(id);
+        let vis = self.vis.clone();
+        let ident = format_ident!("{}", name);
+        if self.is_struct(node) {
+            self.object(id, name, doc, attrs);
+        } else if self.union_of(node).is_some() {
+            self.union(id, name, doc, attrs);
+        } else {
+            let ty = self.ty(id, &format!("{name}Value"), false);
+            let derives = serde_derives();
+            let doc = docs(doc);
+            self.out.push(quote! {
+                #doc
+                #attrs
+                #derives
+                #[serde(transparent)]
+                #vis struct #ident(
+                    /// The value itself.
+                    #vis #ty,
+                );
+            });
+        }
+    }
+
+    fn is_struct(&self, n: &Node) -> bool {
+        !n.properties.is_empty() && self.exact(n) && n.types.is_none_or(|t| t == crate::TypeSet::of(JsonType::Object))
+    }
+
+    /// Whether the node's own keywords are all a type can carry.
+    fn exact(&self, n: &Node) -> bool {
+        n.all_of.is_empty()
+            && n.not.is_none()
+            && n.condition.is_none()
+            && n.dependent_schemas.is_empty()
+            && n.reference.is_none()
+            && n.prefix_items.is_empty()
+    }
+
+    fn union_of<'n>(&self, n: &'n Node) -> Option<&'n crate::contract::schema::Union> {
+        let u = n.any_of.as_ref().or(n.one_of.as_ref())?;
+        let alone = n.any_of.is_none() || n.one_of.is_none();
+        (alone && self.exact(n) && n.properties.is_empty() && n.types.is_none()).then_some(u)
+    }
+
+    /// The Rust type of the value at `id`; `direct` when it sits in a struct
+    /// field or enum variant (a recursive type is boxed there).
+    fn ty(&mut self, id: Id, name: &str, direct: bool) -> TokenStream {
+        let target = resolve(self.schema, id);
+        let node = self.schema.node(target);
+        if let Some(def) = node.def.clone() {
+            let ident = format_ident!("{}", self.def_type(target, &def));
+            return if direct && self.recursive.contains(&target) {
+                quote! { ::std::boxed::Box<#ident> }
+            } else {
+                quote! { #ident }
+            };
+        }
+        self.shape(target, name)
+    }
+
+    /// The named type of a `$defs` entry, generated once.
+    fn def_type(&mut self, id: Id, def: &str) -> String {
+        if let Some(name) = self.defs.get(&id) {
+            return name.clone();
+        }
+        let name = self.type_name(&pascal_case(def));
+        self.defs.insert(id, name.clone());
+        let node = self.schema.node(id);
+        let mut doc = vec![node
+            .description
+            .as_deref()
+            .map_or_else(|| format!("`{def}` of `{}`.", self.spec.id()), str::to_string)];
+        if let Some(tag) = self.tagged.get(&id) {
+            doc.push(format!("Its `{tag}` is written by the union that holds it."));
+        }
+        if self.is_struct(node) {
+            self.object(id, &name, &doc, TokenStream::new());
+        } else if self.union_of(node).is_some() {
+            self.union(id, &name, &doc, TokenStream::new());
+        } else {
+            let ty = self.shape(id, &format!("{name}Value"));
+            let vis = self.vis.clone();
+            let ident = format_ident!("{}", name);
+            let doc = docs(&doc);
+            self.out.push(quote! { #doc #vis type #ident = #ty; });
+        }
+        name
+    }
+
+    /// The type of a node that is not a `$defs` entry.
+    fn shape(&mut self, id: Id, name: &str) -> TokenStream {
+        let node = self.schema.node(id);
+        if node.trivial || node.never || !self.exact(node) {
+            return quote! { ::protocolarc::Value };
+        }
+        if self.union_of(node).is_some() {
+            let name = self.type_name(name);
+            let doc = vec![format!("A union in `{}`.", self.spec.id())];
+            self.union(id, &name, &doc, TokenStream::new());
+            let ident = format_ident!("{}", name);
+            return quote! { #ident };
+        }
+        if node.any_of.is_some() || node.one_of.is_some() {
+            return quote! { ::protocolarc::Value };
+        }
+        let types = match node.types {
+            Some(t) => t,
+            None if !node.properties.is_empty() || node.additional.is_some() || !node.pattern_properties.is_empty() => {
+                crate::TypeSet::of(JsonType::Object)
+            }
+            None if node.items.is_some() => crate::TypeSet::of(JsonType::Array),
+            None => return quote! { ::protocolarc::Value },
+        };
+        let kinds: Vec<JsonType> =
+            types.iter().filter(|t| !(*t == JsonType::Integer && types.contains(JsonType::Number))).collect();
+        if kinds.len() == 1 {
+            return self.single(id, kinds[0], name);
+        }
+        quote! { ::protocolarc::Value }
+    }
+
+    fn single(&mut self, id: Id, t: JsonType, name: &str) -> TokenStream {
+        let node = self.schema.node(id);
+        match t {
+            JsonType::String => quote! { ::std::string::String },
+            JsonType::Integer | JsonType::Number => quote! { ::protocolarc::Number },
+            JsonType::Boolean => quote! { bool },
+            JsonType::Null => quote! { () },
+            JsonType::Object if !node.properties.is_empty() => {
+                let name = self.type_name(name);
+                let doc = vec![node
+                    .description
+                    .as_deref()
+                    .map_or_else(|| format!("An object in `{}`.", self.spec.id()), str::to_string)];
+                self.object(id, &name, &doc, TokenStream::new());
+                let ident = format_ident!("{}", name);
+                quote! { #ident }
+            }
+            JsonType::Object => {
+                let values: Vec<Id> = node
+                    .pattern_properties
+                    .iter()
+                    .map(|(_, id)| *id)
+                    .chain(node.additional.filter(|_| !node.closed))
+                    .collect();
+                let value = match values.as_slice() {
+                    [one] => self.ty(*one, &format!("{name}Value"), false),
+                    _ => quote! { ::protocolarc::Value },
+                };
+                quote! { ::std::collections::BTreeMap<::std::string::String, #value> }
+            }
+            JsonType::Array => {
+                let element = match node.items {
+                    Some(items) if node.prefix_items.is_empty() => self.ty(items, &format!("{name}Item"), false),
+                    _ => quote! { ::protocolarc::Value },
+                };
+                quote! { ::std::vec::Vec<#element> }
+            }
+        }
+    }
+
+    /// A struct for the object node `id`.
+    fn object(&mut self, id: Id, name: &str, doc: &[String], attrs: TokenStream) {
+        let slot = self.out.len();
+        self.out.push(TokenStream::new());
+        let node = self.schema.node(id);
+        let ident = format_ident!("{}", name);
+        let vis = self.vis.clone();
+        let tag = self.tagged.get(&id).cloned();
+        let mut taken = HashSet::from([UNKNOWN_FIELDS.to_string()]);
+        let mut fields = Vec::new();
+        for (key, prop) in &node.properties {
+            if tag.as_deref() == Some(&**key) || self.schema.node(resolve(self.schema, *prop)).never {
+                continue;
+            }
+            let field_name = unique(snake_case(key), &mut taken);
+            let field_ident = ident_of(&field_name);
+            let ty = self.ty(*prop, &format!("{name}{}", pascal_case(key)), true);
+            let required = node.required.iter().any(|r| r == key);
+            let described = self.schema.node(*prop).description.clone();
+            let sentence = described
+                .map_or_else(|| format!("`{key}`, {}.", if required { "required" } else { "optional" }), String::from);
+            let field_docs = docs(&[sentence]);
+            let rename = (field_name != **key).then(|| {
+                let key = &**key;
+                quote! { #[serde(rename = #key)] }
+            });
+            let (ty, optional) = if required {
+                (ty, quote! {})
+            } else {
+                (
+                    quote! { ::std::option::Option<#ty> },
+                    quote! {
+                        #[serde(default, deserialize_with = "::protocolarc::__private::present", skip_serializing_if = "::std::option::Option::is_none")]
+                    },
+                )
+            };
+            fields.push(quote! {
+                #field_docs
+                #rename
+                #optional
+                #vis #field_ident: #ty,
+            });
+        }
+        let keep_unknown = !node.closed || tag.is_some();
+        if keep_unknown {
+            let unknown = format_ident!("{}", UNKNOWN_FIELDS);
+            fields.push(quote! {
+                /// Keys the schema does not declare, kept for the round trip.
+                #[serde(flatten)]
+                #vis #unknown: ::protocolarc::Map<::std::string::String, ::protocolarc::Value>,
+            });
+        }
+        let deny = (!keep_unknown).then(|| quote! { #[serde(deny_unknown_fields)] });
+        let derives = serde_derives();
+        let doc = docs(doc);
+        self.out[slot] = quote! {
+            #doc
+            #attrs
+            #derives
+            #deny
+            #vis struct #ident {
+                #(#fields)*
+            }
+        };
+    }
+
+    /// An enum for the union at node `id`: tagged when its tag values are
+    /// strings and every member is a struct, else untagged.
+    fn union(&mut self, id: Id, name: &str, doc: &[String], attrs: TokenStream) {
+        let slot = self.out.len();
+        self.out.push(TokenStream::new());
+        let node = self.schema.node(id);
+        let Some(u) = self.union_of(node) else { return };
+        let ident = format_ident!("{}", name);
+        let vis = self.vis.clone();
+        let tag = u.tag.as_ref().filter(|t| {
+            t.values.iter().all(|v| v.string.is_some())
+                && u.members.iter().all(|&m| self.is_struct(self.schema.node(resolve(self.schema, m))))
+        });
+        let mut taken = HashSet::new();
+        let mut variants = Vec::new();
+        for (i, &m) in u.members.iter().enumerate() {
+            let target = resolve(self.schema, m);
+            let member = self.schema.node(target);
+            let wanted = match (tag, &member.def, member.types) {
+                (Some(t), _, _) => pascal_case(t.values[i].string.as_deref().unwrap_or_default()),
+                (None, Some(def), _) => pascal_case(def),
+                (None, None, Some(types)) if types.iter().count() == 1 => pascal_case(&types.label()),
+                _ => format!("Member{}", i + 1),
+            };
+            let variant = format_ident!("{}", unique(wanted.clone(), &mut taken));
+            let ty = self.ty(m, &format!("{name}{wanted}"), true);
+            match tag {
+                Some(t) => {
+                    let value = t.values[i].string.as_deref().unwrap_or_default();
+                    let doc = format!(" `{}: {value:?}`.", t.key);
+                    variants.push(quote! { #[doc = #doc] #[serde(rename = #value)] #variant(#ty), });
+                }
+                None => {
+                    let doc = format!(" Member {} of the union.", i + 1);
+                    variants.push(quote! { #[doc = #doc] #variant(#ty), });
+                }
+            }
+        }
+        let derives = serde_derives();
+        let doc = docs(doc);
+        let how = match tag {
+            Some(t) => {
+                let key = &*t.key;
+                quote! { #[serde(tag = #key)] }
+            }
+            None => quote! { #[serde(untagged)] },
+        };
+        self.out[slot] = quote! {
+            #doc
+            #attrs
+            #derives
+            #how
+            #vis enum #ident { #(#variants)* }
+        };
+    }
+}
