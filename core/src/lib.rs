@@ -21,8 +21,10 @@ pub mod contract;
 pub mod diff;
 pub mod envelope;
 mod error;
+pub mod export;
 #[doc(hidden)]
 pub mod fast;
+pub mod import;
 pub mod input;
 mod json;
 mod keywords;
