@@ -151,7 +151,7 @@ fn check_schema_form(bytes: &[u8], origin: &str, tree: &TreeNode<'_>) -> Result<
     let TreeValue::Object(members) = &tree.value else {
         return Err(at(tree.offset, "a contract must be a JSON object".into()));
     };
-    const KEYS: &[&str] = &["name", "revision", "kind", "title", "doc", "direction", "schema"];
+    const KEYS: &[&str] = &["$schema", "name", "revision", "kind", "title", "doc", "direction", "schema"];
     for (k, v) in members {
         if !KEYS.contains(&k.name.as_ref()) {
             return Err(at(k.offset, format!("unknown key {} in a schema-form contract", quote(&k.name, 80))));

@@ -37,11 +37,22 @@ use crate::json::text::quote;
 pub struct ImportError {
     pointer: String,
     message: String,
+    argument: bool,
 }
 
 impl ImportError {
     fn new(pointer: &str, message: String) -> ImportError {
-        ImportError { pointer: pointer.to_string(), message }
+        ImportError { pointer: pointer.to_string(), message, argument: false }
+    }
+
+    fn argument(message: String) -> ImportError {
+        ImportError { pointer: String::new(), message, argument: true }
+    }
+
+    /// Whether the error is about an argument (name, revision, direction),
+    /// not about the document.
+    pub fn is_argument(&self) -> bool {
+        self.argument
     }
 
     /// The JSON Pointer of the offending value in the input (`""` for the
@@ -252,6 +263,26 @@ pub fn file_stem(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
 }
 
+/// A JSON document that does not parse: the byte offset of the fault and
+/// what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// Byte offset of the fault ([`crate::line_col`] makes it a position).
+    pub offset: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Reads an input document with the contract reader's rules (strict JSON,
+/// no repeated key, at most [`crate::MAX_DEPTH`] levels, so no input can
+/// exhaust the stack), then as a [`Value`].
+pub fn parse_document(bytes: &[u8]) -> Result<Value, SyntaxError> {
+    if let Err(e) = crate::json::tree::parse(bytes) {
+        return Err(SyntaxError { offset: e.offset, message: e.message });
+    }
+    serde_json::from_slice(bytes).map_err(|e| SyntaxError { offset: 0, message: e.to_string() })
+}
+
 /// The byte offset in `bytes` (a JSON document) of the value a JSON Pointer
 /// names, or of its key when the value is an object member, so that an
 /// [`ImportError`] can be shown as `file:line:column`. `None` when the
@@ -291,16 +322,16 @@ pub fn render(contract: &Value) -> String {
 
 fn check_identity(name: &str, revision: &str, direction: Option<&str>) -> Result<(), ImportError> {
     if name.is_empty() || name.chars().any(|c| c.is_whitespace() || c.is_control() || c == '@') {
-        return Err(ImportError::new(
-            "",
-            format!("contract name {} must be non-empty, without white space or '@'", quote(name, 80)),
-        ));
+        return Err(ImportError::argument(format!(
+            "contract name {} must be non-empty, without white space or '@'",
+            quote(name, 80)
+        )));
     }
     if let Err(e) = semver::Version::parse(revision) {
-        return Err(ImportError::new("", format!("revision {} is not a semver version: {e}", quote(revision, 80))));
+        return Err(ImportError::argument(format!("revision {} is not a semver version: {e}", quote(revision, 80))));
     }
     if let Some(d) = direction.filter(|d| !DIRECTIONS.contains(d)) {
-        return Err(ImportError::new("", format!("direction {} must be request, response or both", quote(d, 80))));
+        return Err(ImportError::argument(format!("direction {} must be request, response or both", quote(d, 80))));
     }
     Ok(())
 }
