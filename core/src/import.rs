@@ -171,6 +171,7 @@ pub fn schema_contract(
     def: Option<&str>,
 ) -> Result<(Value, Vec<String>), ImportError> {
     check_identity(name, revision, direction)?;
+    check_depth(doc)?;
     let mut cx = Cx::new(doc, "")?;
     let schema = match def {
         None => cx.schema(doc, "", 0)?,
@@ -182,7 +183,8 @@ pub fn schema_contract(
 
 /// The contracts of an MCP `tools/list` result: for each tool, `S.TOOL`
 /// (direction `request`, from `inputSchema`) and, when the tool has an
-/// `outputSchema`, `S.TOOL.output` (direction `response`). Each comes with
+/// `outputSchema`, `S.TOOL.output` (direction `response`), both of kind
+/// `mcp`. Each comes with
 /// its file stem (the contract name with every character other than an
 /// ASCII letter, digit, `-` or `_` written `_`: `github.create_issue` ->
 /// `github_create_issue`), sorted by stem.
@@ -197,6 +199,7 @@ pub fn schema_contract(
 /// `@` written `_` (the contract name rule); nothing else changes.
 pub fn tools_list_contracts(doc: &Value, server: &str, revision: &str) -> Result<Vec<(String, Value)>, ImportError> {
     check_identity(server, revision, None)?;
+    check_depth(doc)?;
     let (tools, base) = tools_array(doc)?;
     let mut out: Vec<(String, Value, String)> = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
@@ -318,6 +321,25 @@ pub fn locate(bytes: &[u8], pointer: &str) -> Option<usize> {
 pub fn render(contract: &Value) -> String {
     const ORDER: &[&str] = &["name", "revision", "kind", "title", "doc", "direction", "schema"];
     crate::export::render_value(contract, ORDER)
+}
+
+/// Refuses a document nested deeper than the contract reader allows, before
+/// anything recursive (a clone, a walk) touches it: a value built in memory
+/// has no parser's limit.
+fn check_depth(doc: &Value) -> Result<(), ImportError> {
+    let mut stack = vec![(doc, 0usize)];
+    while let Some((v, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match v {
+            Value::Array(a) => Box::new(a.iter()),
+            Value::Object(o) => Box::new(o.values()),
+            _ => continue,
+        };
+        if depth >= MAX_DEPTH {
+            return Err(ImportError::new("", format!("the document nests deeper than {MAX_DEPTH} levels")));
+        }
+        stack.extend(children.map(|c| (c, depth + 1)));
+    }
+    Ok(())
 }
 
 fn check_identity(name: &str, revision: &str, direction: Option<&str>) -> Result<(), ImportError> {
@@ -980,7 +1002,17 @@ mod tests {
             v = json!({ "not": v });
         }
         let e = import(v).unwrap_err();
-        assert!(e.message().starts_with("the schema nests deeper than 128 levels"), "{e}");
+        assert_eq!(e.message(), "the document nests deeper than 128 levels");
+        let mut v = json!(1);
+        for _ in 0..128 {
+            v = json!([v]);
+        }
+        assert!(import(json!({ "const": v })).is_err());
+        let mut v = json!(1);
+        for _ in 0..127 {
+            v = json!([v]);
+        }
+        assert!(import(json!({ "const": v })).is_ok());
     }
 
     #[test]

@@ -707,3 +707,22 @@ fn exported_schemas_agree_on_random_bodies() {
     }
     assert_eq!((cases.len(), judged, valid), (8, 24000, 1250));
 }
+
+#[test]
+fn help_and_usage() {
+    for (args, needle) in [
+        (&["import", "--help"][..], "cargo protocolarc import tools-list tools.json --server github"),
+        (&["import", "tools-list", "--help"], "DIR/<stem>_<revision>.json"),
+        (&["import", "schema", "--help"], "--def CallToolResult --direction response"),
+        (&["export", "--help"], "Exit codes: 0 written, 3 usage or input error"),
+    ] {
+        let out = run(bin!(), args);
+        assert_eq!(out.code, 0, "{args:?}");
+        assert!(out.stdout.contains(needle), "{args:?}: {}", out.stdout);
+    }
+    for args in [&["import"][..], &["import", "schema", MCP], &["export", "x.json", "--format", "yaml"]] {
+        let out = run(bin!(), args);
+        assert_eq!((out.code, out.stdout.as_str()), (3, ""), "{args:?}");
+        assert!(out.stderr.contains("--help"), "{args:?}: {}", out.stderr);
+    }
+}
