@@ -116,7 +116,10 @@ pub fn json_schema(bytes: &[u8], origin: &str) -> Result<Exported, ExportError> 
         _ => None,
     };
     match (schema, loaded) {
-        (None, Ok(spec)) => Ok(from_spec(&spec)),
+        (None, Ok(spec)) => {
+            fields_form_known(bytes, origin, &tree)?;
+            Ok(from_spec(&spec))
+        }
         (None, Err(e)) => Err(e.into()),
         (Some(schema), Ok(_)) => Ok(from_schema(schema)),
         (Some(_), Err(e)) if loader_reads_schema_form() => Err(e.into()),
@@ -188,6 +191,62 @@ fn check_schema_form(bytes: &[u8], origin: &str, tree: &TreeNode<'_>) -> Result<
         || schema.get("$schema").and_then(Value::as_str).is_some_and(|s| s.contains("draft-07"));
     if draft07 || !notes.is_empty() {
         return Err(at(tree.offset, "a contract's schema is JSON Schema 2020-12, not draft-07 (import it)".into()));
+    }
+    Ok(())
+}
+
+/// The contract keys [`from_spec`] carries into JSON Schema.
+const CONTRACT_KEYS: &[&str] =
+    &["$schema", "name", "revision", "kind", "title", "doc", "strict", "direction", "fields"];
+/// The field keys [`from_spec`] carries into JSON Schema.
+const FIELD_KEYS: &[&str] = &[
+    "name",
+    "type",
+    "required",
+    "enum",
+    "doc",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+];
+
+/// Refuses a fields-form contract that uses what this exporter does not
+/// write (a keyword the loader learnt later, such as `closed` or `const`, or
+/// a `{}` map step): a schema without it would accept more than the
+/// contract, so it is an error, never a silent loss.
+fn fields_form_known(bytes: &[u8], origin: &str, tree: &TreeNode<'_>) -> Result<(), ExportError> {
+    let refuse = |offset: usize, what: String| {
+        let (line, column) = crate::json::scan::line_col(bytes, offset);
+        let message = format!("export cannot carry {what} into JSON Schema yet");
+        Err(ExportError::Schema { origin: origin.into(), line, column, message })
+    };
+    let TreeValue::Object(members) = &tree.value else { return Ok(()) };
+    for (k, v) in members {
+        if !CONTRACT_KEYS.contains(&k.name.as_ref()) {
+            return refuse(k.offset, format!("the contract key {}", quote(&k.name, 80)));
+        }
+        let (true, TreeValue::Array(fields)) = (k.name == "fields", &v.value) else { continue };
+        for f in fields {
+            let TreeValue::Object(keys) = &f.value else { continue };
+            for (fk, fv) in keys {
+                if !FIELD_KEYS.contains(&fk.name.as_ref()) {
+                    return refuse(fk.offset, format!("the field key {}", quote(&fk.name, 80)));
+                }
+                if let (true, TreeValue::String(name)) = (fk.name == "name", &fv.value) {
+                    if name.contains(['{', '"', '\\']) {
+                        return refuse(fv.offset, format!("the field path {}", quote(name, 80)));
+                    }
+                }
+            }
+        }
     }
     Ok(())
 }
@@ -442,6 +501,27 @@ pub(crate) fn render_value(v: &Value, lead: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keywords_export_does_not_write_are_refused() {
+        let check = |text: &str| {
+            let tree = parse(text.as_bytes()).unwrap();
+            fields_form_known(text.as_bytes(), "c.json", &tree).map_err(|e| e.to_string())
+        };
+        assert_eq!(check(r#"{"name": "a", "fields": [{"name": "x", "maxLength": 2}]}"#), Ok(()));
+        assert_eq!(
+            check("{\"closed\": true}"),
+            Err("c.json:1:2: export cannot carry the contract key 'closed' into JSON Schema yet".into())
+        );
+        assert_eq!(
+            check(r#"{"fields": [{"name": "x", "const": 1}]}"#),
+            Err("c.json:1:27: export cannot carry the field key 'const' into JSON Schema yet".into())
+        );
+        assert_eq!(
+            check(r#"{"fields": [{"name": "m{}.x"}]}"#),
+            Err("c.json:1:22: export cannot carry the field path 'm{}.x' into JSON Schema yet".into())
+        );
+    }
 
     #[test]
     fn renders_like_serde_json_pretty() {

@@ -428,7 +428,8 @@ fn shown(ptr: &str) -> String {
     if ptr.is_empty() {
         "the document root".into()
     } else {
-        quote(ptr, 200).trim_matches('\'').to_string()
+        let q = quote(ptr, 200);
+        q.strip_prefix('\'').and_then(|q| q.strip_suffix('\'')).map(str::to_string).unwrap_or(q)
     }
 }
 
