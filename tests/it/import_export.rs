@@ -726,3 +726,81 @@ fn help_and_usage() {
         assert!(out.stderr.contains("--help"), "{args:?}: {}", out.stderr);
     }
 }
+
+/// Random documents made of schema keywords and references: import and
+/// export answer (a contract or an error), never panic, and what import
+/// writes reads back as the same value.
+#[test]
+fn random_documents_never_panic() {
+    use crate::generated::samples;
+    use proptest::prelude::*;
+    use protocolarc::import::{render, schema_contract, tools_list_contracts};
+    const KEYS: &[&str] = &[
+        "type",
+        "properties",
+        "items",
+        "$ref",
+        "definitions",
+        "$defs",
+        "anyOf",
+        "dependencies",
+        "additionalItems",
+        "required",
+        "enum",
+        "x-vendor",
+        "$schema",
+        "not",
+        "prefixItems",
+        "tools",
+        "inputSchema",
+        "outputSchema",
+        "name",
+        "result",
+        "fields",
+        "revision",
+        "schema",
+        "$id",
+        "description",
+    ];
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        prop::sample::select(vec![
+            "#",
+            "#/definitions/type",
+            "#/$defs/name",
+            "#/items/0",
+            "#/properties/items",
+            "#/dependencies/name",
+            "#a",
+            "http://json-schema.org/draft-07/schema#",
+            "https://json-schema.org/draft/2020-12/schema",
+            "object",
+            "string",
+            "1.0.0",
+            "t.c",
+            "%7E~1",
+        ])
+        .prop_map(|s| Value::String(s.into())),
+        (-3i64..3).prop_map(|n| json!(n)),
+    ];
+    let docs = samples(crate::strategies::json_tree(leaf.boxed(), KEYS, 6, 80, 4), 6000);
+    let (mut imported, mut listed) = (0, 0);
+    for doc in &docs {
+        for def in [None, Some("type"), Some("name")] {
+            if let Ok((contract, _)) = schema_contract(doc, "t.c", "1.0.0", Some("both"), def) {
+                assert_eq!(serde_json::from_str::<Value>(&render(&contract)).unwrap(), contract);
+                imported += 1;
+            }
+        }
+        let wrapped = json!({"result": {"tools": [{"name": "t", "inputSchema": doc, "outputSchema": doc}]}});
+        for d in [doc, &wrapped] {
+            if let Ok(contracts) = tools_list_contracts(d, "s", "1.0.0") {
+                listed += contracts.len();
+            }
+        }
+        let bytes = doc.to_string();
+        let _ = protocolarc::export::json_schema(bytes.as_bytes(), "doc.json");
+    }
+    assert_eq!((imported, listed), (643, 1274));
+}
