@@ -177,6 +177,15 @@ pub fn schema_contract(
         None => cx.schema(doc, "", 0)?,
         Some(def) => cx.definition(def)?,
     };
+    if def.is_none()
+        && schema.as_object().is_some_and(|o| o.keys().all(|k| k == "$defs" || ANNOTATIONS.contains(&k.as_str())))
+    {
+        cx.notes.push(
+            "the document has no root schema, only definitions: the contract accepts every value (--def NAME \
+             imports one definition)"
+                .into(),
+        );
+    }
     let contract = contract(name, revision, None, None, None, direction, schema);
     Ok((contract, cx.notes))
 }
