@@ -811,3 +811,45 @@ fn random_documents_never_panic() {
     }
     assert_eq!((imported, listed), (643, 1274));
 }
+
+/// Every definition of the official MCP 2025-06-18 and A2A v0.3.0 schemas,
+/// imported with `--def`, gives the verdict of the draft-07 original (both
+/// judged by the `jsonschema` crate) on every message of that version's
+/// documentation and every mutation of it.
+#[test]
+fn every_definition_judges_like_the_original() {
+    let cases = [
+        (MCP, "import/envelopes/mcp-spec-docs-2025-06-18.jsonl", (91, 53, 76_713, 11_949)),
+        (A2A, "import/envelopes/a2a-spec-docs-v0.3.0.jsonl", (93, 19, 62_682, 7_195)),
+    ];
+    for (schema_file, docs, want) in cases {
+        let original = read_json(&root().join(schema_file));
+        let messages: Vec<Value> = std::fs::read_to_string(data(docs))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap()["message"].clone())
+            .collect();
+        let bodies: Vec<Value> = messages.iter().flat_map(mutations).collect();
+        let names: Vec<&String> = original["definitions"].as_object().unwrap().keys().collect();
+        let (mut judged, mut accepted) = (0, 0);
+        for name in &names {
+            let (contract, notes) =
+                protocolarc::import::schema_contract(&original, "t.c", "1.0.0", None, Some(name)).unwrap();
+            assert!(notes.is_empty(), "{name}: {notes:?}");
+            let imported = jsonschema::draft202012::new(&contract["schema"]).unwrap();
+            let wrapped = json!({
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "definitions": original["definitions"],
+                "allOf": [{ "$ref": format!("#/definitions/{name}") }]
+            });
+            let draft07 = jsonschema::draft7::new(&wrapped).unwrap();
+            for body in &bodies {
+                let verdict = draft07.is_valid(body);
+                assert_eq!(imported.is_valid(body), verdict, "{schema_file} {name}: {body}");
+                judged += 1;
+                accepted += usize::from(verdict);
+            }
+        }
+        assert_eq!((names.len(), messages.len(), judged, accepted), want, "{schema_file}");
+    }
+}
