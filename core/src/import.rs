@@ -10,6 +10,8 @@
 //!   becomes `$anchor: "name"`, and the keywords beside a draft-07 `$ref`
 //!   (which draft-07 ignores) are dropped, with a note when they are not
 //!   annotations. `$schema` is removed: a contract's schema is always 2020-12.
+//!   An assertion newer than draft-07 in a draft-07 document (`prefixItems`,
+//!   `dependentRequired`, ...) is refused: its author's validator ignored it.
 //!   With a definition name, the contract holds that definition and the
 //!   definitions it reaches through `$ref`, nothing else.
 //! - [`tools_list_contracts`] writes one request contract per tool (from its
@@ -124,6 +126,12 @@ const ONE: &[&str] = &["additionalProperties", "propertyNames", "contains", "not
 const MAP: &[&str] = &["properties", "patternProperties", "$defs", "dependentSchemas"];
 /// Keywords whose value is an array of schemas.
 const LIST: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
+
+/// Assertions that came after draft-07: a draft-07 validator ignores them,
+/// so in a draft-07 document they are refused rather than given a meaning
+/// their author's validator never applied.
+const LATER: &[&str] =
+    &["prefixItems", "dependentRequired", "dependentSchemas", "minContains", "maxContains", "$anchor"];
 
 /// The `$schema` of JSON Schema 2020-12, as export writes it.
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -524,6 +532,15 @@ impl<'a> Cx<'a> {
                     ));
                 }
                 continue;
+            }
+            if self.draft07 && LATER.contains(&key) {
+                return Err(self.error(&here, |at| {
+                    format!(
+                        "{} at {at} is not a draft-07 keyword (draft-07 ignores it); write $schema 2020-12 if it is \
+                         meant",
+                        quote(key, 80)
+                    )
+                }));
             }
             match key {
                 "$schema" => {}
@@ -996,6 +1013,12 @@ mod tests {
         );
         let e = import(json!({"$ref": "#/$defs/Nope"})).unwrap_err();
         assert_eq!(e.message(), "$ref '#/$defs/Nope' at /$ref points to nothing in the document");
+        let e = import(json!({"definitions": {}, "prefixItems": []})).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "'prefixItems' at /prefixItems is not a draft-07 keyword (draft-07 ignores it); write $schema 2020-12 if it \
+             is meant"
+        );
         let e = import(json!({"type": 3, "items": 5})).unwrap_err();
         assert_eq!(e.message(), "a schema must be an object or a boolean; /items is a number");
         let e = import(json!({"$schema": "http://json-schema.org/draft-04/schema#"})).unwrap_err();
