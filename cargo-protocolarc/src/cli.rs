@@ -149,6 +149,37 @@ pub(crate) enum Command {
                             cargo protocolarc changelog --out CONTRACTS_CHANGELOG.md\n\n\
                             Exit codes: 0 written, 3 usage or input error.")]
     Changelog(ChangelogArgs),
+    /// Write schema-form contracts from a JSON Schema or an MCP tools/list result.
+    #[command(
+        long_about = "Write schema-form contracts from what other ecosystems publish.\n\n\
+                      `import schema` reads a JSON Schema (2020-12, or draft-07 as the MCP and A2A schemas are) \
+                      and writes one contract holding it in 2020-12: the whole document, or with --def one \
+                      definition with the definitions it references. `import tools-list` reads an MCP \
+                      tools/list result and writes one request contract per tool (from inputSchema) and one \
+                      response contract per outputSchema, titles and descriptions kept.\n\n\
+                      Nothing is dropped silently: a keyword a contract cannot carry, a remote $ref or a \
+                      reference to nothing is an error naming the keyword and its position. Keywords beside a \
+                      draft-07 $ref (which draft-07 ignores) are dropped with a note on stderr.",
+        after_help = "Examples:\n  \
+                      cargo protocolarc import schema schema.json --name mcp.call_tool_result --revision 2025.6.18 \
+                      --def CallToolResult --direction response --out contracts/mcp_call_tool_result_2025.6.18.json\n  \
+                      cargo protocolarc import tools-list tools.json --server github --revision 1.0.0 --out contracts/\n\n\
+                      Exit codes: 0 written, 3 usage or input error (unreadable or malformed input, an unsupported \
+                      keyword: FILE:LINE:COL: message)."
+    )]
+    Import(ImportArgs),
+    /// Write a contract as a JSON Schema 2020-12 document accepting the same data.
+    #[command(
+        long_about = "Write a contract as a JSON Schema 2020-12 document that accepts exactly the data bodies \
+                      the contract accepts. A schema-form contract exports its schema; a fields-form contract \
+                      becomes nested properties, required lists and items. What JSON Schema cannot say (the \
+                      warning-only `strict` flag) is a note on stderr.",
+        after_help = "Examples:\n  \
+                      cargo protocolarc export contracts/mcp_tool_call_2.0.0.json\n  \
+                      cargo protocolarc export contracts/a2a_task_send_1.0.0.json --out task_send.schema.json\n\n\
+                      Exit codes: 0 written, 3 usage or input error (a contract that does not load)."
+    )]
+    Export(ExportArgs),
 }
 
 /// Text or JSON.
@@ -323,4 +354,91 @@ pub(crate) struct GenerateArgs {
     /// The struct's name (default: the contract name in PascalCase, `mcp.tool_call` -> `McpToolCall`).
     #[arg(long)]
     pub name: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ImportArgs {
+    #[command(subcommand)]
+    pub what: ImportCommand,
+}
+
+/// What `import` reads.
+#[derive(Debug, Subcommand)]
+pub(crate) enum ImportCommand {
+    /// A JSON Schema (2020-12 or draft-07) as one contract.
+    #[command(after_help = "Examples:\n  \
+                            cargo protocolarc import schema mcp/2025-06-18/schema.json --name mcp.call_tool_result \
+                            --revision 2025.6.18 --def CallToolResult --direction response\n\n\
+                            Exit codes: 0 written, 3 usage or input error.")]
+    Schema(ImportSchemaArgs),
+    /// An MCP tools/list result as one contract per tool input and output.
+    #[command(
+        long_about = "Write one contract per MCP tool: SERVER.TOOL (direction request) from inputSchema and, \
+                      when the tool has one, SERVER.TOOL.output (direction response) from outputSchema; the \
+                      tool's title and description become the contract's title and doc. A tool name keeps \
+                      every character but white space and '@' (written '_'). Files are \
+                      DIR/<stem>_<revision>.json, the stem being the contract name with every character but \
+                      ASCII letters, digits, '-' and '_' written '_'.\n\n\
+                      FILE may be the JSON-RPC response, its result ({\"tools\": [...]}, other keys ignored) \
+                      or the array of tools.",
+        after_help = "Examples:\n  \
+                      cargo protocolarc import tools-list tools.json --server github --revision 1.0.0 --out contracts/\n\n\
+                      Exit codes: 0 written, 3 usage or input error."
+    )]
+    ToolsList(ImportToolsArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ImportSchemaArgs {
+    /// The JSON Schema file (or REV:PATH).
+    pub file: PathBuf,
+    /// The contract name (`mcp.call_tool_result`).
+    #[arg(long)]
+    pub name: String,
+    /// The contract revision (semver).
+    #[arg(long)]
+    pub revision: String,
+    /// What the contract describes: request (what its owner accepts), response (what it sends) or both.
+    #[arg(long, value_name = "DIRECTION")]
+    pub direction: Option<String>,
+    /// Import this entry of $defs (or draft-07 definitions) and the definitions it references.
+    #[arg(long, value_name = "NAME")]
+    pub def: Option<String>,
+    /// Write the contract to this file instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ImportToolsArgs {
+    /// The tools/list result (or REV:PATH).
+    pub file: PathBuf,
+    /// The server's name, the first part of every contract name.
+    #[arg(long)]
+    pub server: String,
+    /// The revision of every contract written (semver).
+    #[arg(long)]
+    pub revision: String,
+    /// The directory to write the contracts to (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+/// The formats of `export`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ExportFormat {
+    /// A JSON Schema 2020-12 document.
+    JsonSchema,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ExportArgs {
+    /// The contract file (or REV:PATH).
+    pub contract: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExportFormat::JsonSchema)]
+    pub format: ExportFormat,
+    /// Write the schema to this file instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }

@@ -130,7 +130,7 @@ pub fn run_on(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write, ter
     } else {
         out
     };
-    let result = cmd::dispatch(cli, out);
+    let result = cmd::dispatch(cli, out, err);
     let flushed = out.flush();
     match (result, flushed) {
         (Ok(code), Ok(())) => code,

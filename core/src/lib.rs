@@ -21,9 +21,11 @@ pub mod contract;
 pub mod diff;
 pub mod envelope;
 mod error;
+pub mod export;
 #[doc(hidden)]
 pub mod fast;
 mod format;
+pub mod import;
 pub mod input;
 mod json;
 mod keywords;

@@ -132,7 +132,7 @@ fn rule_fixtures_get_the_runtime_findings() {
 /// Values per key of `every_rule`: mostly valid ones (so that about a third
 /// of the bodies are clean), sometimes one across a boundary or of a wrong
 /// type; optional and required keys are sometimes left out.
-fn every_rule_body() -> impl Strategy<Value = Value> {
+pub(crate) fn every_rule_body() -> impl Strategy<Value = Value> {
     fn pick(valid: Vec<Value>, invalid: Vec<Value>) -> BoxedStrategy<Option<Value>> {
         let value = prop_oneof![30 => prop::sample::select(valid), 1 => prop::sample::select(invalid)];
         prop::option::weighted(0.9, value).boxed()
@@ -253,7 +253,7 @@ fn may_hand_over(body: &Value) -> bool {
 }
 
 /// Deterministic bodies from a strategy.
-fn samples<S: Strategy>(strategy: S, n: usize) -> Vec<S::Value> {
+pub(crate) fn samples<S: Strategy>(strategy: S, n: usize) -> Vec<S::Value> {
     let mut runner = TestRunner::deterministic();
     (0..n).map(|_| strategy.new_tree(&mut runner).expect("a value").current()).collect()
 }

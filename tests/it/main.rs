@@ -15,6 +15,7 @@ mod example;
 mod fuzz;
 mod generated;
 mod git_ci;
+mod import_export;
 mod input_limits;
 mod invariants;
 mod readme;

@@ -4,7 +4,9 @@ mod changelog;
 mod check;
 mod describe;
 mod diff;
+mod export;
 mod generate;
+mod import;
 mod lock;
 mod matrix;
 mod rules;
@@ -39,7 +41,7 @@ pub(crate) fn input(path: &Path) -> Result<Input, Failure> {
     Input::parse(path)
 }
 
-pub(crate) fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<i32, Failure> {
+pub(crate) fn dispatch(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
     let cx = Ctx { manifest_path: cli.manifest_path };
     match cli.command {
         Command::Validate(args) => validate::run(&cx, args, out),
@@ -52,5 +54,38 @@ pub(crate) fn dispatch(cli: Cli, out: &mut dyn Write) -> Result<i32, Failure> {
         Command::Changelog(args) => changelog::run(&cx, args, out),
         Command::Rules(args) => rules::run(args, out),
         Command::Generate(args) => generate::run(args, out),
+        Command::Import(args) => import::run(args, out, err),
+        Command::Export(args) => export::run(args, out, err),
     }
+}
+
+/// The bytes of one input file (disk within the document cap, or
+/// `REV:PATH`), with the name to show in messages.
+pub(crate) fn read_document(path: &Path) -> Result<(String, Vec<u8>), Failure> {
+    use protocolarc::input::{read_capped, size_phrase, Limits, ReadError};
+    let source = input(path)?;
+    if let Input::Git { .. } = source {
+        let mut all = crate::source::Repo::default().files(&source)?;
+        if all.len() != 1 {
+            return Err(Failure::Input(format!("{} is a directory, not a file", crate::source::describe(&source))));
+        }
+        let (origin, bytes) = all.remove(0);
+        return Ok((origin.to_string(), bytes));
+    }
+    let shown = path.display().to_string();
+    let limits = Limits::from_env().map_err(|msg| Failure::Input(format!("{shown}: cannot read: {msg}")))?;
+    match read_capped(path, limits.max_document) {
+        Ok(bytes) => Ok((shown, bytes)),
+        Err(ReadError::Io(e)) => Err(Failure::Input(format!("{shown}: cannot read: {}", crate::io_reason(&e)))),
+        Err(ReadError::TooLarge(cap)) => Err(Failure::Input(format!(
+            "{shown}: cannot read: file is larger than the limit of {} (PROTOCOLARC_MAX_DOCUMENT_BYTES raises it)",
+            size_phrase(cap)
+        ))),
+    }
+}
+
+/// `FILE:LINE:COL: message` for a byte offset of `bytes`.
+pub(crate) fn at(shown: &str, bytes: &[u8], offset: usize, message: &str) -> Failure {
+    let (line, col) = protocolarc::line_col(bytes, offset);
+    Failure::Input(format!("{shown}:{line}:{col}: {message}"))
 }

@@ -1,0 +1,484 @@
+//! `export`: a contract as a JSON Schema 2020-12 document that accepts
+//! exactly the `data` bodies the contract accepts (SPEC §10).
+//!
+//! - The schema form exports its `schema`, key order and number spelling as
+//!   the file writes them, with `"$schema"` first.
+//! - The fields form (SPEC §2) is converted from the loaded model: each
+//!   dotted path becomes nested `properties` (an `[]` step becomes `items`),
+//!   an implied parent is an object (or array) that is required when any
+//!   child is, `type` lists the field's types (none for `any`), `required`
+//!   lists the keys whose field is required, and `enum` and the constraint
+//!   keywords are written with their values as the contract spells them.
+//!   The contract's `title` and `doc` become `title` and `description`, a
+//!   field's `doc` its `description`.
+//!
+//! What has no JSON Schema equal is said in a note, never hidden: the
+//! top-level `strict` flag only warns, so undeclared keys stay allowed.
+//! Findings that are not about the value (`json.duplicate_key`, data nested
+//! deeper than the validator reads) are outside any schema.
+//!
+//! The contract is loaded with [`ContractSpec::from_slice`] first: a contract
+//! that does not load does not export, with the loader's error.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::contract::{ContractError, ContractSpec, FieldSpec, JsonType};
+use crate::json::text::quote;
+use crate::json::tree::{parse, Node as TreeNode, Value as TreeValue};
+
+/// A contract exported as JSON Schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exported {
+    /// The schema as text: two-space indentation, `$schema` first, a final
+    /// line break.
+    pub text: String,
+    /// What the schema cannot say, one sentence each (for stderr).
+    pub notes: Vec<String>,
+}
+
+impl Exported {
+    /// The schema as a value (numbers as `serde_json` reads them).
+    pub fn schema(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or(Value::Null)
+    }
+}
+
+/// Why a contract could not be exported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExportError {
+    /// The contract does not load.
+    Contract(ContractError),
+    /// A schema-form contract whose schema is not one a contract may hold
+    /// (checked here while the loader does not read the schema form).
+    Schema {
+        /// The file (or label).
+        origin: String,
+        /// 1-based line and column of the value at fault (0 when unknown).
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExportError::Contract(e) => e.fmt(f),
+            ExportError::Schema { origin, line: 0, message, .. } => write!(f, "{origin}: {message}"),
+            ExportError::Schema { origin, line, column, message } => write!(f, "{origin}:{line}:{column}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+impl From<ContractError> for ExportError {
+    fn from(e: ContractError) -> Self {
+        ExportError::Contract(e)
+    }
+}
+
+/// Exports the contract file `bytes` (`origin` names it in errors) as JSON
+/// Schema 2020-12.
+///
+/// ```
+/// use protocolarc_core::export::json_schema;
+///
+/// let contract = br#"{"name": "demo.call", "revision": "1.0.0", "strict": true,
+///     "fields": [{"name": "params.tags[]", "type": "string", "maxLength": 8, "doc": "A tag."}]}"#;
+/// let out = json_schema(contract, "demo.json").unwrap();
+/// assert_eq!(out.schema(), serde_json::json!({
+///     "$schema": "https://json-schema.org/draft/2020-12/schema",
+///     "type": "object",
+///     "properties": { "params": {
+///         "type": "object",
+///         "properties": { "tags": {
+///             "type": "array",
+///             "items": { "description": "A tag.", "type": "string", "maxLength": 8 } } },
+///         "required": ["tags"] } },
+///     "required": ["params"]
+/// }));
+/// assert_eq!(out.notes, ["strict has no JSON Schema equal: undeclared keys stay allowed"]);
+/// ```
+pub fn json_schema(bytes: &[u8], origin: &str) -> Result<Exported, ExportError> {
+    let loaded = ContractSpec::from_slice(bytes, origin);
+    let tree = match parse(bytes) {
+        Ok(tree) => tree,
+        // The loader has said what is wrong with the JSON.
+        Err(_) => return Err(loaded.err().map(ExportError::from).unwrap_or_else(|| unreadable(origin))),
+    };
+    let schema = match &tree.value {
+        TreeValue::Object(members) => members.iter().find(|(k, _)| k.name == "schema").map(|(_, v)| v),
+        _ => None,
+    };
+    match (schema, loaded) {
+        (None, Ok(spec)) => {
+            fields_form_known(bytes, origin, &tree)?;
+            Ok(from_spec(&spec))
+        }
+        (None, Err(e)) => Err(e.into()),
+        (Some(schema), Ok(_)) => Ok(from_schema(schema)),
+        (Some(_), Err(e)) => Err(e.into()),
+    }
+}
+
+fn unreadable(origin: &str) -> ExportError {
+    ExportError::Schema { origin: origin.into(), line: 0, column: 0, message: "not a JSON document".into() }
+}
+
+/// The contract keys [`from_spec`] carries into JSON Schema.
+const CONTRACT_KEYS: &[&str] =
+    &["$schema", "name", "revision", "kind", "title", "doc", "strict", "direction", "fields"];
+/// The field keys [`from_spec`] carries into JSON Schema.
+const FIELD_KEYS: &[&str] = &[
+    "name",
+    "type",
+    "required",
+    "enum",
+    "doc",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+];
+
+/// Refuses a fields-form contract that uses what this exporter does not
+/// write (a keyword the loader learnt later, such as `closed` or `const`, or
+/// a `{}` map step): a schema without it would accept more than the
+/// contract, so it is an error, never a silent loss.
+fn fields_form_known(bytes: &[u8], origin: &str, tree: &TreeNode<'_>) -> Result<(), ExportError> {
+    let refuse = |offset: usize, what: String| {
+        let (line, column) = crate::json::scan::line_col(bytes, offset);
+        let message = format!("export cannot carry {what} into JSON Schema yet");
+        Err(ExportError::Schema { origin: origin.into(), line, column, message })
+    };
+    let TreeValue::Object(members) = &tree.value else { return Ok(()) };
+    for (k, v) in members {
+        if !CONTRACT_KEYS.contains(&k.name.as_ref()) {
+            return refuse(k.offset, format!("the contract key {}", quote(&k.name, 80)));
+        }
+        let (true, TreeValue::Array(fields)) = (k.name == "fields", &v.value) else { continue };
+        for f in fields {
+            let TreeValue::Object(keys) = &f.value else { continue };
+            for (fk, fv) in keys {
+                if !FIELD_KEYS.contains(&fk.name.as_ref()) {
+                    return refuse(fk.offset, format!("the field key {}", quote(&fk.name, 80)));
+                }
+                if let (true, TreeValue::String(name)) = (fk.name == "name", &fv.value) {
+                    if name.contains(['{', '"', '\\']) {
+                        return refuse(fv.offset, format!("the field path {}", quote(name, 80)));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The schema of a schema-form contract, `$schema` first.
+fn from_schema(schema: &TreeNode<'_>) -> Exported {
+    let body = match Json::from_tree(schema) {
+        Json::Object(members) => members.into_iter().filter(|(k, _)| k != "$schema").collect(),
+        Json::Raw(r) if r == "false" => vec![("not".to_string(), Json::Object(Vec::new()))],
+        _ => Vec::new(),
+    };
+    let mut members = vec![("$schema".to_string(), Json::string(crate::import::DRAFT_2020_12))];
+    members.extend(body);
+    Exported { text: Json::Object(members).render(), notes: Vec::new() }
+}
+
+/// The JSON Schema of a fields-form contract.
+pub fn from_spec(spec: &ContractSpec) -> Exported {
+    let mut root = Shape::default();
+    for f in spec.fields() {
+        let mut node = &mut root;
+        for seg in f.path().segments() {
+            let at = match node.keys.iter().position(|(k, _)| *k == seg.key) {
+                Some(at) => at,
+                None => {
+                    node.keys.push((seg.key.clone(), Shape::default()));
+                    node.keys.len() - 1
+                }
+            };
+            node = &mut node.keys[at].1;
+            for _ in 0..seg.arrays {
+                node = node.items.get_or_insert_with(Box::default);
+            }
+        }
+        node.field = Some(f);
+    }
+    let mut members = vec![("$schema".to_string(), Json::string(crate::import::DRAFT_2020_12))];
+    if let Some(t) = spec.title() {
+        members.push(("title".into(), Json::string(t)));
+    }
+    if let Some(d) = spec.doc() {
+        members.push(("description".into(), Json::string(d)));
+    }
+    members.push(("type".into(), Json::string("object")));
+    root.below(&mut members);
+    let mut notes = Vec::new();
+    if spec.is_strict() {
+        notes.push("strict has no JSON Schema equal: undeclared keys stay allowed".to_string());
+    }
+    Exported { text: Json::Object(members).render(), notes }
+}
+
+/// A node of the fields' path tree (as the validator's plan builds it).
+#[derive(Default)]
+struct Shape<'c> {
+    field: Option<&'c FieldSpec>,
+    keys: Vec<(String, Shape<'c>)>,
+    items: Option<Box<Shape<'c>>>,
+}
+
+impl Shape<'_> {
+    /// Declared: the field's flag; implied: whether any child is required.
+    fn required(&self) -> bool {
+        match self.field {
+            Some(f) => f.is_required(),
+            None => self.keys.iter().any(|(_, c)| c.required()) || self.items.as_ref().is_some_and(|i| i.required()),
+        }
+    }
+
+    fn schema(&self) -> Json {
+        let mut m = Vec::new();
+        match self.field {
+            Some(f) => {
+                if let Some(d) = f.doc() {
+                    m.push(("description".into(), Json::string(d)));
+                }
+                let t = f.types();
+                if !t.is_any() {
+                    let names: Vec<Json> = t.iter().map(|t| Json::string(t.name())).collect();
+                    let t = if let [one] = names.as_slice() { one.clone() } else { Json::Array(names) };
+                    m.push(("type".into(), t));
+                }
+                if let Some(values) = f.enum_values() {
+                    m.push(("enum".into(), Json::Array(values.iter().map(|v| Json::Raw(v.json())).collect())));
+                }
+                constraints(f, &mut m);
+            }
+            None => {
+                let mut t = Vec::new();
+                if !self.keys.is_empty() {
+                    t.push(Json::string(JsonType::Object.name()));
+                }
+                if self.items.is_some() {
+                    t.push(Json::string(JsonType::Array.name()));
+                }
+                m.push(("type".into(), if t.len() == 1 { t.remove(0) } else { Json::Array(t) }));
+            }
+        }
+        self.below(&mut m);
+        Json::Object(m)
+    }
+
+    /// `properties`, `required` and `items`.
+    fn below(&self, m: &mut Vec<(String, Json)>) {
+        if !self.keys.is_empty() {
+            let props = self.keys.iter().map(|(k, c)| (k.clone(), c.schema())).collect();
+            m.push(("properties".into(), Json::Object(props)));
+            let required: Vec<Json> =
+                self.keys.iter().filter(|(_, c)| c.required()).map(|(k, _)| Json::string(k)).collect();
+            if !required.is_empty() {
+                m.push(("required".into(), Json::Array(required)));
+            }
+        }
+        if let Some(items) = &self.items {
+            m.push(("items".into(), items.schema()));
+        }
+    }
+}
+
+/// The constraint keywords, values as the contract writes them.
+fn constraints(f: &FieldSpec, m: &mut Vec<(String, Json)>) {
+    let c = f.constraints();
+    let numbers = [
+        ("minimum", &c.minimum),
+        ("exclusiveMinimum", &c.exclusive_minimum),
+        ("maximum", &c.maximum),
+        ("exclusiveMaximum", &c.exclusive_maximum),
+        ("multipleOf", &c.multiple_of),
+    ];
+    for (k, v) in numbers {
+        if let Some(v) = v {
+            m.push((k.into(), Json::Raw(v.raw().to_string())));
+        }
+    }
+    let counts = [("minLength", c.min_length), ("maxLength", c.max_length)];
+    for (k, v) in counts {
+        if let Some(v) = v {
+            m.push((k.into(), Json::Raw(v.to_string())));
+        }
+    }
+    if let Some(p) = &c.pattern {
+        m.push(("pattern".into(), Json::string(p.source())));
+    }
+    for (k, v) in [("minItems", c.min_items), ("maxItems", c.max_items)] {
+        if let Some(v) = v {
+            m.push((k.into(), Json::Raw(v.to_string())));
+        }
+    }
+    if c.unique_items {
+        m.push(("uniqueItems".into(), Json::Raw("true".into())));
+    }
+}
+
+/// JSON to write: members in a chosen order, scalars as their text.
+#[derive(Debug, Clone, PartialEq)]
+enum Json {
+    Raw(String),
+    Array(Vec<Json>),
+    Object(Vec<(String, Json)>),
+}
+
+impl Json {
+    fn string(s: &str) -> Json {
+        Json::Raw(string_text(s))
+    }
+
+    fn from_value(v: &Value) -> Json {
+        match v {
+            Value::Array(a) => Json::Array(a.iter().map(Json::from_value).collect()),
+            Value::Object(o) => Json::Object(o.iter().map(|(k, v)| (k.clone(), Json::from_value(v))).collect()),
+            Value::String(s) => Json::string(s),
+            other => Json::Raw(other.to_string()),
+        }
+    }
+
+    fn from_tree(n: &TreeNode<'_>) -> Json {
+        match &n.value {
+            TreeValue::Null => Json::Raw("null".into()),
+            TreeValue::Bool(b) => Json::Raw(b.to_string()),
+            TreeValue::Number(d) => Json::Raw(d.raw().to_string()),
+            TreeValue::String(s) => Json::string(s),
+            TreeValue::Array(a) => Json::Array(a.iter().map(Json::from_tree).collect()),
+            TreeValue::Object(o) => {
+                Json::Object(o.iter().map(|(k, v)| (k.name.to_string(), Json::from_tree(v))).collect())
+            }
+        }
+    }
+
+    fn render(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out, 0);
+        out.push('\n');
+        out
+    }
+
+    fn write(&self, out: &mut String, indent: usize) {
+        let pad = |out: &mut String, n: usize| out.extend(std::iter::repeat_n(' ', n * 2));
+        match self {
+            Json::Raw(r) => out.push_str(r),
+            Json::Array(a) if a.is_empty() => out.push_str("[]"),
+            Json::Object(o) if o.is_empty() => out.push_str("{}"),
+            Json::Array(a) => {
+                out.push('[');
+                for (i, v) in a.iter().enumerate() {
+                    out.push_str(if i == 0 { "\n" } else { ",\n" });
+                    pad(out, indent + 1);
+                    v.write(out, indent + 1);
+                }
+                out.push('\n');
+                pad(out, indent);
+                out.push(']');
+            }
+            Json::Object(o) => {
+                out.push('{');
+                for (i, (k, v)) in o.iter().enumerate() {
+                    out.push_str(if i == 0 { "\n" } else { ",\n" });
+                    pad(out, indent + 1);
+                    out.push_str(&string_text(k));
+                    out.push_str(": ");
+                    v.write(out, indent + 1);
+                }
+                out.push('\n');
+                pad(out, indent);
+                out.push('}');
+            }
+        }
+    }
+}
+
+fn string_text(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// `v` as text with `lead` keys first at the top level (in that order), the
+/// rest in map order; two-space indentation and a final line break.
+pub(crate) fn render_value(v: &Value, lead: &[&str]) -> String {
+    let Value::Object(o) = v else { return Json::from_value(v).render() };
+    let mut members: Vec<(String, Json)> = Vec::new();
+    for k in lead {
+        if let Some(x) = o.get(*k) {
+            members.push((k.to_string(), Json::from_value(x)));
+        }
+    }
+    for (k, x) in o {
+        if !lead.contains(&k.as_str()) {
+            members.push((k.clone(), Json::from_value(x)));
+        }
+    }
+    Json::Object(members).render()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_export_does_not_write_are_refused() {
+        let check = |text: &str| {
+            let tree = parse(text.as_bytes()).unwrap();
+            fields_form_known(text.as_bytes(), "c.json", &tree).map_err(|e| e.to_string())
+        };
+        assert_eq!(check(r#"{"name": "a", "fields": [{"name": "x", "maxLength": 2}]}"#), Ok(()));
+        assert_eq!(
+            check("{\"closed\": true}"),
+            Err("c.json:1:2: export cannot carry the contract key 'closed' into JSON Schema yet".into())
+        );
+        assert_eq!(
+            check(r#"{"fields": [{"name": "x", "const": 1}]}"#),
+            Err("c.json:1:27: export cannot carry the field key 'const' into JSON Schema yet".into())
+        );
+        assert_eq!(
+            check(r#"{"fields": [{"name": "m{}.x"}]}"#),
+            Err("c.json:1:22: export cannot carry the field path 'm{}.x' into JSON Schema yet".into())
+        );
+    }
+
+    #[test]
+    fn renders_like_serde_json_pretty() {
+        let v = serde_json::json!({"a": [1, {"b": []}, {}], "c": "x\n\"y", "d": null, "e": 1.5});
+        assert_eq!(render_value(&v, &[]), format!("{}\n", serde_json::to_string_pretty(&v).unwrap()));
+        assert_eq!(render_value(&v, &["e", "c"]).lines().nth(1), Some("  \"e\": 1.5,"));
+    }
+
+    #[test]
+    fn numbers_as_written_and_schema_form() {
+        let c = br#"{"name": "n.n", "revision": "1.0.0", "fields": [{"name": "p", "type": "number", "multipleOf": 0.0100, "maximum": 1e2}]}"#;
+        let out = json_schema(c, "c.json").unwrap();
+        assert!(
+            out.text.contains("\"maximum\": 1e2,\n") && out.text.contains("\"multipleOf\": 0.0100\n"),
+            "{}",
+            out.text
+        );
+        let s = br#"{"name": "s.s", "revision": "1.0.0", "schema": {"type": "object", "$schema": "https://json-schema.org/draft/2020-12/schema", "minProperties": 1.0}}"#;
+        let out = json_schema(s, "s.json").unwrap();
+        assert_eq!(
+            out.text,
+            "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"type\": \"object\",\n  \"minProperties\": 1.0\n}\n"
+        );
+    }
+}
