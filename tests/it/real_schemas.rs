@@ -245,3 +245,49 @@ fn the_typed_a2a_message_has_a_tagged_enum_for_its_parts() {
     assert!(matches!(&m.parts[0], Part::Text(t) if t.text == "hi"));
     assert!(matches!(&m.parts[1], Part::Data(_)));
 }
+
+/// The contracts above are exactly what `import schema` writes today from
+/// the official schemas in `tests/data/import/` (their PROVENANCE.md).
+#[test]
+fn the_committed_contracts_are_the_import_of_the_official_schemas() {
+    let mcp: Value =
+        serde_json::from_slice(&std::fs::read(protocolarc_tests::data("import/mcp-2025-06-18/schema.json")).unwrap())
+            .unwrap();
+    let a2a: Value =
+        serde_json::from_slice(&std::fs::read(protocolarc_tests::data("import/a2a-v0.3.0/a2a.json")).unwrap()).unwrap();
+    let cases = [
+        (
+            &mcp,
+            "mcp/call_tool_result_2025.6.18.json",
+            "mcp.call_tool_result",
+            "2025.6.18",
+            "response",
+            "CallToolResult",
+        ),
+        (&mcp, "mcp/tool_2025.6.18.json", "mcp.tool", "2025.6.18", "response", "Tool"),
+        (
+            &mcp,
+            "mcp/initialize_request_2025.6.18.json",
+            "mcp.initialize_request",
+            "2025.6.18",
+            "request",
+            "InitializeRequest",
+        ),
+        (
+            &mcp,
+            "mcp/initialize_result_2025.6.18.json",
+            "mcp.initialize_result",
+            "2025.6.18",
+            "response",
+            "InitializeResult",
+        ),
+        (&a2a, "a2a/message_0.3.0.json", "a2a.message", "0.3.0", "both", "Message"),
+        (&a2a, "a2a/agent_card_0.3.0.json", "a2a.agent_card", "0.3.0", "response", "AgentCard"),
+    ];
+    for (doc, file, name, revision, direction, def) in cases {
+        let (contract, _) =
+            protocolarc::import::schema_contract(doc, name, revision, Some(direction), Some(def)).unwrap();
+        let committed = std::fs::read_to_string(protocolarc_tests::data("contracts").join(file)).unwrap();
+        assert_eq!(protocolarc::import::render(&contract), committed, "{file}");
+    }
+}
