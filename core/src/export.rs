@@ -132,13 +132,16 @@ fn unreadable(origin: &str) -> ExportError {
 
 /// The contract keys [`from_spec`] carries into JSON Schema.
 const CONTRACT_KEYS: &[&str] =
-    &["$schema", "name", "revision", "kind", "title", "doc", "strict", "direction", "fields"];
+    &["$schema", "name", "revision", "kind", "title", "doc", "strict", "closed", "direction", "fields"];
 /// The field keys [`from_spec`] carries into JSON Schema.
 const FIELD_KEYS: &[&str] = &[
     "name",
     "type",
     "required",
     "enum",
+    "const",
+    "format",
+    "closed",
     "doc",
     "minimum",
     "maximum",
@@ -175,8 +178,9 @@ fn fields_form_known(bytes: &[u8], origin: &str, tree: &TreeNode<'_>) -> Result<
                 if !FIELD_KEYS.contains(&fk.name.as_ref()) {
                     return refuse(fk.offset, format!("the field key {}", quote(&fk.name, 80)));
                 }
+                // A `{}` map step (outside a `["key"]`) has no writer yet.
                 if let (true, TreeValue::String(name)) = (fk.name == "name", &fv.value) {
-                    if name.contains(['{', '"', '\\']) {
+                    if name.split("[\"").next().is_some_and(|head| head.contains('{')) {
                         return refuse(fv.offset, format!("the field path {}", quote(name, 80)));
                     }
                 }
@@ -227,6 +231,9 @@ pub fn from_spec(spec: &ContractSpec) -> Exported {
     }
     members.push(("type".into(), Json::string("object")));
     root.below(&mut members);
+    if spec.is_closed() {
+        members.push(("additionalProperties".into(), Json::Raw("false".into())));
+    }
     let mut notes = Vec::new();
     if spec.is_strict() {
         notes.push("strict has no JSON Schema equal: undeclared keys stay allowed".to_string());
@@ -264,8 +271,15 @@ impl Shape<'_> {
                     let t = if let [one] = names.as_slice() { one.clone() } else { Json::Array(names) };
                     m.push(("type".into(), t));
                 }
-                if let Some(values) = f.enum_values() {
-                    m.push(("enum".into(), Json::Array(values.iter().map(|v| Json::Raw(v.json())).collect())));
+                match (f.constant(), f.enum_values()) {
+                    (Some(c), _) => m.push(("const".into(), Json::Raw(c.json()))),
+                    (None, Some(values)) => {
+                        m.push(("enum".into(), Json::Array(values.iter().map(|v| Json::Raw(v.json())).collect())));
+                    }
+                    (None, None) => {}
+                }
+                if let Some(format) = f.format() {
+                    m.push(("format".into(), Json::string(format)));
                 }
                 constraints(f, &mut m);
             }
@@ -281,6 +295,9 @@ impl Shape<'_> {
             }
         }
         self.below(&mut m);
+        if self.field.is_some_and(FieldSpec::is_closed) {
+            m.push(("additionalProperties".into(), Json::Raw("false".into())));
+        }
         Json::Object(m)
     }
 
@@ -444,13 +461,18 @@ mod tests {
             fields_form_known(text.as_bytes(), "c.json", &tree).map_err(|e| e.to_string())
         };
         assert_eq!(check(r#"{"name": "a", "fields": [{"name": "x", "maxLength": 2}]}"#), Ok(()));
+        // `closed`, `const`, `format` and `["key"]` names are written now.
         assert_eq!(
-            check("{\"closed\": true}"),
-            Err("c.json:1:2: export cannot carry the contract key 'closed' into JSON Schema yet".into())
+            check(r#"{"closed": true, "fields": [{"name": "a[\"x.y\"]", "const": 1, "format": "uri"}]}"#),
+            Ok(())
         );
         assert_eq!(
-            check(r#"{"fields": [{"name": "x", "const": 1}]}"#),
-            Err("c.json:1:27: export cannot carry the field key 'const' into JSON Schema yet".into())
+            check("{\"sealed\": true}"),
+            Err("c.json:1:2: export cannot carry the contract key 'sealed' into JSON Schema yet".into())
+        );
+        assert_eq!(
+            check(r#"{"fields": [{"name": "x", "default": 1}]}"#),
+            Err("c.json:1:27: export cannot carry the field key 'default' into JSON Schema yet".into())
         );
         assert_eq!(
             check(r#"{"fields": [{"name": "m{}.x"}]}"#),

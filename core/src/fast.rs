@@ -176,6 +176,14 @@ pub fn string(field: &FieldSpec, s: &Str<'_>) -> bool {
     field.enum_values.as_deref().is_none_or(|values| enums::has_string(values, s))
         && (!lengths::any(c) || lengths::is_valid(c, chars(s)))
         && pattern(field, s)
+        && format(field, s)
+}
+
+/// Whether a string is valid for the field's `format` (always when it has
+/// none, or one that is only an annotation).
+#[inline]
+pub fn format(field: &FieldSpec, s: &Str<'_>) -> bool {
+    field.format.as_deref().is_none_or(|name| crate::keywords::format::is_valid(name, s))
 }
 
 /// The number of characters in a string, as `minLength`/`maxLength` count.

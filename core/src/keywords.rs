@@ -71,22 +71,43 @@ pub(crate) mod enums {
         })
     }
 
-    pub(crate) fn string_message(values: &[Scalar], s: &Str<'_>) -> String {
-        format!("value {} not in {}", quote(&s.decode(), QUOTE_MAX), enum_label(values))
+    /// `field.const` for a field's `const` (a one-value enum), else
+    /// `field.enum`.
+    #[inline]
+    pub(crate) fn rule(f: &FieldSpec) -> &'static Rule {
+        if f.is_const {
+            rules::FIELD_CONST
+        } else {
+            rules::FIELD_ENUM
+        }
     }
 
-    pub(crate) fn number_message(values: &[Scalar], raw: &str) -> String {
-        format!("value {raw} not in {}", enum_label(values))
+    /// `value 'x' not in {'a', 'b'}`, or for a const `value 'x' is not 'a'`.
+    fn say(f: &FieldSpec, values: &[Scalar], shown: &str) -> String {
+        match values {
+            [only] if f.is_const => format!("value {shown} is not {}", only.display()),
+            _ => format!("value {shown} not in {}", enum_label(values)),
+        }
     }
 
-    pub(crate) fn literal_message(values: &[Scalar], v: Option<bool>) -> String {
-        let shown = v.map_or("null".to_string(), |b| b.to_string());
-        format!("value {shown} not in {}", enum_label(values))
+    pub(crate) fn string_message(f: &FieldSpec, values: &[Scalar], s: &Str<'_>) -> String {
+        say(f, values, &quote(&s.decode(), QUOTE_MAX))
+    }
+
+    pub(crate) fn number_message(f: &FieldSpec, values: &[Scalar], raw: &str) -> String {
+        say(f, values, raw)
+    }
+
+    pub(crate) fn literal_message(f: &FieldSpec, values: &[Scalar], v: Option<bool>) -> String {
+        say(f, values, &v.map_or("null".to_string(), |b| b.to_string()))
     }
 
     /// `what` is "an object" or "an array".
-    pub(crate) fn container_message(values: &[Scalar], what: &str) -> String {
-        format!("{what} is not in {}", enum_label(values))
+    pub(crate) fn container_message(f: &FieldSpec, values: &[Scalar], what: &str) -> String {
+        match values {
+            [only] if f.is_const => format!("{what} is not {}", only.display()),
+            _ => format!("{what} is not in {}", enum_label(values)),
+        }
     }
 
     /// A string `s` outside the enum gives up: members by a compiled
@@ -435,6 +456,40 @@ pub(crate) mod unique {
 }
 
 /// `required`: a declared (or implied, required) key missing from its object.
+/// `format`: the asserted formats (`format.rs`), on strings.
+pub(crate) mod format {
+    use super::*;
+
+    /// Whether a string is valid for the format `name` (always, for a
+    /// format that is only an annotation). Decodes only an escaped string.
+    #[inline]
+    pub(crate) fn is_valid(name: &str, s: &Str<'_>) -> bool {
+        crate::format::check(name, &s.decode()) != Some(false)
+    }
+
+    pub(crate) fn message(name: &str, s: &Str<'_>) -> String {
+        format!("value {} is not a valid {name}", quote(&s.decode(), QUOTE_MAX))
+    }
+
+    /// The check in the generated validator: the runtime's, through `fast`.
+    #[cfg(feature = "codegen")]
+    pub(crate) fn emit(f: &FieldSpec, field: &TokenStream) -> TokenStream {
+        if f.format.is_none() {
+            return TokenStream::new();
+        }
+        quote! {
+            if !fast::format(#field, &s) {
+                return None;
+            }
+        }
+    }
+}
+
+/// `closed`: an object's undeclared key.
+pub(crate) mod closed {
+    pub(crate) const MESSAGE: &str = "key is not allowed: the object is closed (additionalProperties: false)";
+}
+
 pub(crate) mod required {
     pub(crate) const MESSAGE: &str = "required field is missing";
 }

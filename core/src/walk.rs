@@ -33,7 +33,9 @@ use crate::json::number::Num;
 use crate::json::scan::{Kind, Scanner, SyntaxError};
 use crate::json::text::Str;
 use crate::json::MAX_DEPTH;
-use crate::keywords::{duplicate, enums, items, lengths, numbers, pattern, required, types, unique, unknown};
+use crate::keywords::{
+    closed, duplicate, enums, format, items, lengths, numbers, pattern, required, types, unique, unknown,
+};
 use crate::report::Finding;
 use crate::rules;
 use crate::rules::Rule;
@@ -211,14 +213,7 @@ impl Path<'_, '_> {
     /// reads as one key and a control character cannot forge output lines.
     fn write_key(&self, out: &mut String, key: &str) {
         self.write(out);
-        if crate::contract::is_plain_key(key) {
-            if !matches!(self, Path::Root) {
-                out.push('.');
-            }
-            out.push_str(key);
-        } else {
-            crate::contract::push_bracketed(out, key);
-        }
+        crate::contract::push_key(out, matches!(self, Path::Root), key);
     }
 
     fn write(&self, out: &mut String) {
@@ -352,14 +347,14 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
                 let actual = if v.is_some() { JsonType::Boolean } else { JsonType::Null };
                 if self.type_ok(f, actual, path)? {
                     if let Some(values) = f.enum_values.as_deref().filter(|e| !enums::has_literal(e, v)) {
-                        self.mode.fault(rules::FIELD_ENUM, path, || enums::literal_message(values, v))?;
+                        self.mode.fault(enums::rule(f), path, || enums::literal_message(f, values, v))?;
                     }
                 }
             }
             Kind::Object => {
                 if self.type_ok(f, JsonType::Object, path)? {
                     if let Some(values) = &f.enum_values {
-                        self.mode.fault(rules::FIELD_ENUM, path, || enums::container_message(values, "an object"))?;
+                        self.mode.fault(enums::rule(f), path, || enums::container_message(f, values, "an object"))?;
                     }
                     self.object(Some(node), path, depth, false)?;
                 } else {
@@ -369,7 +364,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
             Kind::Array => {
                 if self.type_ok(f, JsonType::Array, path)? {
                     if let Some(values) = &f.enum_values {
-                        self.mode.fault(rules::FIELD_ENUM, path, || enums::container_message(values, "an array"))?;
+                        self.mode.fault(enums::rule(f), path, || enums::container_message(f, values, "an array"))?;
                     }
                     self.array(node.items.as_deref(), Some(f), path, depth)?;
                 } else {
@@ -544,7 +539,9 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
                     self.repeated(here, depth)?
                 }
                 None => {
-                    if strict {
+                    if node.is_some_and(|n| n.closed) {
+                        self.mode.fault(rules::FIELD_ADDITIONAL_PROPERTIES, here, || closed::MESSAGE.to_string())?;
+                    } else if strict {
                         self.mode.fault(rules::FIELD_UNKNOWN, here, || unknown::MESSAGE.to_string())?;
                     }
                     self.skip(here, depth + 1)?;
@@ -703,7 +700,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
                 return Err(M::give_up());
             }
             if !enums::has_string(values, s) {
-                self.mode.fault(rules::FIELD_ENUM, path, || enums::string_message(values, s))?;
+                self.mode.fault(enums::rule(f), path, || enums::string_message(f, values, s))?;
             }
         }
         let c = &f.constraints;
@@ -716,6 +713,9 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         if let Some(p) = c.pattern.as_ref().filter(|p| !pattern::is_valid(p, s)) {
             self.mode.fault(rules::FIELD_PATTERN, path, || pattern::message(p, s))?;
         }
+        if let Some(name) = f.format.as_deref().filter(|name| !format::is_valid(name, s)) {
+            self.mode.fault(rules::FIELD_FORMAT, path, || format::message(name, s))?;
+        }
         Ok(())
     }
 
@@ -723,7 +723,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
     fn number(&mut self, f: &FieldSpec, n: &Num<'a>, path: &Path<'_, '_>) -> Result<(), M::Stop> {
         let v = n.dec();
         if let Some(values) = f.enum_values.as_deref().filter(|e| !enums::has_number(e, &v)) {
-            self.mode.fault(rules::FIELD_ENUM, path, || enums::number_message(values, n.raw()))?;
+            self.mode.fault(enums::rule(f), path, || enums::number_message(f, values, n.raw()))?;
         }
         for (rule, bound, wording) in numbers::faults(&f.constraints, &v).into_iter().flatten() {
             self.mode.fault(rule, path, || numbers::message(n.raw(), bound, wording))?;

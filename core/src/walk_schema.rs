@@ -33,7 +33,7 @@ use crate::json::number::Num;
 use crate::json::scan::{Kind, Scanner};
 use crate::json::text::{quote, Str};
 use crate::json::MAX_DEPTH;
-use crate::keywords::{duplicate, items, lengths, numbers, pattern, required, types, QUOTE_MAX};
+use crate::keywords::{closed, duplicate, format, items, lengths, numbers, pattern, required, types, QUOTE_MAX};
 use crate::report::Finding;
 use crate::rules;
 use crate::rules::Rule;
@@ -496,13 +496,8 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         if let Some(p) = c.pattern.as_ref().filter(|p| !pattern::is_valid(p, s)) {
             self.w.mode.fault(rules::FIELD_PATTERN, path, || pattern::message(p, s))?;
         }
-        if let Some(format) = node.format {
-            let text = s.decode();
-            if crate::format::check(format, &text) == Some(false) {
-                self.w.mode.fault(rules::FIELD_FORMAT, path, || {
-                    format!("value {} is not a valid {format}", quote(&text, QUOTE_MAX))
-                })?;
-            }
+        if let Some(name) = node.format.filter(|name| !format::is_valid(name, s)) {
+            self.w.mode.fault(rules::FIELD_FORMAT, path, || format::message(name, s))?;
         }
         Ok(())
     }
@@ -595,9 +590,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             return match node.additional {
                 Some(_) if node.closed => {
                     self.w.skip(here, depth + 1)?;
-                    self.w.mode.fault(rules::FIELD_ADDITIONAL_PROPERTIES, here, || {
-                        "key is not allowed: the object is closed (additionalProperties: false)".into()
-                    })
+                    self.w.mode.fault(rules::FIELD_ADDITIONAL_PROPERTIES, here, || closed::MESSAGE.to_string())
                 }
                 Some(extra) => self.value(extra, here, depth + 1, 0),
                 None => {

@@ -1282,8 +1282,12 @@ fn contract_errors() {
     );
     s.load_err(&ml(&[r#"{ "name": "b", "type": "array", "items": {} }"#]), &["\"items\""]);
     s.load_err(&ml(&[r#"{ "name": "b", "type": "integer", "default": 1 }"#]), &["\"default\""]);
-    s.load_err(&ml(&[r#"{ "name": "b", "type": "string", "format": "uri" }"#]), &["\"format\""]);
-    s.load_err(&ml(&[r#"{ "name": "b", "type": "string", "const": "x" }"#]), &["\"const\""]);
+    // SPEC §10: `format`, `const` and `closed` are field keys now; misused,
+    // each is a structural error at its value.
+    s.load_err(&ml(&[r#"{ "name": "b", "type": "integer", "format": "uri" }"#]), &["\"uri\""]);
+    s.load_err(&ml(&[r#"{ "name": "b", "type": "string", "enum": ["x"], "const": "y" }"#]), &["\"y\""]);
+    s.load_err(&ml(&[r#"{ "name": "b", "type": "string", "closed": true }"#]), &["true"]);
+    s.load_err(&ml(&[r#"{ "name": "b", "type": "string", "const": 1 }"#]), &["1 }"]);
     // field shape
     s.load_err(&ml(&[r#"{ "type": "string" }"#]), &["\"type\""]);
     s.load_err(&ml(&[r#"{ "name": "b" }"#]), &["\"name\": \"b\""]);

@@ -253,7 +253,7 @@ fn structural_errors_name_position_and_field() {
         ),
         (
             r#"{"name": "e", "type": "string", "reqired": false}"#,
-            (2, 33, Some("e"), "unknown key 'reqired' in field: did you mean 'required'? (expected one of: name, type, required, enum, doc, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength, pattern, minItems, maxItems, uniqueItems)"),
+            (2, 33, Some("e"), "unknown key 'reqired' in field: did you mean 'required'? (expected one of: name, type, required, enum, const, format, closed, doc, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength, pattern, minItems, maxItems, uniqueItems)"),
         ),
         (r#"{"name": "e", "type": ["any", "null"]}"#, (2, 24, Some("e"), "'any' already accepts every type; list it alone")),
         (r#"{"name": "e", "type": ["string", "string"]}"#, (2, 34, Some("e"), "type 'string' is listed twice")),
@@ -283,7 +283,7 @@ fn structural_errors_name_position_and_field() {
             1,
             50,
             None,
-            "unknown key 'version' in contract (expected one of: $schema, name, revision, kind, title, doc, direction, strict, fields, schema)"
+            "unknown key 'version' in contract (expected one of: $schema, name, revision, kind, title, doc, direction, strict, closed, fields, schema)"
                 .to_string()
         )
     );

@@ -12,6 +12,7 @@ mod conformance;
 mod contract_schema;
 mod diff_rules;
 mod example;
+mod fields_v2;
 mod fuzz;
 mod generated;
 mod git_ci;

@@ -17,6 +17,14 @@ fn spec(revision: &str, strict: bool, fields: &str) -> ContractSpec {
 /// Pairs of one field's revisions (or a contract's `strict`) that, compared
 /// both ways, reach every change rule.
 const PAIRS: &[(bool, &str, bool, &str)] = &[
+    (false, r#"{"name": "a", "type": "string"}"#, false, r#"{"name": "a", "type": "string", "format": "uri"}"#),
+    (
+        false,
+        r#"{"name": "a", "type": "string", "format": "uri"}"#,
+        false,
+        r#"{"name": "a", "type": "string", "format": "uuid"}"#,
+    ),
+    (false, r#"{"name": "a", "type": "object"}"#, false, r#"{"name": "a", "type": "object", "closed": true}"#),
     (false, "", false, r#"{"name": "a", "type": "string", "required": false}"#),
     (false, "", false, r#"{"name": "a", "type": "string"}"#),
     (false, r#"{"name": "a", "type": "string", "required": false}"#, false, r#"{"name": "a", "type": "string"}"#),
@@ -110,6 +118,18 @@ fn every_change_rule_the_engine_emits_has_its_record_and_every_record_is_reached
             assert_eq!(ids(&quick), ids(&d));
             assert_eq!(quick.compatibility(), d.compatibility());
             assert!(quick.changes().iter().all(|c| c.witness().is_none()));
+        }
+    }
+    // A contract closed and opened.
+    let closed = |rev: &str, closed: bool| {
+        let doc = format!(r#"{{"name": "t.r", "revision": "{rev}", "closed": {closed}, "fields": []}}"#);
+        ContractSpec::from_slice(doc.as_bytes(), "c.json").expect("closed contract")
+    };
+    for (old, new) in [(closed("1.0.0", false), closed("2.0.0", true)), (closed("1.0.0", true), closed("2.0.0", false))]
+    {
+        for c in diff(&old, &new).expect("same name").changes() {
+            assert_eq!(rules::find(c.rule()), Some(c.record()), "{}", c.rule());
+            emitted.push(c.rule());
         }
     }
     // The schema form: a change the engine does not compare yet.

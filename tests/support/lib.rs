@@ -140,6 +140,11 @@ pub mod typed {
     #[protocolarc::contract("../contracts/a2a_task_send_1.0.0.json")]
     pub struct TaskSend;
 
+    /// `demo.fields_v2` 1.0.0: the fields form's `const`, `format`,
+    /// `closed` and `["key"]` names.
+    #[protocolarc::contract("data/contracts/fields_v2_1.0.0.json")]
+    pub struct FieldsV2;
+
     /// Schema-form contracts imported from the official MCP 2025-06-18 and
     /// A2A v0.3.0 schemas (`tests/data/contracts/{mcp,a2a}/`), each in its
     /// own module: their `$defs` types share names.

@@ -128,7 +128,7 @@ impl Gen<'_> {
             let field_name = unique(snake_case(&key), &mut taken);
             let field_ident = ident_of(&field_name);
             let type_name = format!("{name}{}", pascal_case(&key));
-            let child_path = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+            let child_path = crate::contract::join_key(path, &key);
             // A bounded (or unbounded) integer field is a Rust integer.
             let int = self.integer_type(&child.node);
             let ty = match &int {
@@ -175,15 +175,28 @@ impl Gen<'_> {
         let unknown = format_ident!("{}", UNKNOWN_FIELDS);
         let derives = serde_derives();
         let doc = docs(doc);
+        // A closed object has no undeclared key to keep: the parse refuses one.
+        let (deny, extra, extra_init) = if node.closed {
+            (quote! { #[serde(deny_unknown_fields)] }, quote! {}, quote! {})
+        } else {
+            (
+                quote! {},
+                quote! {
+                    /// Keys the contract does not declare, kept for the round trip.
+                    #[serde(flatten)]
+                    #vis #unknown: ::protocolarc::Map<::std::string::String, ::protocolarc::Value>,
+                },
+                quote! { #unknown: ::std::default::Default::default() },
+            )
+        };
         self.out[slot] = quote! {
             #doc
             #attrs
             #derives
+            #deny
             #vis struct #ident {
                 #(#fields)*
-                /// Keys the contract does not declare, kept for the round trip.
-                #[serde(flatten)]
-                #vis #unknown: ::protocolarc::Map<::std::string::String, ::protocolarc::Value>,
+                #extra
             }
 
             impl #ident {
@@ -192,7 +205,7 @@ impl Gen<'_> {
                 /// value built by hand: `Contract::validate` judges it.
                 #[allow(clippy::too_many_arguments, clippy::new_without_default)]
                 #vis fn new(#(#args),*) -> Self {
-                    #ident { #(#inits,)* #unknown: ::std::default::Default::default() }
+                    #ident { #(#inits,)* #extra_init }
                 }
             }
         };

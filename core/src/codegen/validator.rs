@@ -19,7 +19,7 @@ use quote::{format_ident, quote};
 
 use crate::contract::tree::Node;
 use crate::contract::{ContractSpec, FieldSpec, JsonType};
-use crate::keywords::{enums, items, lengths, numbers, pattern, unique};
+use crate::keywords::{enums, format, items, lengths, numbers, pattern, unique};
 
 /// The `fast_path` method of `impl Contract for #ty`.
 pub fn fast_path(spec: &ContractSpec, ty: &Ident) -> TokenStream {
@@ -83,8 +83,9 @@ impl Validator<'_> {
                 }
             });
         }
-        let other = if strict {
-            // An undeclared key of a strict contract is a warning.
+        let other = if strict || node.closed {
+            // An undeclared key of a strict contract is a warning; of a
+            // closed object, an error.
             quote! { _ => return None, }
         } else {
             quote! { _ => c.other(base, key, depth + 1)?, }
@@ -99,7 +100,7 @@ impl Validator<'_> {
         });
         if node.keys.is_empty() {
             // No declared key: every key is undeclared.
-            let each = if strict {
+            let each = if strict || node.closed {
                 quote! {
                     if c.key(&mut first)?.is_some() {
                         return None;
@@ -284,6 +285,7 @@ impl Validator<'_> {
         }
         out.extend(lengths::emit(&f.constraints));
         out.extend(pattern::emit(&f.constraints, field));
+        out.extend(format::emit(f, field));
         out
     }
 }

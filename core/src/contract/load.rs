@@ -101,9 +101,9 @@ pub(super) fn from_path(path: &Path) -> Result<ContractSpec, ContractError> {
     }
 }
 
-const CONTRACT_KEYS: &str = "$schema, name, revision, kind, title, doc, direction, strict, fields, schema";
-const FIELD_KEYS: &str = "name, type, required, enum, doc, minimum, maximum, exclusiveMinimum, exclusiveMaximum, \
-                          multipleOf, minLength, maxLength, pattern, minItems, maxItems, uniqueItems";
+const CONTRACT_KEYS: &str = "$schema, name, revision, kind, title, doc, direction, strict, closed, fields, schema";
+const FIELD_KEYS: &str = "name, type, required, enum, const, format, closed, doc, minimum, maximum, exclusiveMinimum, \
+                          exclusiveMaximum, multipleOf, minLength, maxLength, pattern, minItems, maxItems, uniqueItems";
 const TYPE_NAMES: &str = "string, integer, number, boolean, object, array, null, any";
 
 /// `: did you mean 'required'?` when `word` is a near miss of one of the
@@ -232,6 +232,7 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
     };
     let (mut name, mut revision, mut kind, mut title, mut doc) = (None, None, None, None, None);
     let mut strict = Some(false);
+    let mut closed = Some(false);
     let mut fields_node = None;
     let mut schema_node = None;
     let mut direction = Some(super::ContractDirection::Request);
@@ -265,6 +266,7 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
             "title" => title = cx.string(value, None, "title"),
             "doc" => doc = cx.string(value, None, "doc"),
             "strict" => strict = cx.boolean(value, None, "strict"),
+            "closed" => closed = cx.boolean(value, None, "closed"),
             "fields" => {
                 seen[2] = true;
                 fields_node = Some(owned);
@@ -310,6 +312,10 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
         (Some(_), None) => None,
     };
     if let Some(schema) = schema {
+        if closed == Some(true) {
+            let msg = "'closed' is for the fields form: a schema says \"additionalProperties\": false".to_string();
+            cx.at(root_offset, None, msg);
+        }
         let (name, revision, strict, direction) = (name?, revision?, strict?, direction?);
         let schema = Box::new(schema?);
         let (fields, tree) = (Vec::new(), tree::Node::default());
@@ -320,6 +326,7 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
             title,
             doc,
             strict,
+            closed: false,
             direction,
             fields,
             tree,
@@ -333,7 +340,7 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
     };
     // Path conflicts are checked among the fields that did load, so one run
     // reports them alongside every other problem.
-    let tree = match tree::build(&fields) {
+    let tree = match tree::build(&fields, closed == Some(true)) {
         Ok(tree) => Some(tree),
         Err(conflicts) => {
             for c in conflicts {
@@ -346,7 +353,7 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
     if !all_fields {
         return None;
     }
-    let (name, revision, strict, tree, direction) = (name?, revision?, strict?, tree?, direction?);
+    let (name, revision, strict, closed, tree, direction) = (name?, revision?, strict?, closed?, tree?, direction?);
     Some(ContractSpec {
         name,
         revision,
@@ -354,6 +361,7 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
         title,
         doc,
         strict,
+        closed,
         direction,
         fields,
         tree,
@@ -435,6 +443,9 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
     let mut required = Some(true);
     let mut doc = None;
     let mut enum_node = None;
+    let mut const_node = None;
+    let mut format = None;
+    let mut closed = false;
     let mut c = Constraints::default();
     // Keyword, node: to check applicability once the types are known.
     let mut used: Vec<(&'static str, &Node)> = Vec::new();
@@ -449,6 +460,9 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
             "required" => required = cx.boolean(value, label, k),
             "doc" => doc = cx.string(value, label, k),
             "enum" => enum_node = Some(value),
+            "const" => const_node = Some(value),
+            "format" => format = cx.string(value, label, k).map(String::into_boxed_str),
+            "closed" => closed = cx.boolean(value, label, k).unwrap_or(false),
             "minimum" => c.minimum = cx.number(value, label, k),
             "maximum" => c.maximum = cx.number(value, label, k),
             "exclusiveMinimum" => c.exclusive_minimum = cx.number(value, label, k),
@@ -470,8 +484,9 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
                 continue;
             }
         }
-        // `uniqueItems: false` constrains nothing, so it applies to any type.
-        let inert = k == "uniqueItems" && matches!(value.value, Value::Bool(false));
+        // `uniqueItems: false` and `closed: false` constrain nothing, so they
+        // apply to any type.
+        let inert = matches!(k, "uniqueItems" | "closed") && matches!(value.value, Value::Bool(false));
         if let Some(kw) = KEYWORDS.iter().find(|kw| kw.0 == k).filter(|_| !inert) {
             used.push((kw.0, value));
         }
@@ -479,7 +494,22 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
     if type_node.is_none() {
         cx.at(node.offset, label, "field is missing required key 'type'".into());
     }
-    let enum_values = enum_node.and_then(|v| enum_values(cx, v, label));
+    let is_const = const_node.is_some();
+    let (enum_values, enum_node, keyword) = match (enum_node, const_node) {
+        (Some(_), Some(c)) => {
+            cx.at(c.offset, label, "a field has 'const' or 'enum', not both (a const is a one-value enum)".into());
+            (None, None, "enum")
+        }
+        (Some(e), None) => (enum_values(cx, e, label), Some(e), "enum"),
+        (None, Some(c)) => (scalar(cx, c, label, "const").map(|v| vec![v]), Some(c), "const"),
+        (None, None) => (None, None, "enum"),
+    };
+    // The nodes of the members, for positions (a const is its own node).
+    let member_nodes: Vec<&Node> = match enum_node.map(|n| (&n.value, n)) {
+        Some((Value::Array(items), _)) if !is_const => items.iter().collect(),
+        Some((_, n)) => vec![n],
+        None => Vec::new(),
+    };
     if let Some(types) = types {
         for (kw, value) in &used {
             let (_, applies, what) = KEYWORDS.iter().find(|k| k.0 == *kw).copied().unwrap_or(KEYWORDS[0]);
@@ -487,11 +517,11 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
                 cx.at(value.offset, label, format!("'{kw}' applies to {what}, but the field's type is {types}"));
             }
         }
-        if let (Some(values), Some(Value::Array(items))) = (&enum_values, enum_node.map(|n| &n.value)) {
-            for (value, item) in values.iter().zip(items) {
+        if let Some(values) = &enum_values {
+            for (value, item) in values.iter().zip(&member_nodes) {
                 if !types.accepts(value.json_type()) {
                     let msg = format!(
-                        "enum value {} is of type {}, which the field's type {types} does not accept",
+                        "{keyword} value {} is of type {}, which the field's type {types} does not accept",
                         value.display(),
                         value.json_type().name()
                     );
@@ -514,6 +544,9 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
         types: types?,
         required: required?,
         enum_values,
+        is_const,
+        format,
+        closed,
         doc,
         constraints: super::Sparse::new(c),
         line: 0,
@@ -521,10 +554,10 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
     };
     // An enum member the field's own constraints reject can never be sent:
     // judged by the validator's own keyword checks, worded as its finding.
-    if let (Some(values), Some(Value::Array(items))) = (&spec.enum_values, enum_node.map(|n| &n.value)) {
-        for (value, item) in values.iter().zip(items) {
+    if let Some(values) = &spec.enum_values {
+        for (value, item) in values.iter().zip(&member_nodes) {
             if let Some((rule, why)) = crate::keywords::member_fault(&spec, value) {
-                let msg = format!("enum value {} can never pass: {}: {why}", value.display(), rule.id);
+                let msg = format!("{keyword} value {} can never pass: {}: {why}", value.display(), rule.id);
                 cx.at(item.offset, label, msg);
             }
         }
@@ -547,6 +580,8 @@ const KEYWORDS: &[(&str, Applies, &str)] = &[
     ("minItems", TypeSet::has_arrays, "arrays"),
     ("maxItems", TypeSet::has_arrays, "arrays"),
     ("uniqueItems", TypeSet::has_arrays, "arrays"),
+    ("format", TypeSet::has_strings, "strings"),
+    ("closed", TypeSet::has_objects, "objects"),
 ];
 
 fn type_set(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<TypeSet> {
@@ -654,23 +689,9 @@ fn enum_values(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<Vec
     let mut out: Vec<Scalar> = Vec::with_capacity(items.len());
     let mut ok = true;
     for item in items {
-        let value = match &item.value {
-            Value::Null => Scalar::Null,
-            Value::Bool(b) => Scalar::Bool(*b),
-            Value::Number(d) if !d.dec().is_in_range() => {
-                cx.at(item.offset, label, out_of_range("enum", d));
-                ok = false;
-                continue;
-            }
-            Value::Number(d) => Scalar::Number((**d).clone()),
-            Value::String(s) => Scalar::String(s.to_string()),
-            other => {
-                let msg =
-                    format!("enum values must be scalars (string, number, boolean, null), found {}", other.type_name());
-                cx.at(item.offset, label, msg);
-                ok = false;
-                continue;
-            }
+        let Some(value) = scalar(cx, item, label, "enum") else {
+            ok = false;
+            continue;
         };
         if out.iter().any(|v| v.same_value(&value)) {
             cx.at(item.offset, label, format!("enum lists {} twice", value.display()));
@@ -680,6 +701,29 @@ fn enum_values(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<Vec
         out.push(value);
     }
     ok.then_some(out)
+}
+
+/// An `enum` member or a `const`: a scalar.
+fn scalar(cx: &mut Ctx<'_>, item: &Node, label: Option<&str>, keyword: &str) -> Option<Scalar> {
+    Some(match &item.value {
+        Value::Null => Scalar::Null,
+        Value::Bool(b) => Scalar::Bool(*b),
+        Value::Number(d) if !d.dec().is_in_range() => {
+            cx.at(item.offset, label, out_of_range(keyword, d));
+            return None;
+        }
+        Value::Number(d) => Scalar::Number((**d).clone()),
+        Value::String(s) => Scalar::String(s.to_string()),
+        other => {
+            let msg = if keyword == "const" {
+                format!("const must be a scalar (string, number, boolean, null), found {}", other.type_name())
+            } else {
+                format!("enum values must be scalars (string, number, boolean, null), found {}", other.type_name())
+            };
+            cx.at(item.offset, label, msg);
+            return None;
+        }
+    })
 }
 
 /// Refuses bounds that no value can satisfy.

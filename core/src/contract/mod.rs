@@ -30,6 +30,8 @@ pub struct ContractSpec {
     pub(crate) title: Option<String>,
     pub(crate) doc: Option<String>,
     pub(crate) strict: bool,
+    /// Contract-level `closed`: an undeclared top-level key is an error.
+    pub(crate) closed: bool,
     pub(crate) direction: ContractDirection,
     /// The fields form's fields, in contract order (empty in the schema form).
     pub(crate) fields: Vec<FieldSpec>,
@@ -96,6 +98,13 @@ impl ContractSpec {
         self.doc.as_deref()
     }
 
+    /// Whether the contract is `closed`: an undeclared top-level key of a
+    /// document is a `field.additionalProperties` error. `false` when not
+    /// declared.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
     /// Whether the contract is `strict`: undeclared top-level keys of a
     /// document get a `field.unknown` warning. `false` when not declared.
     pub fn is_strict(&self) -> bool {
@@ -146,7 +155,7 @@ impl ContractSpec {
             f.enum_values = None;
         }
         let fields = vec![f];
-        let tree = tree::build(&fields).ok()?;
+        let tree = tree::build(&fields, false).ok()?;
         Some(ContractSpec {
             name: "probe".into(),
             revision: semver::Version::new(0, 0, 0),
@@ -154,6 +163,7 @@ impl ContractSpec {
             title: None,
             doc: None,
             strict: false,
+            closed: false,
             direction: ContractDirection::Request,
             fields,
             tree,
@@ -175,6 +185,27 @@ pub fn is_plain_key(key: &str) -> bool {
         && !key
             .chars()
             .any(|c| matches!(c, '.' | '[' | ']' | '{' | '}' | '"' | '\\') || crate::json::text::is_unprintable(c))
+}
+
+/// Appends `key` to a path: `.key` (no dot when `first`) for a plain key,
+/// `["key"]` for any other, as findings and field names write it.
+pub(crate) fn push_key(out: &mut String, first: bool, key: &str) {
+    if is_plain_key(key) {
+        if !first {
+            out.push('.');
+        }
+        out.push_str(key);
+    } else {
+        push_bracketed(out, key);
+    }
+}
+
+/// `prefix` and `key` joined as a path (`prefix.key`, `prefix["k.y"]`).
+pub(crate) fn join_key(prefix: &str, key: &str) -> String {
+    let mut out = String::with_capacity(prefix.len() + key.len() + 1);
+    out.push_str(prefix);
+    push_key(&mut out, prefix.is_empty(), key);
+    out
 }
 
 /// Appends `["key"]`: the key as a JSON string, with every unprintable
@@ -245,6 +276,14 @@ pub struct FieldSpec {
     pub(crate) types: TypeSet,
     pub(crate) required: bool,
     pub(crate) enum_values: Option<Vec<Scalar>>,
+    /// The one member of `enum_values` came from `const` (its finding is
+    /// `field.const`).
+    pub(crate) is_const: bool,
+    /// `format`, as written (asserted when [`FieldSpec::format`] names one of
+    /// the asserted formats).
+    pub(crate) format: Option<Box<str>>,
+    /// `closed`: an undeclared key of this object is an error.
+    pub(crate) closed: bool,
     pub(crate) doc: Option<String>,
     pub(crate) constraints: Sparse,
     pub(crate) line: usize,
@@ -278,6 +317,23 @@ impl FieldSpec {
     /// The field's `doc` description; `None` when not declared.
     pub fn doc(&self) -> Option<&str> {
         self.doc.as_deref()
+    }
+
+    /// The value `const` pins the field to; `None` when the field has no
+    /// `const` (its [`FieldSpec::enum_values`] then hold that one value too).
+    pub fn constant(&self) -> Option<&Scalar> {
+        self.enum_values.as_deref().filter(|_| self.is_const).and_then(<[Scalar]>::first)
+    }
+
+    /// The field's `format` name, as written; `None` when not declared.
+    pub fn format(&self) -> Option<&str> {
+        self.format.as_deref()
+    }
+
+    /// Whether the field is a `closed` object: keys it does not declare are
+    /// `field.additionalProperties` errors.
+    pub fn is_closed(&self) -> bool {
+        self.closed
     }
 
     /// The constraint keywords declared on the field (empty when none).
@@ -422,6 +478,11 @@ impl TypeSet {
     /// `uniqueItems` can apply.
     pub fn has_arrays(self) -> bool {
         self.contains(JsonType::Array)
+    }
+
+    /// Whether `object` is in the set, so that `closed` can apply.
+    pub fn has_objects(self) -> bool {
+        self.contains(JsonType::Object)
     }
 
     /// The types in the set, in [`JsonType::ALL`] order.

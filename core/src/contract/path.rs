@@ -32,32 +32,62 @@ impl FieldPath {
         }
         let mut segments = Vec::new();
         let mut depth = 0;
-        for part in text.split('.') {
-            let mut key = part;
+        let mut rest = text;
+        loop {
+            let (key, after) = if rest.starts_with("[\"") {
+                bracketed(text, rest)?
+            } else {
+                let end = rest.find(['.', '[']).unwrap_or(rest.len());
+                let (key, after) = rest.split_at(end);
+                if key.is_empty() {
+                    return Err(if after.starts_with("[]") {
+                        format!("path '{text}': '[]' must follow a key")
+                    } else {
+                        format!("path '{text}' has an empty segment")
+                    });
+                }
+                if key.contains([']', '{', '}', '"', '\\']) {
+                    return Err(format!(
+                        "path '{text}': key '{key}' must be written [\"...\"] (it holds ], {{, }}, \" or \\)"
+                    ));
+                }
+                (key.to_string(), after)
+            };
             let mut arrays = 0;
-            while let Some(rest) = key.strip_suffix("[]") {
-                key = rest;
+            let mut after = after;
+            while let Some(next) = after.strip_prefix("[]") {
+                after = next;
                 arrays += 1;
-            }
-            if key.is_empty() {
-                return Err(if part.is_empty() {
-                    format!("path '{text}' has an empty segment")
-                } else {
-                    format!("path '{text}': '[]' must follow a key")
-                });
-            }
-            if key.contains(['[', ']']) {
-                return Err(format!("path '{text}': segment '{part}' may hold '[]' only at its end"));
             }
             depth += 1 + arrays;
             if depth > crate::json::MAX_DEPTH {
                 let shown = crate::json::text::quote(text, 40);
                 return Err(format!("path {shown} nests deeper than {} levels", crate::json::MAX_DEPTH));
             }
-            segments.push(Segment { key: key.to_string(), arrays });
+            segments.push(Segment { key, arrays });
+            if after.is_empty() {
+                break;
+            }
+            if let Some(next) = after.strip_prefix('.') {
+                if next.is_empty() {
+                    return Err(format!("path '{text}' has an empty segment"));
+                }
+                rest = next;
+            } else if after.starts_with("[\"") {
+                rest = after;
+            } else {
+                let part = text.split('.').find(|p| p.contains('[')).unwrap_or(text);
+                return Err(format!("path '{text}': segment '{part}' may hold '[]' only at its end"));
+            }
         }
         segments.shrink_to_fit();
-        Ok(FieldPath { text: text.to_string(), segments })
+        // The text as findings write it: `["key"]` only where a key needs it.
+        let mut canonical = String::with_capacity(text.len());
+        for (i, seg) in segments.iter().enumerate() {
+            super::push_key(&mut canonical, i == 0, &seg.key);
+            canonical.push_str(&"[]".repeat(seg.arrays));
+        }
+        Ok(FieldPath { text: canonical, segments })
     }
 
     /// The path as written (`params.messages[].role`).
@@ -74,6 +104,31 @@ impl FieldPath {
     pub fn root_key(&self) -> &str {
         &self.segments[0].key
     }
+}
+
+/// A `["key"]` segment at the start of `rest`: the decoded key and what
+/// follows the closing `]`.
+fn bracketed<'t>(text: &str, rest: &'t str) -> Result<(String, &'t str), String> {
+    // The JSON string runs from the quote to the first unescaped quote.
+    let body = &rest[1..];
+    let mut escaped = false;
+    let mut end = None;
+    for (i, c) in body.char_indices().skip(1) {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => {
+                end = Some(i + 1);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let bad = || format!("path '{text}': a [\"...\"] key must be a JSON string followed by ']'");
+    let end = end.ok_or_else(bad)?;
+    let key: String = serde_json::from_str(&body[..end]).map_err(|_| bad())?;
+    let after = body[end..].strip_prefix(']').ok_or_else(bad)?;
+    Ok((key, after))
 }
 
 impl fmt::Display for FieldPath {

@@ -26,6 +26,9 @@ pub(crate) struct Node {
     pub items: Option<Box<Node>>,
     /// Declared: the field's flag. Implied: whether any child is required.
     pub required: bool,
+    /// An object that allows only the keys declared below it (`closed` on
+    /// the field, or on the contract for the root).
+    pub closed: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -83,8 +86,9 @@ pub(crate) struct Conflict {
 }
 
 /// Merges the fields' paths into one tree. Paths are known to be distinct.
-pub(crate) fn build(fields: &[FieldSpec]) -> Result<Node, Vec<Conflict>> {
-    let mut root = Node::default();
+/// `closed`: the contract-level flag, for the root.
+pub(crate) fn build(fields: &[FieldSpec], closed: bool) -> Result<Node, Vec<Conflict>> {
+    let mut root = Node { closed, ..Node::default() };
     for (i, f) in fields.iter().enumerate() {
         let mut node = &mut root;
         for seg in f.path.segments() {
@@ -103,6 +107,7 @@ pub(crate) fn build(fields: &[FieldSpec]) -> Result<Node, Vec<Conflict>> {
             }
         }
         node.field = Some(i);
+        node.closed = f.closed;
     }
     let mut conflicts = Vec::new();
     settle(&mut root, fields, &mut conflicts);

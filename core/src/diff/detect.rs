@@ -39,7 +39,7 @@ pub(super) fn sites(c: &ContractSpec) -> BTreeMap<String, Site<'_>> {
         let types = field.map_or_else(|| node.implied_types(), |f| f.types);
         out.insert(path.clone(), Site { field, node, types, required: node.required });
         for child in &node.keys {
-            let p = if path.is_empty() { child.key.to_string() } else { format!("{path}.{}", child.key) };
+            let p = crate::contract::join_key(&path, &child.key);
             walk(c, &child.node, p, out);
         }
         if let Some(items) = &node.items {
@@ -95,6 +95,11 @@ pub(super) fn changes(old: &ContractSpec, new: &ContractSpec) -> Vec<Detected> {
     match (old.strict, new.strict) {
         (false, true) => out.fixed(rules::STRICT_ENABLED, CONTRACT_FIELD, "strict false -> true".into()),
         (true, false) => out.fixed(rules::STRICT_DISABLED, CONTRACT_FIELD, "strict true -> false".into()),
+        _ => {}
+    }
+    match (old.closed, new.closed) {
+        (false, true) => out.fixed(rules::CONTRACT_CLOSED_ENABLED, CONTRACT_FIELD, "closed false -> true".into()),
+        (true, false) => out.fixed(rules::CONTRACT_CLOSED_DISABLED, CONTRACT_FIELD, "closed true -> false".into()),
         _ => {}
     }
     let (a, b) = (sites(old), sites(new));
@@ -286,6 +291,29 @@ fn site(out: &mut Out, path: &str, o: &Site<'_>, n: &Site<'_>, element_counts: b
     let (oe, ne) = (o.field.and_then(|f| f.enum_values.as_deref()), n.field.and_then(|f| f.enum_values.as_deref()));
     enums(out, path, oe, ne, (o.types, n.types));
     constraints(out, path, oc, nc, shared);
+    if shared.has_strings() {
+        match (asserted_format(o.field), asserted_format(n.field)) {
+            (None, Some(b)) => out.keyword("format", Direction::Tightened, path, format!("no format -> format {b}")),
+            (Some(a), None) => out.keyword("format", Direction::Relaxed, path, format!("format {a} -> no format")),
+            (Some(a), Some(b)) if a != b => {
+                out.keyword("format", Direction::Changed, path, format!("format {a} -> format {b}"));
+            }
+            _ => {}
+        }
+    }
+    if shared.has_objects() && o.node.closed != n.node.closed {
+        let (rule, msg) = if n.node.closed {
+            (rules::CLOSED_ENABLED, "open -> closed")
+        } else {
+            (rules::CLOSED_DISABLED, "closed -> open")
+        };
+        out.fixed(rule, path, msg.into());
+    }
+}
+
+/// The field's `format` when it is asserted (an annotation is no shape).
+fn asserted_format(f: Option<&FieldSpec>) -> Option<&str> {
+    f.and_then(FieldSpec::format).filter(|n| crate::format::is_asserted(n))
 }
 
 fn enums(out: &mut Out, path: &str, old: Option<&[Scalar]>, new: Option<&[Scalar]>, types: (TypeSet, TypeSet)) {

@@ -40,6 +40,9 @@ pub enum ProofAt {
     FieldOrParent,
     /// At any undeclared top-level key (a contract-level change).
     TopLevelKey,
+    /// At an undeclared key directly below the changed field (an object
+    /// closed or opened).
+    ChildKey,
 }
 
 /// A compatibility rule: everything said about it, in one place.
@@ -265,6 +268,41 @@ change_rules! {
         explanation: "Two regular expressions are not compared for inclusion: another pattern is taken to accept other strings, breaking in both directions.",
         example: "old `\"pattern\": \"^req-\"`; new `\"pattern\": \"^id-\"`; data {\"id\": \"req-\"} gets field.pattern from the new revision",
         fix: "Keep the old pattern, or publish the new one in a new major revision.";
+    FORMAT_TIGHTENED = "field.format.tightened", Breaking / Forward, "an asserted `format` added where there was none",
+        proof: [FIELD_FORMAT] at Field, keyword: Some(("format", Tightened)),
+        explanation: "Any string was valid; now only those in the format are (request: breaking). Strings in the format satisfy old readers (response: forward). A format name that is only an annotation asserts nothing and is no change.",
+        example: "old {\"name\": \"at\", \"type\": \"string\"}; new `\"format\": \"date-time\"`; data {\"at\": \"\"} gets field.format from the new revision",
+        fix: BREAKING_FIX;
+    FORMAT_RELAXED = "field.format.relaxed", Forward / Breaking, "the asserted `format` removed",
+        proof: [FIELD_FORMAT] at Field, keyword: Some(("format", Relaxed)),
+        explanation: "Every string is accepted now (request: forward); a response outside the old format is rejected by old readers (response: breaking).",
+        example: "old `\"format\": \"uri\"`; new: no `format`",
+        fix: "For a response contract, keep responses in the old format, or drop it in a new major revision.";
+    FORMAT_CHANGED = "field.format.changed", Breaking / Breaking, "the asserted `format` replaced by another one",
+        proof: [FIELD_FORMAT] at Field, keyword: Some(("format", Changed)),
+        explanation: "Two formats are not compared for inclusion (every `date-time` holds a `date`, but not the other way): another format is taken to accept other strings, breaking in both directions.",
+        example: "old `\"format\": \"uri\"`; new `\"format\": \"uuid\"`; data {\"id\": \"https://a.example\"} gets field.format from the new revision",
+        fix: "Keep the old format, or publish the new one in a new major revision.";
+    CLOSED_ENABLED = "field.closed.enabled", Breaking / Forward, "an object became closed: keys it does not declare are rejected",
+        proof: [FIELD_ADDITIONAL_PROPERTIES] at ChildKey, keyword: None,
+        explanation: "An undeclared key below the object was allowed and is now an error (request: breaking). Responses without such keys still satisfy old readers (response: forward).",
+        example: "old {\"name\": \"params\", \"type\": \"object\"}; new `\"closed\": true`; data {\"params\": {\"undeclared\": 0}} gets field.additionalProperties from the new revision",
+        fix: "Declare the keys senders use before closing the object, and close it in a new major revision.";
+    CLOSED_DISABLED = "field.closed.disabled", Forward / Breaking, "a closed object was opened",
+        proof: [FIELD_ADDITIONAL_PROPERTIES] at ChildKey, keyword: None,
+        explanation: "Undeclared keys below the object are allowed again: every old message still passes (request: forward); a response with such a key is rejected by old readers (response: breaking).",
+        example: "old {\"name\": \"params\", \"type\": \"object\", \"closed\": true}; new: no `closed`",
+        fix: "For a response contract, keep responses to the declared keys, or open the object in a new major revision.";
+    CONTRACT_CLOSED_ENABLED = "contract.closed.enabled", Breaking / Forward, "the contract became closed: undeclared top-level keys are rejected",
+        proof: [FIELD_ADDITIONAL_PROPERTIES] at TopLevelKey, keyword: None,
+        explanation: "A message with an undeclared top-level key passed and is now an error (request: breaking). Responses without such keys still satisfy old readers (response: forward). Unlike `strict`, which only warns.",
+        example: "old: no `closed`; new `\"closed\": true`; data {\"undeclared\": 0} gets field.additionalProperties from the new revision",
+        fix: "Declare the keys senders use before closing the contract, and close it in a new major revision.";
+    CONTRACT_CLOSED_DISABLED = "contract.closed.disabled", Forward / Breaking, "the contract is no longer closed",
+        proof: [FIELD_ADDITIONAL_PROPERTIES] at TopLevelKey, keyword: None,
+        explanation: "Undeclared top-level keys are allowed again: every old message still passes (request: forward); a response with one is rejected by old readers (response: breaking).",
+        example: "old `\"closed\": true`; new: no `closed`",
+        fix: "For a response contract, keep responses to declared keys, or open the contract in a new major revision.";
     MIN_ITEMS_TIGHTENED = "field.minItems.tightened", Breaking / Forward, "`minItems` introduced or raised",
         proof: [FIELD_MIN_ITEMS] at Field, keyword: Some(("minItems", Tightened)),
         explanation: "An array shorter than the new minimum was valid and is now rejected (request: breaking); responses that long satisfy old readers (response: forward).",

@@ -74,6 +74,11 @@ fn proves(f: &Finding, d: &Detected) -> bool {
     let at = pattern_of(f.field());
     match d.rule.proof_at {
         ProofAt::TopLevelKey => true,
+        ProofAt::ChildKey => {
+            let rest = at.strip_prefix(d.field.as_str()).unwrap_or("");
+            (rest.starts_with('.') && !rest[1..].contains(['.', '[']))
+                || (rest.starts_with("[\"") && rest.ends_with("\"]"))
+        }
         ProofAt::Field => at == d.field,
         ProofAt::FieldOrParent => at == d.field || below(&d.field, &at),
     }
@@ -92,18 +97,34 @@ fn judge(report: &Report, d: &Detected) -> Verdict {
 /// `parts[2].kind` -> `parts[].kind`.
 fn pattern_of(concrete: &str) -> String {
     let mut out = String::with_capacity(concrete.len());
-    let mut in_index = false;
-    for c in concrete.chars() {
+    let mut chars = concrete.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
-            '[' => {
-                in_index = true;
+            // A bracketed key, `["a.b"]`: copied whole, escapes and all.
+            '[' if chars.peek() == Some(&'"') => {
                 out.push('[');
+                out.extend(chars.next());
+                let mut escaped = false;
+                for k in chars.by_ref() {
+                    out.push(k);
+                    match k {
+                        _ if escaped => escaped = false,
+                        '\\' => escaped = true,
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+                out.extend(chars.next_if_eq(&']'));
             }
-            ']' => {
-                in_index = false;
-                out.push(']');
+            // An index, `[2]`: the pattern's `[]`.
+            '[' => {
+                out.push_str("[]");
+                for k in chars.by_ref() {
+                    if k == ']' {
+                        break;
+                    }
+                }
             }
-            _ if in_index => {}
             c => out.push(c),
         }
     }
@@ -119,15 +140,11 @@ fn after<'t>(target: &'t str, path: &str) -> &'t str {
 fn below(target: &str, path: &str) -> bool {
     target.len() > path.len()
         && target.starts_with(path)
-        && (after(target, path).starts_with('.') || after(target, path).starts_with("[]"))
+        && (after(target, path).starts_with('.') || after(target, path).starts_with('['))
 }
 
 fn join(prefix: &str, key: &str) -> String {
-    if prefix.is_empty() {
-        key.to_string()
-    } else {
-        format!("{prefix}.{key}")
-    }
+    crate::contract::join_key(prefix, key)
 }
 
 /// What to do at the changed path.
@@ -177,6 +194,17 @@ impl<'c> Ctx<'c> {
         // required children, an array of valid elements).
         if let Some(site) = self.old_sites.get(path) {
             values.extend(self.minimal(self.old, site.node, path));
+            // An object closed: its smallest value with a key it does not declare.
+            if d.rule.proof_at == ProofAt::ChildKey {
+                if let Some(J::Obj(mut members)) = self.minimal(self.old, site.node, path) {
+                    let mut key = "undeclared".to_string();
+                    while members.iter().any(|(k, _)| *k == key) || site.node.keys.iter().any(|c| *c.key == *key) {
+                        key.push('_');
+                    }
+                    members.push((key, J::Num("0".into())));
+                    values.push(J::Obj(members));
+                }
+            }
         }
         for v in &values {
             out.extend(self.build(self.old, path, Some(Action::Set(v))));
