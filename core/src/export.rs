@@ -157,9 +157,8 @@ const FIELD_KEYS: &[&str] = &[
 ];
 
 /// Refuses a fields-form contract that uses what this exporter does not
-/// write (a keyword the loader learnt later, such as `closed` or `const`, or
-/// a `{}` map step): a schema without it would accept more than the
-/// contract, so it is an error, never a silent loss.
+/// write (a key the loader learns later): a schema without it would accept
+/// more than the contract, so it is an error, never a silent loss.
 fn fields_form_known(bytes: &[u8], origin: &str, tree: &TreeNode<'_>) -> Result<(), ExportError> {
     let refuse = |offset: usize, what: String| {
         let (line, column) = crate::json::scan::line_col(bytes, offset);
@@ -174,15 +173,9 @@ fn fields_form_known(bytes: &[u8], origin: &str, tree: &TreeNode<'_>) -> Result<
         let (true, TreeValue::Array(fields)) = (k.name == "fields", &v.value) else { continue };
         for f in fields {
             let TreeValue::Object(keys) = &f.value else { continue };
-            for (fk, fv) in keys {
+            for (fk, _) in keys {
                 if !FIELD_KEYS.contains(&fk.name.as_ref()) {
                     return refuse(fk.offset, format!("the field key {}", quote(&fk.name, 80)));
-                }
-                // A `{}` map step (outside a `["key"]`) has no writer yet.
-                if let (true, TreeValue::String(name)) = (fk.name == "name", &fv.value) {
-                    if name.split("[\"").next().is_some_and(|head| head.contains('{')) {
-                        return refuse(fv.offset, format!("the field path {}", quote(name, 80)));
-                    }
                 }
             }
         }
@@ -216,8 +209,11 @@ pub fn from_spec(spec: &ContractSpec) -> Exported {
                 }
             };
             node = &mut node.keys[at].1;
-            for _ in 0..seg.arrays {
-                node = node.items.get_or_insert_with(Box::default);
+            for step in &seg.steps {
+                node = match step {
+                    crate::contract::Step::Items => node.items.get_or_insert_with(Box::default),
+                    crate::contract::Step::Values => node.values.get_or_insert_with(Box::default),
+                };
             }
         }
         node.field = Some(f);
@@ -247,6 +243,7 @@ struct Shape<'c> {
     field: Option<&'c FieldSpec>,
     keys: Vec<(String, Shape<'c>)>,
     items: Option<Box<Shape<'c>>>,
+    values: Option<Box<Shape<'c>>>,
 }
 
 impl Shape<'_> {
@@ -255,6 +252,7 @@ impl Shape<'_> {
         match self.field {
             Some(f) => f.is_required(),
             None => self.keys.iter().any(|(_, c)| c.required()) || self.items.as_ref().is_some_and(|i| i.required()),
+            // (map values are never required: a map may be empty)
         }
     }
 
@@ -285,7 +283,7 @@ impl Shape<'_> {
             }
             None => {
                 let mut t = Vec::new();
-                if !self.keys.is_empty() {
+                if !self.keys.is_empty() || self.values.is_some() {
                     t.push(Json::string(JsonType::Object.name()));
                 }
                 if self.items.is_some() {
@@ -314,6 +312,9 @@ impl Shape<'_> {
         }
         if let Some(items) = &self.items {
             m.push(("items".into(), items.schema()));
+        }
+        if let Some(values) = &self.values {
+            m.push(("additionalProperties".into(), values.schema()));
         }
     }
 }
@@ -474,10 +475,8 @@ mod tests {
             check(r#"{"fields": [{"name": "x", "default": 1}]}"#),
             Err("c.json:1:27: export cannot carry the field key 'default' into JSON Schema yet".into())
         );
-        assert_eq!(
-            check(r#"{"fields": [{"name": "m{}.x"}]}"#),
-            Err("c.json:1:22: export cannot carry the field path 'm{}.x' into JSON Schema yet".into())
-        );
+        // A `{}` map step is written as `additionalProperties`.
+        assert_eq!(check(r#"{"fields": [{"name": "m{}.x"}]}"#), Ok(()));
     }
 
     #[test]

@@ -113,6 +113,17 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// A key of a map (`name{}`) the object's node does not declare, before
+    /// its value is checked: a repeat of another such key fails.
+    #[inline]
+    pub fn entry(&mut self, base: usize, key: &'a [u8]) -> Option<()> {
+        let at = key.as_ptr() as usize - self.w.s.bytes().as_ptr() as usize;
+        match self.w.other_repeats(base, key, at, false, &mut None) {
+            Ok(false) => Some(()),
+            _ => None,
+        }
+    }
+
     /// Leaves the object whose undeclared keys start at `base`.
     #[inline]
     pub fn end_object(&mut self, base: usize) {

@@ -538,6 +538,11 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
                 None if self.other_repeats(base, key.raw(), key.offset(), key.is_escaped(), &mut many)? => {
                     self.repeated(here, depth)?
                 }
+                // A key the node does not declare, in a map: its value is
+                // checked against the map's values (`name{}`).
+                None if node.is_some_and(|n| n.values.is_some()) => {
+                    self.value(node.and_then(|n| n.values.as_deref()), here, depth + 1)?;
+                }
                 None => {
                     if node.is_some_and(|n| n.closed) {
                         self.mode.fault(rules::FIELD_ADDITIONAL_PROPERTIES, here, || closed::MESSAGE.to_string())?;

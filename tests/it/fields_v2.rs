@@ -12,7 +12,7 @@ fn findings(c: &ContractSpec, data: &str) -> Vec<String> {
 
 const VALID: &str = r#"{"jsonrpc": "2.0", "id": 7, "params": {"uri": "https://example.com/a", "at": "2025-06-18T10:00:00Z",
     "color": "not checked", "_meta": {"io.modelcontextprotocol/protocolVersion": "2025-06-18", "other": 1},
-    "items": [{"kind": "text", "n": 1}]}}"#;
+    "caps": {"sampling": {"on": true}, "roots": {"on": false, "more": 1}}, "items": [{"kind": "text", "n": 1}]}}"#;
 
 /// (body, the findings) for each new key, one at a time.
 const CASES: &[(&str, &[&str])] = &[
@@ -43,6 +43,15 @@ const CASES: &[(&str, &[&str])] = &[
         // A key with a dot is one key: the same text as nested objects is not it.
         r#"{"jsonrpc": "2.0", "id": 1, "params": {"uri": "a:b", "items": [], "_meta": {"io.modelcontextprotocol/protocolVersion": 3, "io": {"modelcontextprotocol/protocolVersion": "x"}}}}"#,
         &[r#"ERROR field.type params._meta["io.modelcontextprotocol/protocolVersion"]: expected string, found integer"#],
+    ),
+    (
+        // Every value of the map `caps{}`, under its concrete key.
+        r#"{"jsonrpc": "2.0", "id": 1, "params": {"uri": "a:b", "items": [], "caps": {"a": {"on": 1}, "b": {}, "c": 2, "a.b": {"on": true}}}}"#,
+        &[
+            "ERROR field.type params.caps.a.on: expected boolean, found integer",
+            "ERROR field.required params.caps.b.on: required field is missing",
+            "ERROR field.type params.caps.c: expected object, found integer",
+        ],
     ),
 ];
 
@@ -172,4 +181,24 @@ fn export_writes_the_new_keys_and_the_reference_agrees_on_every_case() {
         let value: serde_json::Value = serde_json::from_str(body).unwrap();
         assert_eq!(reference.is_valid(&value), want.is_empty(), "{body}");
     }
+}
+
+#[test]
+fn map_changes_are_found_under_the_map_and_witnessed_through_it() {
+    let old = contract("1.0.0", "", r#"{"name": "caps{}.on", "type": "boolean", "required": false}"#);
+    let new = contract("2.0.0", "", r#"{"name": "caps{}.on", "type": "boolean"}"#);
+    let d = diff(&old, &new).unwrap();
+    let c = &d.changes()[0];
+    assert_eq!((c.rule(), c.field()), ("field.required.tightened", "caps{}.on"));
+    witnessed(
+        &old,
+        &new,
+        "field.required.tightened",
+        r#"{"caps":{"k":{}}}"#,
+        "ERROR field.required caps.k.on: required field is missing",
+    );
+    // Export writes the map as additionalProperties.
+    let exported = protocolarc::export::from_spec(&new);
+    let schema: serde_json::Value = serde_json::from_str(&exported.text).unwrap();
+    assert_eq!(schema["properties"]["caps"]["additionalProperties"]["required"], serde_json::json!(["on"]));
 }

@@ -317,7 +317,9 @@ impl Shape {
                     }
                 };
                 node = &mut node.keys[at].1;
-                for _ in 0..seg.arrays {
+                // The random contracts step into arrays only (`[]`).
+                for step in &seg.steps {
+                    assert_eq!(*step, protocolarc::contract::Step::Items);
                     node = node.items.get_or_insert_with(Box::default);
                 }
             }

@@ -225,3 +225,15 @@ fn the_readme_schema_form_example_loads_and_judges_real_content_blocks() {
         ["ERROR field.format content[0].data: value 'not base64!' is not a valid byte"]
     );
 }
+
+#[test]
+fn constants_show_as_the_contract_writes_them() {
+    let c = contract(r#"{"properties": {"n": {"const": 2}, "d": {"enum": [1.50, [1, {"b": 2}]]}}}"#);
+    assert_eq!(
+        findings(&c, r#"{"n": 3, "d": 1.6}"#),
+        // Sorted by field: `d` before `n`.
+        ["ERROR field.enum d: value 1.6 not in {1.50, [1,{\"b\":2}]}", "ERROR field.const n: value 3 is not 2"]
+    );
+    // Compared as JSON values, whatever the spelling.
+    assert_eq!(findings(&c, r#"{"n": 2.0, "d": 1.5}"#), Vec::<String>::new());
+}

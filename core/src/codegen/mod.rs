@@ -176,8 +176,20 @@ impl Gen<'_> {
         let derives = serde_derives();
         let doc = docs(doc);
         // A closed object has no undeclared key to keep: the parse refuses one.
+        let map_values =
+            node.values.as_deref().map(|v| self.value_type(v, &format!("{name}Value"), &format!("{path}{{}}")));
         let (deny, extra, extra_init) = if node.closed {
             (quote! { #[serde(deny_unknown_fields)] }, quote! {}, quote! {})
+        } else if let Some(ty) = map_values {
+            (
+                quote! {},
+                quote! {
+                    /// The map's other keys (`{}` in the contract), with their values.
+                    #[serde(flatten)]
+                    #vis #unknown: ::std::collections::BTreeMap<::std::string::String, #ty>,
+                },
+                quote! { #unknown: ::std::default::Default::default() },
+            )
         } else {
             (
                 quote! {},
@@ -307,7 +319,12 @@ impl Gen<'_> {
             JsonType::Integer | JsonType::Number => quote! { ::protocolarc::Number },
             JsonType::Boolean => quote! { bool },
             JsonType::Null => quote! { () },
-            JsonType::Object if !node.keys.is_empty() => {
+            JsonType::Object if node.keys.is_empty() && node.values.is_some() => {
+                let values = node.values.as_deref().unwrap_or(node);
+                let ty = self.value_type(values, &format!("{name}Value"), &format!("{path}{{}}"));
+                quote! { ::std::collections::BTreeMap<::std::string::String, #ty> }
+            }
+            JsonType::Object if !node.keys.is_empty() || node.closed => {
                 let name = &self.type_name(name);
                 let doc = format!("The object at `{path}` in `{}`.", self.spec.id());
                 self.object(node, name, &[doc], quote! {}, path);

@@ -83,7 +83,16 @@ impl Validator<'_> {
                 }
             });
         }
-        let other = if strict || node.closed {
+        let values = node.values.as_deref().map(|v| self.value(Some(v), quote! { depth + 1 }));
+        let other = if let Some(check) = &values {
+            // A map's undeclared key: its value is checked as the map's values.
+            quote! {
+                _ => {
+                    c.entry(base, key)?;
+                    #check
+                }
+            }
+        } else if strict || node.closed {
             // An undeclared key of a strict contract is a warning; of a
             // closed object, an error.
             quote! { _ => return None, }
@@ -100,7 +109,14 @@ impl Validator<'_> {
         });
         if node.keys.is_empty() {
             // No declared key: every key is undeclared.
-            let each = if strict || node.closed {
+            let each = if let Some(check) = &values {
+                quote! {
+                    while let Some(key) = c.key(&mut first)? {
+                        c.entry(base, key)?;
+                        #check
+                    }
+                }
+            } else if strict || node.closed {
                 quote! {
                     if c.key(&mut first)?.is_some() {
                         return None;
@@ -211,7 +227,7 @@ impl Validator<'_> {
             let read = if members.is_some() {
                 // An enum lists scalars only.
                 quote! { return None; }
-            } else if node.keys.is_empty() {
+            } else if node.keys.is_empty() && node.values.is_none() && !node.closed {
                 quote! { c.skip(#depth)?; }
             } else {
                 let name = self.object_fn(node, false);
@@ -233,7 +249,7 @@ impl Validator<'_> {
     /// A parent no field declares: an object with its keys, or an array.
     fn implied(&mut self, node: &Node, depth: TokenStream) -> TokenStream {
         let mut arms = Vec::new();
-        if !node.keys.is_empty() {
+        if !node.keys.is_empty() || node.values.is_some() {
             let name = self.object_fn(node, false);
             arms.push(quote! { Kind::Object => { #name(c, #depth)?; } });
         }

@@ -16,7 +16,7 @@ use std::fmt;
 use std::path::Path;
 
 pub use load::{ContractError, Diagnostic};
-pub use path::{FieldPath, Segment};
+pub use path::{FieldPath, Segment, Step};
 
 use crate::json::number::Decimal;
 use crate::json::text::{quote, Str};

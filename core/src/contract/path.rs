@@ -1,16 +1,37 @@
-//! Dotted field paths: `params.name`, `params.messages[].role`, `tags[]`.
+//! Dotted field paths: `params.name`, `params.messages[].role`, `tags[]`,
+//! `capabilities.experimental{}` (every value of a map), `a["k.y"]`.
 
 use std::fmt;
 
-/// One step of a path: an object key, then how many `[]` follow it (each
-/// `[]` steps into the elements of an array).
+/// One step of a path: an object key, then the `[]` and `{}` steps that
+/// follow it (`[]` steps into the elements of an array, `{}` into the values
+/// of an object used as a map).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Segment {
-    /// The object key, without its `[]`.
+    /// The object key, without its steps.
     pub key: String,
-    /// How many `[]` follow the key: 0 for a plain key, 1 for `tags[]`, 2
-    /// for `grid[][]`.
-    pub arrays: usize,
+    /// The steps after the key, in order: none for a plain key, `[Items]`
+    /// for `tags[]`, `[Values, Items]` for `m{}[]`.
+    pub steps: Vec<Step>,
+}
+
+/// A step into a container's members.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Step {
+    /// `[]`: every element of an array.
+    Items,
+    /// `{}`: every value of an object used as a map.
+    Values,
+}
+
+impl Step {
+    /// `[]` or `{}`.
+    pub fn text(self) -> &'static str {
+        match self {
+            Step::Items => "[]",
+            Step::Values => "{}",
+        }
+    }
 }
 
 /// A parsed field path, with its text as written.
@@ -37,11 +58,11 @@ impl FieldPath {
             let (key, after) = if rest.starts_with("[\"") {
                 bracketed(text, rest)?
             } else {
-                let end = rest.find(['.', '[']).unwrap_or(rest.len());
+                let end = rest.find(['.', '[', '{']).unwrap_or(rest.len());
                 let (key, after) = rest.split_at(end);
                 if key.is_empty() {
-                    return Err(if after.starts_with("[]") {
-                        format!("path '{text}': '[]' must follow a key")
+                    return Err(if after.starts_with("[]") || after.starts_with("{}") {
+                        format!("path '{text}': '{}' must follow a key", &after[..2])
                     } else {
                         format!("path '{text}' has an empty segment")
                     });
@@ -53,18 +74,25 @@ impl FieldPath {
                 }
                 (key.to_string(), after)
             };
-            let mut arrays = 0;
+            let mut steps = Vec::new();
             let mut after = after;
-            while let Some(next) = after.strip_prefix("[]") {
-                after = next;
-                arrays += 1;
+            loop {
+                if let Some(next) = after.strip_prefix("[]") {
+                    steps.push(Step::Items);
+                    after = next;
+                } else if let Some(next) = after.strip_prefix("{}") {
+                    steps.push(Step::Values);
+                    after = next;
+                } else {
+                    break;
+                }
             }
-            depth += 1 + arrays;
+            depth += 1 + steps.len();
             if depth > crate::json::MAX_DEPTH {
                 let shown = crate::json::text::quote(text, 40);
                 return Err(format!("path {shown} nests deeper than {} levels", crate::json::MAX_DEPTH));
             }
-            segments.push(Segment { key, arrays });
+            segments.push(Segment { key, steps });
             if after.is_empty() {
                 break;
             }
@@ -76,8 +104,13 @@ impl FieldPath {
             } else if after.starts_with("[\"") {
                 rest = after;
             } else {
-                let part = text.split('.').find(|p| p.contains('[')).unwrap_or(text);
-                return Err(format!("path '{text}': segment '{part}' may hold '[]' only at its end"));
+                let part = rest.split('.').next().unwrap_or(rest);
+                if !after.starts_with('[') {
+                    return Err(format!(
+                        "path '{text}': key '{part}' must be written [\"...\"] (it holds ], {{, }}, \" or \\)"
+                    ));
+                }
+                return Err(format!("path '{text}': segment '{part}' may hold '[]' and '{{}}' only at its end"));
             }
         }
         segments.shrink_to_fit();
@@ -85,7 +118,7 @@ impl FieldPath {
         let mut canonical = String::with_capacity(text.len());
         for (i, seg) in segments.iter().enumerate() {
             super::push_key(&mut canonical, i == 0, &seg.key);
-            canonical.push_str(&"[]".repeat(seg.arrays));
+            seg.steps.iter().for_each(|s| canonical.push_str(s.text()));
         }
         Ok(FieldPath { text: canonical, segments })
     }
@@ -147,12 +180,15 @@ mod tests {
         assert_eq!(
             p.segments(),
             &[
-                Segment { key: "params".into(), arrays: 0 },
-                Segment { key: "messages".into(), arrays: 1 },
-                Segment { key: "role".into(), arrays: 0 },
+                Segment { key: "params".into(), steps: vec![] },
+                Segment { key: "messages".into(), steps: vec![Step::Items] },
+                Segment { key: "role".into(), steps: vec![] },
             ]
         );
-        assert_eq!(FieldPath::parse("grid[][]").unwrap().segments()[0].arrays, 2);
+        assert_eq!(FieldPath::parse("grid[][]").unwrap().segments()[0].steps, [Step::Items, Step::Items]);
+        let map = FieldPath::parse("caps.experimental{}.on").unwrap();
+        assert_eq!(map.segments()[1].steps, [Step::Values]);
+        assert_eq!(map.as_str(), "caps.experimental{}.on");
     }
 
     #[test]
@@ -166,7 +202,11 @@ mod tests {
         assert_eq!(FieldPath::parse("a..b").unwrap_err(), "path 'a..b' has an empty segment");
         assert_eq!(FieldPath::parse("a.").unwrap_err(), "path 'a.' has an empty segment");
         assert_eq!(FieldPath::parse("[].a").unwrap_err(), "path '[].a': '[]' must follow a key");
-        assert_eq!(FieldPath::parse("a[0]").unwrap_err(), "path 'a[0]': segment 'a[0]' may hold '[]' only at its end");
+        assert_eq!(
+            FieldPath::parse("a[0]").unwrap_err(),
+            "path 'a[0]': segment 'a[0]' may hold '[]' and '{}' only at its end"
+        );
+        assert_eq!(FieldPath::parse("{}.a").unwrap_err(), "path '{}.a': '{}' must follow a key");
         let deep = vec!["a"; 129].join(".");
         assert_eq!(
             FieldPath::parse(&deep).unwrap_err(),

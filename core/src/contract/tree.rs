@@ -24,6 +24,9 @@ pub(crate) struct Node {
     pub index: Option<Box<HashMap<Box<str>, usize>>>,
     /// The node for every element, when paths step into this array.
     pub items: Option<Box<Node>>,
+    /// The node for every value of a key `keys` does not hold, when paths
+    /// step into this object as a map (`name{}`).
+    pub values: Option<Box<Node>>,
     /// Declared: the field's flag. Implied: whether any child is required.
     pub required: bool,
     /// An object that allows only the keys declared below it (`closed` on
@@ -61,7 +64,7 @@ impl Node {
     /// What an implied node must be: an object, an array, or either.
     pub fn implied_types(&self) -> TypeSet {
         let mut t = TypeSet::EMPTY;
-        if !self.keys.is_empty() {
+        if !self.keys.is_empty() || self.values.is_some() {
             t = t.with(JsonType::Object);
         }
         if self.items.is_some() {
@@ -74,7 +77,7 @@ impl Node {
     fn first_field(&self) -> Option<usize> {
         let own = self.field.into_iter();
         let keys = self.keys.iter().filter_map(|c| c.node.first_field());
-        let items = self.items.iter().filter_map(|n| n.first_field());
+        let items = self.items.iter().chain(&self.values).filter_map(|n| n.first_field());
         own.chain(keys).chain(items).min()
     }
 }
@@ -102,8 +105,11 @@ pub(crate) fn build(fields: &[FieldSpec], closed: bool) -> Result<Node, Vec<Conf
                 }
             };
             node = &mut node.keys[at].node;
-            for _ in 0..seg.arrays {
-                node = node.items.get_or_insert_with(Box::default);
+            for step in &seg.steps {
+                node = match step {
+                    super::Step::Items => node.items.get_or_insert_with(Box::default),
+                    super::Step::Values => node.values.get_or_insert_with(Box::default),
+                };
             }
         }
         node.field = Some(i);
@@ -135,6 +141,9 @@ fn shrink(node: &mut Node) {
     if let Some(items) = &mut node.items {
         shrink(items);
     }
+    if let Some(values) = &mut node.values {
+        shrink(values);
+    }
 }
 
 /// Computes `required` bottom-up and reports declared parents whose type
@@ -146,17 +155,30 @@ fn settle(node: &mut Node, fields: &[FieldSpec], conflicts: &mut Vec<Conflict>) 
     if let Some(items) = &mut node.items {
         settle(items, fields, conflicts);
     }
+    if let Some(values) = &mut node.values {
+        settle(values, fields, conflicts);
+    }
     match node.field {
         Some(f) => {
             let spec = &fields[f];
             node.required = spec.required;
-            let child = node.keys.iter().filter_map(|c| c.node.first_field()).min();
+            let child =
+                node.keys.iter().map(|c| &c.node).chain(node.values.as_deref()).filter_map(Node::first_field).min();
             if let Some(child) = child.filter(|_| !spec.types.contains(JsonType::Object)) {
                 conflicts.push(Conflict {
                     field: f,
                     message: format!(
                         "'{}' is declared as {}, so it cannot have the child field '{}'",
                         spec.path, spec.types, fields[child].path
+                    ),
+                });
+            }
+            if let Some(values) = node.values.as_ref().and_then(|n| n.first_field()).filter(|_| spec.closed) {
+                conflicts.push(Conflict {
+                    field: f,
+                    message: format!(
+                        "'{}' is closed, so it cannot have the map values '{}' (a closed object allows only its declared keys)",
+                        spec.path, fields[values].path
                     ),
                 });
             }

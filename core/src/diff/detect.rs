@@ -45,6 +45,9 @@ pub(super) fn sites(c: &ContractSpec) -> BTreeMap<String, Site<'_>> {
         if let Some(items) = &node.items {
             walk(c, items, format!("{path}[]"), out);
         }
+        if let Some(values) = &node.values {
+            walk(c, values, format!("{path}{{}}"), out);
+        }
     }
     let mut out = BTreeMap::new();
     for child in &c.tree.keys {

@@ -35,7 +35,7 @@ pub(super) fn prove(old: &ContractSpec, new: &ContractSpec, d: &Detected) -> (Op
             continue;
         }
         let report = new.validate_json(text.as_bytes());
-        match judge(&report, d) {
+        match judge(&report, d, &new.tree) {
             Verdict::Clean => return (Some(text), d.message.clone()),
             Verdict::Related if fallback.is_none() => fallback = Some(text),
             _ => {}
@@ -67,11 +67,11 @@ enum Verdict {
 /// validation rules, where the rule says it may point. A finding's severity is
 /// its rule's, so the proving rules decide it too (`field.unknown`, the proof
 /// of `contract.strict.enabled`, is a warning; every other proof an error).
-fn proves(f: &Finding, d: &Detected) -> bool {
+fn proves(f: &Finding, d: &Detected, tree: &Node) -> bool {
     if !d.rule.proof.iter().any(|r| r.id == f.rule()) {
         return false;
     }
-    let at = pattern_of(f.field());
+    let at = pattern_in(tree, f.field());
     match d.rule.proof_at {
         ProofAt::TopLevelKey => true,
         ProofAt::ChildKey => {
@@ -84,49 +84,70 @@ fn proves(f: &Finding, d: &Detected) -> bool {
     }
 }
 
-fn judge(report: &Report, d: &Detected) -> Verdict {
-    if !report.findings().iter().any(|f| proves(f, d)) {
+fn judge(report: &Report, d: &Detected, tree: &Node) -> Verdict {
+    if !report.findings().iter().any(|f| proves(f, d, tree)) {
         Verdict::Unrelated
-    } else if report.findings().iter().all(|f| proves(f, d)) {
+    } else if report.findings().iter().all(|f| proves(f, d, tree)) {
         Verdict::Clean
     } else {
         Verdict::Related
     }
 }
 
-/// `parts[2].kind` -> `parts[].kind`.
-fn pattern_of(concrete: &str) -> String {
+/// A finding's concrete path as the contract's pattern (`[2]` -> `[]`),
+/// read along the contract's tree so that a map's key becomes `{}`
+/// (`caps.experimental.foo` -> `caps.experimental{}` where `experimental`
+/// is a map).
+fn pattern_in(tree: &Node, concrete: &str) -> String {
     let mut out = String::with_capacity(concrete.len());
-    let mut chars = concrete.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            // A bracketed key, `["a.b"]`: copied whole, escapes and all.
-            '[' if chars.peek() == Some(&'"') => {
-                out.push('[');
-                out.extend(chars.next());
-                let mut escaped = false;
-                for k in chars.by_ref() {
-                    out.push(k);
-                    match k {
-                        _ if escaped => escaped = false,
-                        '\\' => escaped = true,
-                        '"' => break,
-                        _ => {}
-                    }
-                }
-                out.extend(chars.next_if_eq(&']'));
-            }
-            // An index, `[2]`: the pattern's `[]`.
-            '[' => {
-                out.push_str("[]");
-                for k in chars.by_ref() {
-                    if k == ']' {
+    let mut node = Some(tree);
+    let mut rest = concrete;
+    let mut first = true;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('[').filter(|a| !a.starts_with('"')) {
+            // An index.
+            let end = after.find(']').map_or(after.len(), |i| i + 1);
+            out.push_str("[]");
+            node = node.and_then(|n| n.items.as_deref());
+            rest = &after[end..];
+            first = false;
+            continue;
+        }
+        // A key: `.key`, `key` first, or `["key"]`.
+        let body = if first { rest } else { rest.strip_prefix('.').unwrap_or(rest) };
+        let (key, after) = if body.starts_with("[\"") {
+            let mut escaped = false;
+            let mut end = body.len();
+            for (i, c) in body.char_indices().skip(2) {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    '"' => {
+                        end = i + 1;
                         break;
                     }
+                    _ => {}
                 }
             }
-            c => out.push(c),
+            let key: String = serde_json::from_str(&body[1..end]).unwrap_or_default();
+            (key, body.get(end + 1..).unwrap_or(""))
+        } else {
+            let end = body.find(['.', '[']).unwrap_or(body.len());
+            (body[..end].to_string(), &body[end..])
+        };
+        match node {
+            Some(n) if n.keys.iter().all(|c| *c.key != *key) && n.values.is_some() => {
+                out.push_str("{}");
+                node = n.values.as_deref();
+            }
+            Some(n) => {
+                crate::contract::push_key(&mut out, first, &key);
+                node = n.keys.iter().find(|c| *c.key == *key).map(|c| &c.node);
+            }
+            None => crate::contract::push_key(&mut out, first, &key),
         }
+        rest = after;
+        first = false;
     }
     out
 }
@@ -140,7 +161,7 @@ fn after<'t>(target: &'t str, path: &str) -> &'t str {
 fn below(target: &str, path: &str) -> bool {
     target.len() > path.len()
         && target.starts_with(path)
-        && (after(target, path).starts_with('.') || after(target, path).starts_with('['))
+        && (after(target, path).starts_with('.') || after(target, path).starts_with(['[', '{']))
 }
 
 fn join(prefix: &str, key: &str) -> String {
@@ -303,6 +324,28 @@ impl<'c> Ctx<'c> {
         target: &str,
         action: Option<Action<'_>>,
     ) -> Option<J> {
+        if after(target, path).starts_with("{}") {
+            // Through a map: one entry, under a key the map does not declare.
+            let values_path = format!("{path}{{}}");
+            let mut key = "k".to_string();
+            while node.keys.iter().any(|c| *c.key == *key) {
+                key.push('_');
+            }
+            let mut members = self.members(c, node, path, "", None)?;
+            let value = if values_path == target {
+                match action {
+                    Some(Action::Set(v)) => v.clone(),
+                    Some(Action::Omit) | None => return Some(J::Obj(members)),
+                }
+            } else {
+                match node.values.as_deref() {
+                    Some(values) => self.reach(c, values, &values_path, target, action)?,
+                    None => return Some(J::Obj(members)),
+                }
+            };
+            members.push((key, value));
+            return Some(J::Obj(members));
+        }
         if !after(target, path).starts_with("[]") {
             return Some(J::Obj(self.members(c, node, path, target, action)?));
         }
@@ -384,7 +427,7 @@ impl<'c> Ctx<'c> {
             let report = self.new.validate_json(body.text().as_bytes());
             let mut changed = false;
             for f in report.findings() {
-                let pattern = pattern_of(f.field());
+                let pattern = pattern_in(&self.new.tree, f.field());
                 if f.rule() != crate::rules::FIELD_REQUIRED.id || pattern == change || below(change, &pattern) {
                     continue;
                 }
@@ -497,8 +540,9 @@ mod tests {
 
     #[test]
     fn concrete_paths_become_patterns() {
-        assert_eq!(pattern_of("params.parts[12].kind"), "params.parts[].kind");
-        assert_eq!(pattern_of("grid[0][3]"), "grid[][]");
+        assert_eq!(pattern_in(&Node::default(), "params.parts[12].kind"), "params.parts[].kind");
+        assert_eq!(pattern_in(&Node::default(), "grid[0][3]"), "grid[][]");
+        assert_eq!(pattern_in(&Node::default(), r#"a["x.y"][2]"#), r#"a["x.y"][]"#);
         assert!(below("params.name", "params"));
         assert!(below("parts[].kind", "parts"));
         assert!(!below("params.names", "params.name"));

@@ -333,7 +333,16 @@ impl Compiler<'_, '_> {
             Value::String(text) => Some(text.as_ref().into()),
             _ => None,
         };
-        Some(Literal { canonical: canon.into_boxed_str(), string })
+        // The value as written, compact: the span the scanner just read.
+        let raw = &self.cx.bytes[value.offset..s.offset()];
+        let shown = match &value.value {
+            Value::Number(d) => d.raw().to_string(),
+            _ => serde_json::from_slice::<serde_json::Value>(raw)
+                .map(|v| v.to_string())
+                .unwrap_or_else(|_| String::from_utf8_lossy(raw).into_owned()),
+        };
+        let shown = crate::json::text::one_line(&shown).into_owned().into_boxed_str();
+        Some(Literal { canonical: canon.into_boxed_str(), string, shown })
     }
 
     fn enum_values(&mut self, value: &Json<'_>) -> Option<Vec<Literal>> {

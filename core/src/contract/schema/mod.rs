@@ -1,8 +1,8 @@
 //! The schema form of a contract (SPEC §10): a JSON Schema 2020-12 document
-//! compiled into a graph of [`Node`]s that the schema walker
+//! compiled into a graph of `Node`s that the schema walker
 //! (`walk_schema.rs`) reads alongside the JSON bytes.
 //!
-//! Every subschema is one node in an arena, addressed by its [`Id`]; a
+//! Every subschema is one node in an arena, addressed by its `Id`; a
 //! `$ref` is an edge to the node it names, so a recursive schema is a graph
 //! with a cycle, compiled once. The compiler (`compile.rs`) refuses every
 //! keyword outside the supported set, with its JSON position, and refuses a
@@ -188,13 +188,23 @@ pub(crate) struct Condition {
 
 /// A JSON value a schema names (`const`, `enum` members, tags): compared by
 /// its canonical JSON, shown as the contract wrote it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub(crate) struct Literal {
     /// RFC 8785 form: key order sorted, numbers by value (`1.0` is `1`).
     pub canonical: Box<str>,
     /// The decoded text when the value is a string (the common case, matched
     /// without canonicalising the data).
     pub string: Option<Box<str>>,
+    /// Any other value as compact JSON, as the contract writes it (numbers
+    /// keep their spelling: `2`, `1.50`).
+    pub shown: Box<str>,
+}
+
+impl PartialEq for Literal {
+    /// JSON equality: by canonical form, whatever the spelling.
+    fn eq(&self, other: &Self) -> bool {
+        self.canonical == other.canonical
+    }
 }
 
 impl Literal {
@@ -203,7 +213,7 @@ impl Literal {
     pub(crate) fn display(&self) -> String {
         match &self.string {
             Some(s) => crate::json::text::quote(s, crate::keywords::QUOTE_MAX),
-            None => crate::json::text::one_line(&self.canonical).into_owned(),
+            None => self.shown.to_string(),
         }
     }
 }
