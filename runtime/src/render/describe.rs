@@ -1,4 +1,8 @@
 //! `describe`: a contract's field table, as aligned text or JSON.
+//!
+//! A schema-form contract (SPEC §10) is shown as rows of paths instead of
+//! fields (`describe_schema.rs`): one per position a finding can name, with
+//! unions as their members and maps as `name{}`.
 
 use serde::Serialize;
 
@@ -6,10 +10,16 @@ use std::collections::BTreeMap;
 
 use serde_json::value::RawValue;
 
+use super::describe_schema;
+use crate::contract::schema::Schema;
 use crate::contract::{enum_label, Constraints, ContractSpec, Scalar};
 
-/// The field table as aligned text.
+/// The field table as aligned text (for a schema-form contract, its path
+/// table).
 pub fn text(c: &ContractSpec) -> String {
+    if let Some(schema) = c.schema() {
+        return schema_text(c, schema);
+    }
     let mut out = String::new();
     match c.title() {
         Some(title) => out.push_str(&format!("{}: {}\n", c.id(), super::one_line(title))),
@@ -65,6 +75,64 @@ pub fn text(c: &ContractSpec) -> String {
     out
 }
 
+/// The header lines both forms share: `id: title`, then `kind: ...`.
+fn header(c: &ContractSpec, out: &mut String) {
+    match c.title() {
+        Some(title) => out.push_str(&format!("{}: {}\n", c.id(), super::one_line(title))),
+        None => out.push_str(&format!("{}\n", c.id())),
+    }
+}
+
+/// Rows as an aligned table: `header` then each row, the last column free.
+fn table(rows: &[[String; 4]], header: [&str; 4], out: &mut String, mut after: impl FnMut(usize, &mut String)) {
+    let header = header.map(String::from);
+    let mut width = [0usize; 3];
+    for row in std::iter::once(&header).chain(rows) {
+        for (w, cell) in width.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |row: &[String; 4]| {
+        let mut s = String::from("  ");
+        for (i, w) in width.iter().enumerate() {
+            s.push_str(&row[i]);
+            s.push_str(&" ".repeat(w - row[i].chars().count() + 2));
+        }
+        s.push_str(&row[3]);
+        s.trim_end().to_string() + "\n"
+    };
+    out.push_str(&line(&header));
+    for (i, row) in rows.iter().enumerate() {
+        out.push_str(&line(row));
+        after(i, out);
+    }
+}
+
+/// A schema-form contract's path table.
+fn schema_text(c: &ContractSpec, schema: &Schema) -> String {
+    let mut out = String::new();
+    header(c, &mut out);
+    let rows = describe_schema::rows(schema);
+    let plural = if rows.len() == 1 { "" } else { "s" };
+    out.push_str(&format!(
+        "kind: {}, strict: {}, direction: {}, schema: {} row{plural}\n",
+        super::one_line(c.kind().unwrap_or("-")),
+        c.is_strict(),
+        c.direction(),
+        rows.len()
+    ));
+    if let Some(doc) = c.doc() {
+        out.push_str(&format!("{}\n", super::one_line(doc)));
+    }
+    let cells: Vec<[String; 4]> = rows
+        .iter()
+        .map(|r| [r.path_cell(), r.type_label(), r.required_label().to_string(), r.keywords.join("; ")])
+        .collect();
+    out.push('\n');
+    table(&cells, ["PATH", "TYPE", "REQUIRED", "KEYWORDS"], &mut out, |_, _| {});
+    out
+}
+
 #[derive(Serialize)]
 struct JsonContract<'a> {
     name: &'a str,
@@ -73,7 +141,35 @@ struct JsonContract<'a> {
     title: Option<&'a str>,
     doc: Option<&'a str>,
     strict: bool,
+    /// Schema form only (kept out of the fields form's document).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    direction: Option<&'static str>,
     fields: Vec<JsonField<'a>>,
+    /// Schema form only: the path table's rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    paths: Option<Vec<JsonPath<'a>>>,
+}
+
+/// One row of a schema-form contract's path table.
+#[derive(Serialize)]
+struct JsonPath<'a> {
+    path: String,
+    /// What applies this row's schema to the value (`type 'text'`,
+    /// `any of #2`); `null` for the value's own schema.
+    member: Option<String>,
+    /// Union-member nesting (the text's indentation).
+    depth: usize,
+    types: Vec<&'static str>,
+    /// `true`/`false` for an object property, `null` elsewhere.
+    required: Option<bool>,
+    /// The first `$ref` followed, by name.
+    #[serde(rename = "ref")]
+    reference: Option<String>,
+    recursive: bool,
+    /// Sorted by keyword.
+    keywords: BTreeMap<&'static str, Box<RawValue>>,
+    applies: Vec<describe_schema::Applies>,
+    description: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -114,6 +210,24 @@ fn json_doc(c: &ContractSpec) -> JsonContract<'_> {
         title: c.title(),
         doc: c.doc(),
         strict: c.is_strict(),
+        direction: c.schema().map(|_| c.direction().as_str()),
+        paths: c.schema().map(|s| {
+            describe_schema::rows(s)
+                .into_iter()
+                .map(|r| JsonPath {
+                    types: r.type_names(),
+                    path: r.path,
+                    member: r.member,
+                    depth: r.depth,
+                    required: r.required,
+                    reference: r.refs.into_iter().next(),
+                    recursive: r.recursive,
+                    keywords: r.json,
+                    applies: r.applies,
+                    description: r.description,
+                })
+                .collect()
+        }),
         fields: c
             .fields()
             .iter()
@@ -145,7 +259,7 @@ fn scalar_json(s: &Scalar) -> Box<RawValue> {
     })
 }
 
-fn constraints_json(c: &Constraints) -> BTreeMap<&'static str, Box<RawValue>> {
+pub(super) fn constraints_json(c: &Constraints) -> BTreeMap<&'static str, Box<RawValue>> {
     let mut m = BTreeMap::new();
     let numbers = [
         ("minimum", &c.minimum),
