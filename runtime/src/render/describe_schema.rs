@@ -22,8 +22,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use crate::contract::schema::{push_key, Schema, SchemaNode};
-use crate::contract::TypeSet;
+use crate::contract::schema::{push_key, Schema, SchemaLiteral, SchemaNode};
+use crate::contract::{JsonType, TypeSet};
 
 /// How deep in-place applicators are followed to find a union's types: the
 /// compiler refuses in-place cycles, so this only bounds crafted chains.
@@ -71,7 +71,8 @@ pub(super) struct Applies {
 struct Member {
     #[serde(skip_serializing_if = "Option::is_none")]
     tag: Option<Box<RawValue>>,
-    label: String,
+    /// Its name, title, constant, enum or types; `null` when it has none.
+    label: Option<String>,
 }
 
 /// Every row of `schema`, in output order.
@@ -115,6 +116,12 @@ fn effective_types(node: SchemaNode<'_>, budget: usize) -> Option<TypeSet> {
     if let Some(t) = node.types() {
         return Some(t);
     }
+    if let Some(c) = node.const_value() {
+        return Some(TypeSet::of(literal_type(c.canonical_json())));
+    }
+    if let Some(values) = node.enum_values() {
+        return Some(values.iter().fold(TypeSet::EMPTY, |t, v| t.with(literal_type(v.canonical_json()))));
+    }
     if budget == 0 {
         return None;
     }
@@ -139,23 +146,127 @@ fn effective_types(node: SchemaNode<'_>, budget: usize) -> Option<TypeSet> {
     node.all_of().find_map(|m| effective_types(m, budget - 1))
 }
 
-/// How a union lists a member: its name (through a `$ref`), else its
-/// `title`, constant or types.
-fn member_label(m: SchemaNode<'_>) -> String {
+/// The type of a literal from its canonical JSON: `integer` for a number
+/// with no fractional part.
+fn literal_type(canonical: &str) -> JsonType {
+    match canonical.as_bytes().first() {
+        Some(b'"') => JsonType::String,
+        Some(b't' | b'f') => JsonType::Boolean,
+        Some(b'n') => JsonType::Null,
+        Some(b'{') => JsonType::Object,
+        Some(b'[') => JsonType::Array,
+        _ if plain_number(canonical).contains(['.', 'e']) => JsonType::Number,
+        _ => JsonType::Integer,
+    }
+}
+
+/// A number in the core's canonical spelling (`d.ddd x 10^sci` written
+/// `dddd` `e` `sci`: `125e2` is 125, `15e0` is 1.5) as plain JSON: `125`,
+/// `1.5`, `0.001`; scientific (`1.5e30`) only far from 1.
+fn plain_number(canonical: &str) -> String {
+    let Some((mantissa, sci)) = canonical.split_once('e') else { return canonical.to_string() };
+    let (sign, digits) = match mantissa.strip_prefix('-') {
+        Some(d) => ("-", d),
+        None => ("", mantissa),
+    };
+    let Ok(sci) = sci.parse::<i64>() else { return canonical.to_string() };
+    let len = digits.len() as i64;
+    let point = sci + 1;
+    let body = if point >= len && point <= 21 {
+        format!("{digits}{}", "0".repeat((point - len) as usize))
+    } else if point > 0 && point < len {
+        format!("{}.{}", &digits[..point as usize], &digits[point as usize..])
+    } else if point <= 0 && point > -6 {
+        format!("0.{}{digits}", "0".repeat((-point) as usize))
+    } else if len == 1 {
+        format!("{digits}e{sci}")
+    } else {
+        format!("{}.{}e{sci}", &digits[..1], &digits[1..])
+    };
+    format!("{sign}{body}")
+}
+
+/// Canonical JSON with every number in [`plain_number`] form (strings kept
+/// as they are): valid JSON of the same value.
+fn plain_json(canonical: &str) -> String {
+    let mut out = String::with_capacity(canonical.len());
+    let mut chars = canonical.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => {
+                out.push('"');
+                while let Some((_, c)) = chars.next() {
+                    out.push(c);
+                    match c {
+                        '\\' => {
+                            if let Some((_, e)) = chars.next() {
+                                out.push(e);
+                            }
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '-' | '0'..='9' => {
+                let mut end = i + c.len_utf8();
+                while let Some(&(j, d)) = chars.peek() {
+                    if d.is_ascii_digit() || d == 'e' || d == '-' {
+                        end = j + d.len_utf8();
+                        chars.next();
+                    } else {
+                        break;
+                    }
+                }
+                out.push_str(&plain_number(&canonical[i..end]));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `{'a', 'b'}`, as findings list an enum.
+fn enum_text(values: &[SchemaLiteral<'_>]) -> String {
+    let inner: Vec<String> = values.iter().map(|v| literal_text(*v)).collect();
+    format!("{{{}}}", inner.join(", "))
+}
+
+/// How a row shows a literal: a string quoted as findings quote it, any
+/// other value as plain JSON on one line.
+fn literal_text(l: SchemaLiteral<'_>) -> String {
+    match l.as_str() {
+        Some(_) => l.display(),
+        None => crate::render::one_line(&plain_json(l.canonical_json())).into_owned(),
+    }
+}
+
+/// How a summary names a member: its name (through a `$ref`), else its
+/// `title`, constant, enum or types; `None` when it has none of them (the
+/// summary then numbers it, as its own row does).
+fn member_label(m: SchemaNode<'_>) -> Option<String> {
     let r = m.resolved();
     if let Some(name) = r.def_name().or(m.label()).or(r.label()) {
-        return name.to_string();
+        return Some(name.to_string());
     }
     if r.is_root() && !m.is_root() {
-        return "#".to_string();
-    }
-    if let Some(c) = r.const_value() {
-        return c.display();
+        return Some("#".to_string());
     }
     if m.is_false() {
-        return "false".to_string();
+        return Some("false".to_string());
     }
-    effective_types(m, MAX_CHAIN).map_or_else(|| "any".to_string(), |t| t.label())
+    if let Some(c) = r.const_value() {
+        return Some(literal_text(c));
+    }
+    if let Some(e) = r.enum_values() {
+        return Some(enum_text(&e));
+    }
+    r.types().or_else(|| effective_types(m, MAX_CHAIN)).map(|t| t.label())
+}
+
+/// [`member_label`], else `#N` (1-based, as the member's row numbers it).
+fn numbered(m: SchemaNode<'_>, i: usize) -> String {
+    member_label(m).unwrap_or_else(|| format!("#{}", i + 1))
 }
 
 struct Walker<'s> {
@@ -276,7 +387,7 @@ impl<'s> Walker<'s> {
                 let qualifier = match &tags {
                     Some((key, values)) => {
                         let key = crate::render::one_line(key).into_owned();
-                        format!("{key} {}", values[i].display())
+                        format!("{key} {}", literal_text(values[i]))
                     }
                     None => format!("{words} #{}", i + 1),
                 };
@@ -308,12 +419,12 @@ fn keywords(l: SchemaNode<'_>, row: &mut Row<'_>) {
         row.json.entry("false").or_insert_with(|| raw("true".into()));
     }
     if let Some(c) = l.const_value() {
-        row.keywords.push(format!("const={}", c.display()));
-        row.json.entry("const").or_insert_with(|| raw(c.canonical_json().to_string()));
+        row.keywords.push(format!("const={}", literal_text(c)));
+        row.json.entry("const").or_insert_with(|| raw(plain_json(c.canonical_json())));
     }
-    if let (Some(label), Some(values)) = (l.enum_label(), l.enum_values()) {
-        row.keywords.push(format!("enum={label}"));
-        let list: Vec<&str> = values.iter().map(|v| v.canonical_json()).collect();
+    if let Some(values) = l.enum_values() {
+        row.keywords.push(format!("enum={}", enum_text(&values)));
+        let list: Vec<String> = values.iter().map(|v| plain_json(v.canonical_json())).collect();
         row.json.entry("enum").or_insert_with(|| raw(format!("[{}]", list.join(","))));
     }
     if let Some(f) = l.format() {
@@ -376,56 +487,57 @@ fn applies(l: SchemaNode<'_>, row: &mut Row<'_>) {
         match (union.tag_key(), union.tag_values()) {
             (Some(key), Some(values)) => {
                 let key = crate::render::one_line(key).into_owned();
-                let listed: Vec<String> =
-                    members.iter().zip(&values).map(|(m, v)| format!("{} {}", v.display(), member_label(*m))).collect();
+                let listed: Vec<String> = members
+                    .iter()
+                    .zip(&values)
+                    .map(|(m, v)| match member_label(*m) {
+                        Some(label) => format!("{} {label}", literal_text(*v)),
+                        None => literal_text(*v),
+                    })
+                    .collect();
                 row.keywords.push(format!("one of (by {key}) {}", listed.join(" | ")));
-                row.applies.push(Applies {
-                    keyword: union.keyword(),
-                    tag: Some(key),
-                    members: members
-                        .iter()
-                        .zip(&values)
-                        .map(|(m, v)| Member {
-                            tag: Some(raw(v.canonical_json().to_string())),
-                            label: member_label(*m),
-                        })
-                        .collect(),
-                });
+                let members = members
+                    .iter()
+                    .zip(&values)
+                    .map(|(m, v)| Member { tag: Some(raw(plain_json(v.canonical_json()))), label: member_label(*m) })
+                    .collect();
+                row.applies.push(Applies { keyword: union.keyword(), tag: Some(key), members });
             }
             _ => {
                 let words = if union.keyword() == "anyOf" { "any of" } else { "one of" };
-                let listed: Vec<String> = members.iter().map(|m| member_label(*m)).collect();
+                let listed: Vec<String> = members.iter().enumerate().map(|(i, m)| numbered(*m, i)).collect();
                 row.keywords.push(format!("{words} {}", listed.join(" | ")));
-                row.applies.push(Applies {
-                    keyword: union.keyword(),
-                    tag: None,
-                    members: members.into_iter().map(one).collect(),
-                });
+                let members = members.into_iter().map(one).collect();
+                row.applies.push(Applies { keyword: union.keyword(), tag: None, members });
             }
         }
     }
     let all: Vec<SchemaNode<'_>> = l.all_of().collect();
     if !all.is_empty() {
-        let listed: Vec<String> = all.iter().map(|m| member_label(*m)).collect();
+        let listed: Vec<String> = all.iter().enumerate().map(|(i, m)| numbered(*m, i)).collect();
         row.keywords.push(format!("all of {}", listed.join(" | ")));
         row.applies.push(Applies { keyword: "allOf", tag: None, members: all.into_iter().map(one).collect() });
     }
+    let named = |word: &str, m: SchemaNode<'_>| match member_label(m) {
+        Some(label) => format!("{word} {label}"),
+        None => word.to_string(),
+    };
     if let Some(m) = l.not() {
-        row.keywords.push(format!("not {}", member_label(m)));
+        row.keywords.push(named("not", m));
         row.applies.push(Applies { keyword: "not", tag: None, members: vec![one(m)] });
     }
     if let Some(c) = l.condition() {
-        let mut text = format!("if {}", member_label(c.test));
+        let mut parts = vec![named("if", c.test)];
         row.applies.push(Applies { keyword: "if", tag: None, members: vec![one(c.test)] });
         if let Some(t) = c.then {
-            text.push_str(&format!(" then {}", member_label(t)));
+            parts.push(named("then", t));
             row.applies.push(Applies { keyword: "then", tag: None, members: vec![one(t)] });
         }
         if let Some(e) = c.otherwise {
-            text.push_str(&format!(" else {}", member_label(e)));
+            parts.push(named("else", e));
             row.applies.push(Applies { keyword: "else", tag: None, members: vec![one(e)] });
         }
-        row.keywords.push(text);
+        row.keywords.push(parts.join(" "));
     }
 }
 
