@@ -21,10 +21,7 @@ pub fn text(c: &ContractSpec) -> String {
         return schema_text(c, schema);
     }
     let mut out = String::new();
-    match c.title() {
-        Some(title) => out.push_str(&format!("{}: {}\n", c.id(), super::one_line(title))),
-        None => out.push_str(&format!("{}\n", c.id())),
-    }
+    header(c, &mut out);
     let count = c.fields().len();
     let plural = if count == 1 { "" } else { "s" };
     out.push_str(&format!(
@@ -48,34 +45,16 @@ pub fn text(c: &ContractSpec) -> String {
             [f.path().to_string(), f.types().label(), required.to_string(), rules.join(" ")]
         })
         .collect();
-    let header = ["FIELD", "TYPE", "REQUIRED", "CONSTRAINTS"].map(String::from);
-    let mut width = [0usize; 3];
-    for row in std::iter::once(&header).chain(&rows) {
-        for (w, cell) in width.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
     out.push('\n');
-    let line = |row: &[String; 4]| {
-        let mut s = String::from("  ");
-        for (i, w) in width.iter().enumerate() {
-            s.push_str(&row[i]);
-            s.push_str(&" ".repeat(w - row[i].chars().count() + 2));
-        }
-        s.push_str(&row[3]);
-        s.trim_end().to_string() + "\n"
-    };
-    out.push_str(&line(&header));
-    for (row, f) in rows.iter().zip(c.fields()) {
-        out.push_str(&line(row));
-        if let Some(doc) = f.doc() {
+    table(&rows, ["FIELD", "TYPE", "REQUIRED", "CONSTRAINTS"], &mut out, |i, out| {
+        if let Some(doc) = c.fields()[i].doc() {
             out.push_str(&format!("      {}\n", super::one_line(doc)));
         }
-    }
+    });
     out
 }
 
-/// The header lines both forms share: `id: title`, then `kind: ...`.
+/// The first line both forms share: `id: title`.
 fn header(c: &ContractSpec, out: &mut String) {
     match c.title() {
         Some(title) => out.push_str(&format!("{}: {}\n", c.id(), super::one_line(title))),
@@ -83,7 +62,8 @@ fn header(c: &ContractSpec, out: &mut String) {
     }
 }
 
-/// Rows as an aligned table: `header` then each row, the last column free.
+/// Rows as an aligned table: `header` then each row (followed by what
+/// `after` adds for it), the last column unpadded.
 fn table(rows: &[[String; 4]], header: [&str; 4], out: &mut String, mut after: impl FnMut(usize, &mut String)) {
     let header = header.map(String::from);
     let mut width = [0usize; 3];
