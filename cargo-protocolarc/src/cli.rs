@@ -109,7 +109,6 @@ pub(crate) enum Command {
     /// Print a contract's field table: paths, types, required, enum, constraints (schema form: one row per path, unions by member, maps as name{}).
     #[command(after_help = "Examples:\n  \
                             cargo protocolarc describe contracts/a2a_task_send_1.0.0.json\n  \
-                            cargo protocolarc describe tests/data/contracts/mcp/call_tool_result_2025.6.18.json\n  \
                             cargo protocolarc describe --format json\n\n\
                             Exit codes: 0 success, 3 usage or input error.")]
     Describe(DescribeArgs),
