@@ -106,7 +106,7 @@ pub(crate) enum Command {
                             cargo protocolarc report --contracts contracts --envelopes contracts/fixtures/mcp_calls.jsonl --format json\n\n\
                             Exit codes: 0 the report was written (whatever it says), 3 usage or input error.")]
     Report(ReportArgs),
-    /// Print a contract's field table: paths, types, required, enum, constraints.
+    /// Print a contract's field table: paths, types, required, enum, constraints (schema form: one row per path, unions by member, maps as name{}).
     #[command(after_help = "Examples:\n  \
                             cargo protocolarc describe contracts/a2a_task_send_1.0.0.json\n  \
                             cargo protocolarc describe --format json\n\n\

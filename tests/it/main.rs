@@ -10,6 +10,7 @@ mod compat_cli;
 mod compiletest;
 mod conformance;
 mod contract_schema;
+mod describe_schema;
 mod diff_rules;
 mod example;
 mod fields_v2;

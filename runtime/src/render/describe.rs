@@ -1,4 +1,8 @@
 //! `describe`: a contract's field table, as aligned text or JSON.
+//!
+//! A schema-form contract (SPEC §10) is shown as rows of paths instead of
+//! fields (`describe_schema.rs`): one per position a finding can name, with
+//! unions as their members and maps as `name{}`.
 
 use serde::Serialize;
 
@@ -6,15 +10,18 @@ use std::collections::BTreeMap;
 
 use serde_json::value::RawValue;
 
+use super::describe_schema;
+use crate::contract::schema::Schema;
 use crate::contract::{enum_label, Constraints, ContractSpec, Scalar};
 
-/// The field table as aligned text.
+/// The field table as aligned text (for a schema-form contract, its path
+/// table).
 pub fn text(c: &ContractSpec) -> String {
-    let mut out = String::new();
-    match c.title() {
-        Some(title) => out.push_str(&format!("{}: {}\n", c.id(), super::one_line(title))),
-        None => out.push_str(&format!("{}\n", c.id())),
+    if let Some(schema) = c.schema() {
+        return schema_text(c, schema);
     }
+    let mut out = String::new();
+    header(c, &mut out);
     let count = c.fields().len();
     let plural = if count == 1 { "" } else { "s" };
     out.push_str(&format!(
@@ -38,14 +45,33 @@ pub fn text(c: &ContractSpec) -> String {
             [f.path().to_string(), f.types().label(), required.to_string(), rules.join(" ")]
         })
         .collect();
-    let header = ["FIELD", "TYPE", "REQUIRED", "CONSTRAINTS"].map(String::from);
+    out.push('\n');
+    table(&rows, ["FIELD", "TYPE", "REQUIRED", "CONSTRAINTS"], &mut out, |i, out| {
+        if let Some(doc) = c.fields()[i].doc() {
+            out.push_str(&format!("      {}\n", super::one_line(doc)));
+        }
+    });
+    out
+}
+
+/// The first line both forms share: `id: title`.
+fn header(c: &ContractSpec, out: &mut String) {
+    match c.title() {
+        Some(title) => out.push_str(&format!("{}: {}\n", c.id(), super::one_line(title))),
+        None => out.push_str(&format!("{}\n", c.id())),
+    }
+}
+
+/// Rows as an aligned table: `header` then each row (followed by what
+/// `after` adds for it), the last column unpadded.
+fn table(rows: &[[String; 4]], header: [&str; 4], out: &mut String, mut after: impl FnMut(usize, &mut String)) {
+    let header = header.map(String::from);
     let mut width = [0usize; 3];
-    for row in std::iter::once(&header).chain(&rows) {
+    for row in std::iter::once(&header).chain(rows) {
         for (w, cell) in width.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    out.push('\n');
     let line = |row: &[String; 4]| {
         let mut s = String::from("  ");
         for (i, w) in width.iter().enumerate() {
@@ -56,12 +82,34 @@ pub fn text(c: &ContractSpec) -> String {
         s.trim_end().to_string() + "\n"
     };
     out.push_str(&line(&header));
-    for (row, f) in rows.iter().zip(c.fields()) {
+    for (i, row) in rows.iter().enumerate() {
         out.push_str(&line(row));
-        if let Some(doc) = f.doc() {
-            out.push_str(&format!("      {}\n", super::one_line(doc)));
-        }
+        after(i, out);
     }
+}
+
+/// A schema-form contract's path table.
+fn schema_text(c: &ContractSpec, schema: &Schema) -> String {
+    let mut out = String::new();
+    header(c, &mut out);
+    let rows = describe_schema::rows(schema);
+    let plural = if rows.len() == 1 { "" } else { "s" };
+    out.push_str(&format!(
+        "kind: {}, strict: {}, direction: {}, schema: {} row{plural}\n",
+        super::one_line(c.kind().unwrap_or("-")),
+        c.is_strict(),
+        c.direction(),
+        rows.len()
+    ));
+    if let Some(doc) = c.doc() {
+        out.push_str(&format!("{}\n", super::one_line(doc)));
+    }
+    let cells: Vec<[String; 4]> = rows
+        .iter()
+        .map(|r| [r.path_cell(), r.type_label(), r.required_label().to_string(), r.keywords.join("; ")])
+        .collect();
+    out.push('\n');
+    table(&cells, ["PATH", "TYPE", "REQUIRED", "KEYWORDS"], &mut out, |_, _| {});
     out
 }
 
@@ -73,7 +121,35 @@ struct JsonContract<'a> {
     title: Option<&'a str>,
     doc: Option<&'a str>,
     strict: bool,
+    /// Schema form only (kept out of the fields form's document).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    direction: Option<&'static str>,
     fields: Vec<JsonField<'a>>,
+    /// Schema form only: the path table's rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    paths: Option<Vec<JsonPath<'a>>>,
+}
+
+/// One row of a schema-form contract's path table.
+#[derive(Serialize)]
+struct JsonPath<'a> {
+    path: String,
+    /// What applies this row's schema to the value (`type 'text'`,
+    /// `any of #2`); `null` for the value's own schema.
+    member: Option<String>,
+    /// Union-member nesting (the text's indentation).
+    depth: usize,
+    types: Vec<&'static str>,
+    /// `true`/`false` for an object property, `null` elsewhere.
+    required: Option<bool>,
+    /// The first `$ref` followed, by name.
+    #[serde(rename = "ref")]
+    reference: Option<String>,
+    recursive: bool,
+    /// Sorted by keyword.
+    keywords: BTreeMap<&'static str, Box<RawValue>>,
+    applies: Vec<describe_schema::Applies>,
+    description: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -114,6 +190,24 @@ fn json_doc(c: &ContractSpec) -> JsonContract<'_> {
         title: c.title(),
         doc: c.doc(),
         strict: c.is_strict(),
+        direction: c.schema().map(|_| c.direction().as_str()),
+        paths: c.schema().map(|s| {
+            describe_schema::rows(s)
+                .into_iter()
+                .map(|r| JsonPath {
+                    types: r.type_names(),
+                    path: r.path,
+                    member: r.member,
+                    depth: r.depth,
+                    required: r.required,
+                    reference: r.refs.into_iter().next(),
+                    recursive: r.recursive,
+                    keywords: r.json,
+                    applies: r.applies,
+                    description: r.description,
+                })
+                .collect()
+        }),
         fields: c
             .fields()
             .iter()
@@ -145,7 +239,7 @@ fn scalar_json(s: &Scalar) -> Box<RawValue> {
     })
 }
 
-fn constraints_json(c: &Constraints) -> BTreeMap<&'static str, Box<RawValue>> {
+pub(super) fn constraints_json(c: &Constraints) -> BTreeMap<&'static str, Box<RawValue>> {
     let mut m = BTreeMap::new();
     let numbers = [
         ("minimum", &c.minimum),

@@ -2,6 +2,7 @@
 //! prints is made here, so a library user can produce the same bytes.
 
 pub mod describe;
+mod describe_schema;
 pub mod diff;
 mod markdown;
 pub mod matrix;

@@ -13,6 +13,8 @@
 //! the walker dispatches on it instead of trying every member.
 
 pub(crate) mod compile;
+mod view;
+pub use view::{push_key, SchemaCondition, SchemaLiteral, SchemaNode, SchemaUnion};
 
 pub(in crate::contract) use compile::compile;
 

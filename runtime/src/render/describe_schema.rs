@@ -1,0 +1,583 @@
+//! `describe` of a schema-form contract (SPEC §10): the compiled schema as
+//! rows, one per position a finding can name, depth-first from the root in
+//! document order.
+//!
+//! - A row's path is written as findings write it (`content[]`,
+//!   `_meta{}` for the values of a map, `["key"]` for a key that is not
+//!   plain); `{/regex/}` stands for the values of `patternProperties`, and
+//!   `[N]` for a `prefixItems` element (`[N..]` for the elements after them).
+//! - A `$ref` is followed in place (`-> Name`) and its target's rows follow,
+//!   at every path that uses it; a reference to a schema being expanded on
+//!   the way to this row is `-> Name (recursive)` and is not expanded again.
+//! - The members of a union, `allOf`, `not`, `if`/`then`/`else`,
+//!   `propertyNames`, `dependentSchemas` and `contains` are applied to the
+//!   same value: each is a row at the same path, indented one level, with
+//!   what picks it in parentheses (`content[] (type 'text')`, `resource
+//!   (any of #2)`), and its own rows indented under it.
+//!
+//! Both the text table and the JSON document are made from the same rows.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use crate::contract::schema::{push_key, Schema, SchemaLiteral, SchemaNode};
+use crate::contract::{JsonType, TypeSet};
+
+/// How deep in-place applicators are followed to find a union's types: the
+/// compiler refuses in-place cycles, so this only bounds crafted chains.
+const MAX_CHAIN: usize = 64;
+
+/// One row of the table.
+pub(super) struct Row<'s> {
+    /// Member nesting: the text indents the path two spaces per level (a
+    /// member's row is at its union's level, the member's rows one deeper).
+    pub depth: usize,
+    /// The path as findings write it.
+    pub path: String,
+    /// What applies this row's schema to the value at `path` (`type
+    /// 'text'`, `any of #2`, `not`); `None` for the value's own schema.
+    pub member: Option<String>,
+    /// The types the value may have (`None`: any; empty: none at all).
+    pub types: Option<TypeSet>,
+    /// `false` schema: no value is valid.
+    pub never: bool,
+    /// `Some(required)` for an object property; `None` elsewhere.
+    pub required: Option<bool>,
+    /// The `$defs` (or other) names the `$ref`s of the row lead through.
+    pub refs: Vec<String>,
+    /// Whether the last reference is to a schema already being expanded.
+    pub recursive: bool,
+    /// Keyword texts for the table, in a fixed order.
+    pub keywords: Vec<String>,
+    /// The same keywords as JSON, by name.
+    pub json: BTreeMap<&'static str, Box<RawValue>>,
+    /// Union, `allOf`, `not` and `if` summaries.
+    pub applies: Vec<Applies>,
+    /// The first `description` met (own, then a reference's).
+    pub description: Option<&'s str>,
+}
+
+/// An applicator of a row, listed with its members.
+#[derive(Serialize)]
+pub(super) struct Applies {
+    keyword: &'static str,
+    tag: Option<String>,
+    members: Vec<Member>,
+}
+
+#[derive(Serialize)]
+struct Member {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tag: Option<Box<RawValue>>,
+    /// Its name, title, constant, enum or types; `null` when it has none.
+    label: Option<String>,
+}
+
+/// Every row of `schema`, in output order.
+pub(super) fn rows(schema: &Schema) -> Vec<Row<'_>> {
+    let mut w = Walker { rows: Vec::new(), stack: Vec::new() };
+    w.site(schema.root(), protocolarc_core::DATA_FIELD.to_string(), None, 0, None);
+    w.rows
+}
+
+/// The path below `path` (the root is written `<data>` but has no prefix).
+fn child(path: &str, step: impl FnOnce(&mut String)) -> String {
+    let mut out = if path == protocolarc_core::DATA_FIELD { String::new() } else { path.to_string() };
+    step(&mut out);
+    out
+}
+
+fn raw(text: String) -> Box<RawValue> {
+    RawValue::from_string(text).unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON"))
+}
+
+fn json_string(s: &str) -> Box<RawValue> {
+    raw(serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()))
+}
+
+/// How a `$ref` names its target.
+fn ref_name(target: SchemaNode<'_>) -> String {
+    match (target.def_name(), target.is_root(), target.label()) {
+        (Some(name), _, _) => name.to_string(),
+        (None, true, _) => "#".to_string(),
+        (None, false, Some(label)) => label.to_string(),
+        (None, false, None) => "(inline schema)".to_string(),
+    }
+}
+
+/// The types a value at `node` may have, looking through `$ref`s and
+/// unions when the node itself has no `type`; `None` for any type.
+fn effective_types(node: SchemaNode<'_>, budget: usize) -> Option<TypeSet> {
+    if node.is_false() {
+        return Some(TypeSet::EMPTY);
+    }
+    if let Some(t) = node.types() {
+        return Some(t);
+    }
+    if let Some(c) = node.const_value() {
+        return Some(TypeSet::of(literal_type(c.canonical_json())));
+    }
+    if let Some(values) = node.enum_values() {
+        return Some(values.iter().fold(TypeSet::EMPTY, |t, v| t.with(literal_type(v.canonical_json()))));
+    }
+    if budget == 0 {
+        return None;
+    }
+    if let Some(r) = node.reference() {
+        if let Some(t) = effective_types(r, budget - 1) {
+            return Some(t);
+        }
+    }
+    for union in [node.any_of(), node.one_of()].into_iter().flatten() {
+        let mut all = TypeSet::EMPTY;
+        let mut known = true;
+        for m in union.members() {
+            match effective_types(m, budget - 1) {
+                Some(t) => all = all.union(t),
+                None => known = false,
+            }
+        }
+        if known {
+            return Some(all);
+        }
+    }
+    node.all_of().find_map(|m| effective_types(m, budget - 1))
+}
+
+/// The type of a literal from its canonical JSON: `integer` for a number
+/// with no fractional part.
+fn literal_type(canonical: &str) -> JsonType {
+    match canonical.as_bytes().first() {
+        Some(b'"') => JsonType::String,
+        Some(b't' | b'f') => JsonType::Boolean,
+        Some(b'n') => JsonType::Null,
+        Some(b'{') => JsonType::Object,
+        Some(b'[') => JsonType::Array,
+        _ if plain_number(canonical).contains(['.', 'e']) => JsonType::Number,
+        _ => JsonType::Integer,
+    }
+}
+
+/// A number in the core's canonical spelling (`d.ddd x 10^sci` written
+/// `dddd` `e` `sci`: `125e2` is 125, `15e0` is 1.5) as plain JSON: `125`,
+/// `1.5`, `0.001`; scientific (`1.5e30`) only far from 1.
+fn plain_number(canonical: &str) -> String {
+    let Some((mantissa, sci)) = canonical.split_once('e') else { return canonical.to_string() };
+    let (sign, digits) = match mantissa.strip_prefix('-') {
+        Some(d) => ("-", d),
+        None => ("", mantissa),
+    };
+    let Ok(sci) = sci.parse::<i64>() else { return canonical.to_string() };
+    let len = digits.len() as i64;
+    let point = sci + 1;
+    let body = if point >= len && point <= 21 {
+        format!("{digits}{}", "0".repeat((point - len) as usize))
+    } else if point > 0 && point < len {
+        format!("{}.{}", &digits[..point as usize], &digits[point as usize..])
+    } else if point <= 0 && point > -6 {
+        format!("0.{}{digits}", "0".repeat((-point) as usize))
+    } else if len == 1 {
+        format!("{digits}e{sci}")
+    } else {
+        format!("{}.{}e{sci}", &digits[..1], &digits[1..])
+    };
+    format!("{sign}{body}")
+}
+
+/// Canonical JSON with every number in [`plain_number`] form (strings kept
+/// as they are): valid JSON of the same value.
+fn plain_json(canonical: &str) -> String {
+    let mut out = String::with_capacity(canonical.len());
+    let mut chars = canonical.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => {
+                out.push('"');
+                while let Some((_, c)) = chars.next() {
+                    out.push(c);
+                    match c {
+                        '\\' => {
+                            if let Some((_, e)) = chars.next() {
+                                out.push(e);
+                            }
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '-' | '0'..='9' => {
+                let mut end = i + c.len_utf8();
+                while let Some(&(j, d)) = chars.peek() {
+                    if d.is_ascii_digit() || d == 'e' || d == '-' {
+                        end = j + d.len_utf8();
+                        chars.next();
+                    } else {
+                        break;
+                    }
+                }
+                out.push_str(&plain_number(&canonical[i..end]));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `{'a', 'b'}`, as findings list an enum.
+fn enum_text(values: &[SchemaLiteral<'_>]) -> String {
+    let inner: Vec<String> = values.iter().map(|v| literal_text(*v)).collect();
+    format!("{{{}}}", inner.join(", "))
+}
+
+/// How a row shows a literal: a string quoted as findings quote it, any
+/// other value as plain JSON on one line.
+fn literal_text(l: SchemaLiteral<'_>) -> String {
+    match l.as_str() {
+        Some(_) => l.display(),
+        None => crate::render::one_line(&plain_json(l.canonical_json())).into_owned(),
+    }
+}
+
+/// How a summary names a member: its name (through a `$ref`), else its
+/// `title`, constant, enum or types; `None` when it has none of them (the
+/// summary then numbers it, as its own row does).
+fn member_label(m: SchemaNode<'_>) -> Option<String> {
+    let r = m.resolved();
+    if let Some(name) = r.def_name().or(m.label()).or(r.label()) {
+        return Some(name.to_string());
+    }
+    if r.is_root() && !m.is_root() {
+        return Some("#".to_string());
+    }
+    if m.is_false() {
+        return Some("false".to_string());
+    }
+    if let Some(c) = r.const_value() {
+        return Some(literal_text(c));
+    }
+    if let Some(e) = r.enum_values() {
+        return Some(enum_text(&e));
+    }
+    r.types().or_else(|| effective_types(m, MAX_CHAIN)).map(|t| t.label())
+}
+
+/// [`member_label`], else `#N` (1-based, as the member's row numbers it).
+fn numbered(m: SchemaNode<'_>, i: usize) -> String {
+    member_label(m).unwrap_or_else(|| format!("#{}", i + 1))
+}
+
+struct Walker<'s> {
+    rows: Vec<Row<'s>>,
+    /// The nodes being expanded on the way to the current row.
+    stack: Vec<usize>,
+}
+
+impl<'s> Walker<'s> {
+    /// The rows of the value at `path` read with `node`.
+    fn site(
+        &mut self,
+        node: SchemaNode<'s>,
+        path: String,
+        required: Option<bool>,
+        depth: usize,
+        member: Option<String>,
+    ) {
+        let base = self.stack.len();
+        self.stack.push(node.id());
+        // The node, then the targets of its `$ref` chain, read together.
+        let mut layers = vec![node];
+        let mut refs = Vec::new();
+        let mut recursive = false;
+        let mut cur = node;
+        while let Some(target) = cur.reference() {
+            refs.push(ref_name(target));
+            if self.stack.contains(&target.id()) || layers.len() > MAX_CHAIN {
+                recursive = true;
+                break;
+            }
+            self.stack.push(target.id());
+            layers.push(target);
+            cur = target;
+        }
+        let mut types: Option<TypeSet> = None;
+        for l in &layers {
+            if let Some(t) = l.types() {
+                types = Some(types.map_or(t, |u| u.intersect(t)));
+            }
+        }
+        if types.is_none() {
+            types = layers.iter().find_map(|l| effective_types(*l, MAX_CHAIN));
+        }
+        let never = layers.iter().any(|l| l.is_false());
+        let row_is_member = member.is_some();
+        let mut row = Row {
+            depth,
+            path: path.clone(),
+            member,
+            types,
+            never,
+            required,
+            refs: refs.clone(),
+            recursive,
+            keywords: Vec::new(),
+            json: BTreeMap::new(),
+            applies: Vec::new(),
+            description: layers.iter().find_map(|l| l.description()),
+        };
+        if !refs.is_empty() {
+            let mut text = refs.iter().map(|r| format!("-> {r}")).collect::<Vec<_>>().join(" ");
+            if recursive {
+                text.push_str(" (recursive)");
+            }
+            row.keywords.push(text);
+        }
+        for l in &layers {
+            keywords(*l, &mut row);
+        }
+        for l in &layers {
+            applies(*l, &mut row);
+        }
+        self.rows.push(row);
+        // A member's rows are indented under the member's own row.
+        let inner = depth + usize::from(row_is_member);
+        for l in &layers {
+            self.children(*l, &path, inner);
+        }
+        self.stack.truncate(base);
+    }
+
+    /// The rows below one layer of a position.
+    fn children(&mut self, l: SchemaNode<'s>, path: &str, depth: usize) {
+        for (key, sub) in l.properties() {
+            self.site(sub, child(path, |p| push_key(p, key)), Some(l.is_required(key)), depth, None);
+        }
+        for (pattern, sub) in l.pattern_properties() {
+            let src = crate::render::one_line(pattern.source()).into_owned();
+            self.site(sub, child(path, |p| p.push_str(&format!("{{/{src}/}}"))), None, depth, None);
+        }
+        if let Some(sub) = l.additional_properties().filter(|_| !l.is_closed()) {
+            self.site(sub, child(path, |p| p.push_str("{}")), None, depth, None);
+        }
+        let own = || path.to_string();
+        if let Some(sub) = l.property_names() {
+            self.site(sub, own(), None, depth, Some("property names".into()));
+        }
+        for (key, sub) in l.dependent_schemas() {
+            let shown = crate::render::one_line(key).into_owned();
+            self.site(sub, own(), None, depth, Some(format!("when '{shown}' is present")));
+        }
+        let prefix: Vec<SchemaNode<'s>> = l.prefix_items().collect();
+        for (i, sub) in prefix.iter().enumerate() {
+            self.site(*sub, child(path, |p| p.push_str(&format!("[{i}]"))), None, depth, None);
+        }
+        if let Some(sub) = l.items() {
+            let step = if prefix.is_empty() { "[]".to_string() } else { format!("[{}..]", prefix.len()) };
+            self.site(sub, child(path, |p| p.push_str(&step)), None, depth, None);
+        }
+        if let Some(sub) = l.contains() {
+            self.site(sub, child(path, |p| p.push_str("[]")), None, depth, Some("contains".into()));
+        }
+        for union in [l.any_of(), l.one_of()].into_iter().flatten() {
+            let words = if union.keyword() == "anyOf" { "any of" } else { "one of" };
+            let tags = union.tag_key().zip(union.tag_values());
+            for (i, m) in union.members().enumerate() {
+                let qualifier = match &tags {
+                    Some((key, values)) => {
+                        let key = crate::render::one_line(key).into_owned();
+                        format!("{key} {}", literal_text(values[i]))
+                    }
+                    None => format!("{words} #{}", i + 1),
+                };
+                self.site(m, own(), None, depth, Some(qualifier));
+            }
+        }
+        for (i, m) in l.all_of().enumerate() {
+            self.site(m, own(), None, depth, Some(format!("all of #{}", i + 1)));
+        }
+        if let Some(m) = l.not() {
+            self.site(m, own(), None, depth, Some("not".into()));
+        }
+        if let Some(c) = l.condition() {
+            self.site(c.test, own(), None, depth, Some("if".into()));
+            if let Some(t) = c.then {
+                self.site(t, own(), None, depth, Some("then".into()));
+            }
+            if let Some(e) = c.otherwise {
+                self.site(e, own(), None, depth, Some("else".into()));
+            }
+        }
+    }
+}
+
+/// The assertion keywords of one layer, as text and JSON.
+fn keywords(l: SchemaNode<'_>, row: &mut Row<'_>) {
+    if l.is_false() {
+        row.keywords.push("false".into());
+        row.json.entry("false").or_insert_with(|| raw("true".into()));
+    }
+    if let Some(c) = l.const_value() {
+        row.keywords.push(format!("const={}", literal_text(c)));
+        row.json.entry("const").or_insert_with(|| raw(plain_json(c.canonical_json())));
+    }
+    if let Some(values) = l.enum_values() {
+        row.keywords.push(format!("enum={}", enum_text(&values)));
+        let list: Vec<String> = values.iter().map(|v| plain_json(v.canonical_json())).collect();
+        row.json.entry("enum").or_insert_with(|| raw(format!("[{}]", list.join(","))));
+    }
+    if let Some(f) = l.format() {
+        row.keywords.push(format!("format={f}"));
+        row.json.entry("format").or_insert_with(|| json_string(f));
+    }
+    row.keywords.extend(l.describe_constraints());
+    for (k, v) in super::describe::constraints_json(l.constraints()) {
+        row.json.entry(k).or_insert(v);
+    }
+    let counts = [
+        ("minProperties", l.min_properties()),
+        ("maxProperties", l.max_properties()),
+        ("minContains", l.min_contains()),
+        ("maxContains", l.max_contains()),
+    ];
+    for (k, v) in counts {
+        if let Some(v) = v {
+            row.keywords.push(format!("{k}={v}"));
+            row.json.entry(k).or_insert_with(|| raw(v.to_string()));
+        }
+    }
+    if l.is_closed() {
+        row.keywords.push("closed".into());
+        row.json.entry("closed").or_insert_with(|| raw("true".into()));
+    }
+    // Required keys the layer declares no property for (the others show as
+    // `required` on their own rows).
+    let undeclared: Vec<&str> = l.required().filter(|k| !l.properties().any(|(p, _)| p == *k)).collect();
+    if !undeclared.is_empty() {
+        let shown: Vec<String> = undeclared.iter().map(|k| format!("'{}'", crate::render::one_line(k))).collect();
+        row.keywords.push(format!("requires {}", shown.join(", ")));
+        let list: Vec<String> = undeclared.iter().map(|k| json_string(k).get().to_string()).collect();
+        row.json.entry("requires").or_insert_with(|| raw(format!("[{}]", list.join(","))));
+    }
+    let deps: Vec<(&str, Vec<&str>)> = l.dependent_required().collect();
+    if !deps.is_empty() {
+        let quoted = |k: &str| format!("'{}'", crate::render::one_line(k));
+        let text: Vec<String> = deps
+            .iter()
+            .map(|(k, v)| format!("{} -> {}", quoted(k), v.iter().map(|s| quoted(s)).collect::<Vec<_>>().join(", ")))
+            .collect();
+        row.keywords.push(format!("dependentRequired {}", text.join(", ")));
+        let members: Vec<String> = deps
+            .iter()
+            .map(|(k, v)| {
+                let list: Vec<String> = v.iter().map(|s| json_string(s).get().to_string()).collect();
+                format!("{}:[{}]", json_string(k).get(), list.join(","))
+            })
+            .collect();
+        row.json.entry("dependentRequired").or_insert_with(|| raw(format!("{{{}}}", members.join(","))));
+    }
+}
+
+/// The in-place applicators of one layer, summarised on its row.
+fn applies(l: SchemaNode<'_>, row: &mut Row<'_>) {
+    let one = |m: SchemaNode<'_>| Member { tag: None, label: member_label(m) };
+    for union in [l.any_of(), l.one_of()].into_iter().flatten() {
+        let members: Vec<SchemaNode<'_>> = union.members().collect();
+        match (union.tag_key(), union.tag_values()) {
+            (Some(key), Some(values)) => {
+                let key = crate::render::one_line(key).into_owned();
+                let listed: Vec<String> = members
+                    .iter()
+                    .zip(&values)
+                    .map(|(m, v)| match member_label(*m) {
+                        Some(label) => format!("{} {label}", literal_text(*v)),
+                        None => literal_text(*v),
+                    })
+                    .collect();
+                row.keywords.push(format!("one of (by {key}) {}", listed.join(" | ")));
+                let members = members
+                    .iter()
+                    .zip(&values)
+                    .map(|(m, v)| Member { tag: Some(raw(plain_json(v.canonical_json()))), label: member_label(*m) })
+                    .collect();
+                row.applies.push(Applies { keyword: union.keyword(), tag: Some(key), members });
+            }
+            _ => {
+                let words = if union.keyword() == "anyOf" { "any of" } else { "one of" };
+                let listed: Vec<String> = members.iter().enumerate().map(|(i, m)| numbered(*m, i)).collect();
+                row.keywords.push(format!("{words} {}", listed.join(" | ")));
+                let members = members.into_iter().map(one).collect();
+                row.applies.push(Applies { keyword: union.keyword(), tag: None, members });
+            }
+        }
+    }
+    let all: Vec<SchemaNode<'_>> = l.all_of().collect();
+    if !all.is_empty() {
+        let listed: Vec<String> = all.iter().enumerate().map(|(i, m)| numbered(*m, i)).collect();
+        row.keywords.push(format!("all of {}", listed.join(" | ")));
+        row.applies.push(Applies { keyword: "allOf", tag: None, members: all.into_iter().map(one).collect() });
+    }
+    let named = |word: &str, m: SchemaNode<'_>| match member_label(m) {
+        Some(label) => format!("{word} {label}"),
+        None => word.to_string(),
+    };
+    if let Some(m) = l.not() {
+        row.keywords.push(named("not", m));
+        row.applies.push(Applies { keyword: "not", tag: None, members: vec![one(m)] });
+    }
+    if let Some(c) = l.condition() {
+        let mut parts = vec![named("if", c.test)];
+        row.applies.push(Applies { keyword: "if", tag: None, members: vec![one(c.test)] });
+        if let Some(t) = c.then {
+            parts.push(named("then", t));
+            row.applies.push(Applies { keyword: "then", tag: None, members: vec![one(t)] });
+        }
+        if let Some(e) = c.otherwise {
+            parts.push(named("else", e));
+            row.applies.push(Applies { keyword: "else", tag: None, members: vec![one(e)] });
+        }
+        row.keywords.push(parts.join(" "));
+    }
+}
+
+impl Row<'_> {
+    /// The TYPE cell: `string|null`, `any`, or `none` for the `false` schema.
+    pub(super) fn type_label(&self) -> String {
+        match self.types {
+            _ if self.never => "none".into(),
+            None => "any".into(),
+            Some(t) if t.is_empty() => "none".into(),
+            Some(t) => t.label(),
+        }
+    }
+
+    /// The types as JSON lists them (`["any"]` for every type).
+    pub(super) fn type_names(&self) -> Vec<&'static str> {
+        match self.types {
+            _ if self.never => Vec::new(),
+            None => vec!["any"],
+            Some(t) if t.is_any() => vec!["any"],
+            Some(t) => t.iter().map(|t| t.name()).collect(),
+        }
+    }
+
+    /// The PATH cell: indented by member depth, with the member after it.
+    pub(super) fn path_cell(&self) -> String {
+        let mut s = " ".repeat(self.depth * 2);
+        s.push_str(&self.path);
+        if let Some(m) = &self.member {
+            s.push_str(&format!(" ({m})"));
+        }
+        s
+    }
+
+    /// The REQUIRED cell.
+    pub(super) fn required_label(&self) -> &'static str {
+        match self.required {
+            Some(true) => "required",
+            Some(false) => "optional",
+            None => "-",
+        }
+    }
+}
