@@ -83,67 +83,55 @@ const WAV: &str = "UklGRiQAAABXQVZFZm10IBAAAAABAAEARKwAAIhYAQACABAAZGF0YQAAAAA="
 const PDF: &str = "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PCAvVHlwZSAvQ2F0YWxvZyA+PgplbmRvYmoK";
 
 /// A real MCP `tools/call` result (a `CallToolResult`, the JSON-RPC
-/// `result`) of about 3 KB with every kind of content block, built from the
-/// examples of the MCP 2025-06-18 specification (`server/tools.mdx`: the
-/// weather result, the image, audio, resource link and embedded resource
-/// blocks, the structured content; `server/resources.mdx`: a blob resource),
-/// with real base64 payloads in place of the placeholders. The seven blocks
-/// are repeated three times (21 blocks).
+/// `result`) of about 3.6 KB with every kind of content block, built from the
+/// examples of the MCP 2025-06-18 specification, in their key order (`type`
+/// first; `server/tools.mdx`: the weather result, the image, audio, resource
+/// link and embedded resource blocks, the structured content;
+/// `server/resources.mdx`: a blob resource), with real base64 payloads in
+/// place of the placeholders. The seven blocks are repeated three times (21
+/// blocks).
 pub fn mcp_call_tool_result() -> Vec<u8> {
-    use serde_json::json;
     let round = [
-        json!({"type": "text", "text": "Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"}),
-        json!({"type": "image", "data": PNG, "mimeType": "image/png",
-               "annotations": {"audience": ["user"], "priority": 0.9}}),
-        json!({"type": "audio", "data": WAV, "mimeType": "audio/wav"}),
-        json!({"type": "resource_link", "uri": "file:///project/src/main.rs", "name": "main.rs",
-               "description": "Primary application entry point", "mimeType": "text/x-rust",
-               "annotations": {"audience": ["assistant"], "priority": 0.9}}),
-        json!({"type": "resource", "resource": {
-            "uri": "file:///project/src/main.rs", "title": "Project Rust Main File", "mimeType": "text/x-rust",
-            "text": "fn main() {\n    println!(\"Hello world!\");\n}",
-            "annotations": {"audience": ["user", "assistant"], "priority": 0.7, "lastModified": "2025-05-03T14:30:00Z"}}}),
-        json!({"type": "resource", "resource": {"uri": "file:///project/docs/report.pdf", "mimeType": "application/pdf", "blob": PDF}}),
-        json!({"type": "text", "text": "{\"temperature\": 22.5, \"conditions\": \"Partly cloudy\", \"humidity\": 65}"}),
+        r#"{"type": "text", "text": "Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"}"#.to_string(),
+        format!(
+            r#"{{"type": "image", "data": "{PNG}", "mimeType": "image/png", "annotations": {{"audience": ["user"], "priority": 0.9}}}}"#
+        ),
+        format!(r#"{{"type": "audio", "data": "{WAV}", "mimeType": "audio/wav"}}"#),
+        r#"{"type": "resource_link", "uri": "file:///project/src/main.rs", "name": "main.rs", "description": "Primary application entry point", "mimeType": "text/x-rust", "annotations": {"audience": ["assistant"], "priority": 0.9}}"#.to_string(),
+        r#"{"type": "resource", "resource": {"uri": "file:///project/src/main.rs", "title": "Project Rust Main File", "mimeType": "text/x-rust", "text": "fn main() {\n    println!(\"Hello world!\");\n}", "annotations": {"audience": ["user", "assistant"], "priority": 0.7, "lastModified": "2025-05-03T14:30:00Z"}}}"#.to_string(),
+        format!(
+            r#"{{"type": "resource", "resource": {{"uri": "file:///project/docs/report.pdf", "mimeType": "application/pdf", "blob": "{PDF}"}}}}"#
+        ),
+        r#"{"type": "text", "text": "{\"temperature\": 22.5, \"conditions\": \"Partly cloudy\", \"humidity\": 65}"}"#.to_string(),
     ];
-    let content: Vec<_> = (0..3).flat_map(|_| round.iter().cloned()).collect();
-    let body = json!({
-        "content": content,
-        "structuredContent": {"temperature": 22.5, "conditions": "Partly cloudy", "humidity": 65},
-        "isError": false
-    });
-    serde_json::to_vec(&body).expect("serialise")
+    let content = vec![round.join(", "); 3].join(", ");
+    let body = format!(
+        r#"{{"content": [{content}], "structuredContent": {{"temperature": 22.5, "conditions": "Partly cloudy", "humidity": 65}}, "isError": false}}"#
+    );
+    serde_json::from_str::<serde::de::IgnoredAny>(&body).expect("the body is JSON");
+    body.into_bytes()
 }
 
 /// A real A2A v0.3.0 `message/send` message (the request's `params.message`)
-/// with 20 parts, built from the examples of the A2A v0.3.0 documentation
-/// (`docs/specification.md` §9.4, 9.6, 9.7: text parts, one with a
-/// metadata schema, a file part with `bytes`, one with a `uri`, the flight
-/// itinerary's data part), with the `kind: "message"` the examples lack and
-/// a real base64 payload. Five parts repeated four times.
+/// with 20 parts, built from the examples of the A2A v0.3.0 documentation, in
+/// their key order (`kind` first; `docs/specification.md` §9.4, 9.6, 9.7:
+/// text parts, one with a metadata schema, a file part with `bytes`, one with
+/// a `uri`, the flight itinerary's data part), with the `kind: "message"` the
+/// examples lack and a real base64 payload. Five parts repeated four times.
 pub fn a2a_message() -> Vec<u8> {
-    use serde_json::json;
     let round = [
-        json!({"kind": "text", "text": "Analyze this image and highlight any faces."}),
-        json!({"kind": "file", "file": {"name": "input_image.png", "mimeType": "image/png", "bytes": PNG}}),
-        json!({"kind": "file", "file": {"name": "output.png", "mimeType": "image/png",
-               "uri": "https://storage.example.com/processed/task-bbb/output.png?token=xyz"}}),
-        json!({"kind": "data", "data": {"confirmationId": "XYZ123", "from": "JFK", "to": "LHR",
-               "departure": "2024-10-10T18:00:00Z", "arrival": "2024-10-11T06:00:00Z", "returnDeparture": "..."}}),
-        json!({"kind": "text", "text": "Show me a list of my open IT tickets",
-               "metadata": {"mimeType": "application/json", "schema": {"type": "array", "items": {"type": "object",
-                   "properties": {"ticketNumber": {"type": "string"}, "description": {"type": "string"}}}}}}),
+        r#"{"kind": "text", "text": "Analyze this image and highlight any faces."}"#.to_string(),
+        format!(r#"{{"kind": "file", "file": {{"name": "input_image.png", "mimeType": "image/png", "bytes": "{PNG}"}}}}"#),
+        r#"{"kind": "file", "file": {"name": "output.png", "mimeType": "image/png", "uri": "https://storage.example.com/processed/task-bbb/output.png?token=xyz"}}"#.to_string(),
+        r#"{"kind": "data", "data": {"confirmationId": "XYZ123", "from": "JFK", "to": "LHR", "departure": "2024-10-10T18:00:00Z", "arrival": "2024-10-11T06:00:00Z", "returnDeparture": "..."}}"#.to_string(),
+        r#"{"kind": "text", "text": "Show me a list of my open IT tickets", "metadata": {"mimeType": "application/json", "schema": {"type": "array", "items": {"type": "object", "properties": {"ticketNumber": {"type": "string"}, "description": {"type": "string"}}}}}}"#.to_string(),
     ];
-    let parts: Vec<_> = (0..4).flat_map(|_| round.iter().cloned()).collect();
-    let body = json!({
-        "role": "user",
-        "parts": parts,
-        "messageId": "6dbc13b5-bd57-4c2b-b503-24e381b6c8d6",
-        "contextId": "c295ea44-7543-4f78-b524-7a38915ad6e4",
-        "taskId": "3f36680c-7f37-4a5f-945e-d78981fafd36",
-        "kind": "message"
-    });
-    serde_json::to_vec(&body).expect("serialise")
+    let parts = vec![round.join(", "); 4].join(", ");
+    let body = format!(
+        r#"{{"role": "user", "parts": [{parts}], "messageId": "6dbc13b5-bd57-4c2b-b503-24e381b6c8d6", "contextId": "c295ea44-7543-4f78-b524-7a38915ad6e4", "taskId": "3f36680c-7f37-4a5f-945e-d78981fafd36", "kind": "message"}}"#
+    );
+    serde_json::from_str::<serde::de::IgnoredAny>(&body).expect("the body is JSON");
+    body.into_bytes()
 }
 
 /// A hand translation of a bundled contract to JSON Schema 2020-12
