@@ -4,19 +4,83 @@
 //! and neighbours, and the median of the per-round ratios is reported.
 //! `jsonschema` and `js compiled` (`#[jsonschema::validator]`) both start
 //! from the bytes: parse to a `serde_json::Value`, then `is_valid`.
+//! `from_json` is the typed parse of the generated type (its check, then
+//! serde).
+//!
+//! The last two bodies are checked against schema-form contracts imported
+//! from the official MCP and A2A schemas: their generated type has no
+//! generated check yet, so its `validate_json` interprets the contract
+//! (the schema walker), and `jsonschema` gets the contract's own `schema`,
+//! with formats validated.
 //!
 //! `cargo bench -p protocolarc-bench --bench ratios`
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use protocolarc::{Contract, Report};
+use protocolarc::{Contract, ContractSpec, Report};
+use protocolarc_bench::typed::real::call_tool_result::CallToolResult;
+use protocolarc_bench::typed::real::message::Message;
 use protocolarc_bench::typed::{SamplingCreateMessage, TaskSend, ToolCall};
-use protocolarc_bench::{contract, json_schema, large_sampling, schema, small_task_send, small_tool_call};
+use protocolarc_bench::{
+    a2a_message, contract, json_schema, large_sampling, mcp_call_tool_result, real_contract, real_schema, schema,
+    small_task_send, small_tool_call, A2A_MESSAGE, MCP_CALL_TOOL_RESULT,
+};
 use serde::de::IgnoredAny;
+use serde_json::Value;
 
 const ROUNDS: usize = 41;
 const BATCH: Duration = Duration::from_millis(4);
+
+/// One body and everything that checks it.
+struct Case {
+    name: &'static str,
+    body: Vec<u8>,
+    spec: ContractSpec,
+    schema: jsonschema::Validator,
+    generated: fn(&[u8]) -> Report,
+    from_json: fn(&[u8]) -> bool,
+    compiled: fn(&Value) -> bool,
+}
+
+impl Case {
+    /// A body checked against a bundled contract (`contracts/`) and its hand
+    /// translation (`bench/schemas/`).
+    fn bundled<T: Contract>(name: &'static str, stem: &str, body: Vec<u8>, compiled: fn(&Value) -> bool) -> Case {
+        let schema = jsonschema::validator_for(&json_schema(stem)).expect("schema compiles");
+        Case::new::<T>(name, body, contract(stem), schema, compiled)
+    }
+
+    /// A body checked against an imported schema-form contract
+    /// (`tests/data/contracts/`) and its own `schema`, formats validated;
+    /// `stem` names the extract the compile-time validator reads.
+    fn imported<T: Contract>(
+        name: &'static str,
+        rel: &str,
+        stem: &str,
+        body: Vec<u8>,
+        compiled: fn(&Value) -> bool,
+    ) -> Case {
+        let own = real_schema(rel);
+        assert_eq!(json_schema(stem), own, "{name}: bench/schemas/{stem} must be the contract's schema");
+        let schema = jsonschema::options().should_validate_formats(true).build(&own).expect("schema compiles");
+        Case::new::<T>(name, body, real_contract(rel), schema, compiled)
+    }
+
+    fn new<T: Contract>(
+        name: &'static str,
+        body: Vec<u8>,
+        spec: ContractSpec,
+        schema: jsonschema::Validator,
+        compiled: fn(&Value) -> bool,
+    ) -> Case {
+        let value: Value = serde_json::from_slice(&body).expect("json");
+        assert!(spec.validate_json(&body).is_valid(), "{name}: the body must be valid");
+        assert!(T::validate_json(&body).is_valid() && T::from_json(&body).is_ok(), "{name}: typed parse");
+        assert!(schema.is_valid(&value) && compiled(&value), "{name}: jsonschema must accept the body too");
+        Case { name, body, spec, schema, generated: T::validate_json, from_json: |b| T::from_json(b).is_ok(), compiled }
+    }
+}
 
 /// Nanoseconds per call of `f` over a batch of `n` calls.
 fn batch(n: usize, f: &dyn Fn() -> bool) -> f64 {
@@ -35,33 +99,60 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; a filter is not supported.
-    let generated: [fn(&[u8]) -> Report; 3] =
-        [ToolCall::validate_json, TaskSend::validate_json, SamplingCreateMessage::validate_json];
+    // `cargo bench` passes `--bench`; any other argument is a filter on the
+    // body's name.
+    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let cases = [
-        ("mcp_tool_call/small", "mcp_tool_call_1.1.0", small_tool_call()),
-        ("a2a_task_send/small", "a2a_task_send_1.0.0", small_task_send()),
-        ("mcp_sampling/100KB", "mcp_sampling_create_message_1.0.0", large_sampling()),
+        Case::bundled::<ToolCall>(
+            "mcp_tool_call/small",
+            "mcp_tool_call_1.1.0",
+            small_tool_call(),
+            schema::ToolCall::is_valid,
+        ),
+        Case::bundled::<TaskSend>(
+            "a2a_task_send/small",
+            "a2a_task_send_1.0.0",
+            small_task_send(),
+            schema::TaskSend::is_valid,
+        ),
+        Case::bundled::<SamplingCreateMessage>(
+            "mcp_sampling/100KB",
+            "mcp_sampling_create_message_1.0.0",
+            large_sampling(),
+            schema::SamplingCreateMessage::is_valid,
+        ),
+        Case::imported::<CallToolResult>(
+            "mcp_call_tool_result/3KB",
+            MCP_CALL_TOOL_RESULT,
+            "mcp_call_tool_result_2025.6.18",
+            mcp_call_tool_result(),
+            schema::CallToolResult::is_valid,
+        ),
+        Case::imported::<Message>(
+            "a2a_message/20parts",
+            A2A_MESSAGE,
+            "a2a_message_0.3.0",
+            a2a_message(),
+            schema::Message::is_valid,
+        ),
     ];
-    let compiled: [fn(&serde_json::Value) -> bool; 3] =
-        [schema::ToolCall::is_valid, schema::TaskSend::is_valid, schema::SamplingCreateMessage::is_valid];
     println!(
-        "{:<22} {:>9} {:>10} {:>10} {:>11} {:>11}",
-        "body", "floor ns", "generated", "runtime", "jsonschema", "js compiled"
+        "{:<26} {:>6} {:>9} {:>10} {:>10} {:>10} {:>11} {:>11}",
+        "body", "bytes", "floor ns", "generated", "runtime", "from_json", "jsonschema", "js compiled"
     );
-    for (((name, stem, body), generated), compiled) in cases.iter().zip(generated).zip(compiled) {
-        let spec = contract(stem);
-        let schema = jsonschema::validator_for(&json_schema(stem)).expect("schema compiles");
+    for case in cases.iter().filter(|c| filter.is_empty() || filter.iter().any(|f| c.name.contains(f.as_str()))) {
+        let body = &case.body;
         let floor = || serde_json::from_slice::<IgnoredAny>(black_box(body)).is_ok();
-        let parsed = |check: &dyn Fn(&serde_json::Value) -> bool| {
-            let v: serde_json::Value = serde_json::from_slice(black_box(body)).expect("json");
+        let parsed = |check: &dyn Fn(&Value) -> bool| {
+            let v: Value = serde_json::from_slice(black_box(body)).expect("json");
             check(&v)
         };
-        let candidates: [&dyn Fn() -> bool; 4] = [
-            &|| generated(black_box(body)).is_valid(),
-            &|| spec.validate_json(black_box(body)).is_valid(),
-            &|| parsed(&|v| schema.is_valid(v)),
-            &|| parsed(&compiled),
+        let candidates: [&dyn Fn() -> bool; 5] = [
+            &|| (case.generated)(black_box(body)).is_valid(),
+            &|| case.spec.validate_json(black_box(body)).is_valid(),
+            &|| (case.from_json)(black_box(body)),
+            &|| parsed(&|v| case.schema.is_valid(v)),
+            &|| parsed(&case.compiled),
         ];
         // Calls per batch, from a first estimate of the floor.
         let n = ((BATCH.as_nanos() as f64 / batch(1000, &floor)) as usize).max(10);
@@ -74,7 +165,12 @@ fn main() {
                 r.push(batch(n, *f) / base);
             }
         }
-        let [g, r, j, c] = [0, 1, 2, 3].map(|i| median(ratios[i].clone()));
-        println!("{name:<22} {:>9.0} {g:>9.2}x {r:>9.2}x {j:>10.2}x {c:>10.2}x", median(floors));
+        let [g, r, t, j, c] = [0, 1, 2, 3, 4].map(|i| median(ratios[i].clone()));
+        println!(
+            "{:<26} {:>6} {:>9.0} {g:>9.2}x {r:>9.2}x {t:>9.2}x {j:>10.2}x {c:>10.2}x",
+            case.name,
+            body.len(),
+            median(floors)
+        );
     }
 }

@@ -1,26 +1,38 @@
 //! A fixed loop over one validator call, for `valgrind --tool=callgrind`
 //! (instruction counts, repeatable on a noisy machine):
 //! `cargo build --release -p protocolarc-bench --example profile &&
-//!  valgrind --tool=callgrind target/release/examples/profile {tool_call|task_send|large} {floor|runtime|generated|setup}`
+//!  valgrind --tool=callgrind target/release/examples/profile {tool_call|task_send|large|call_tool_result|a2a_message} {floor|runtime|generated|setup}`
+//!
+//! `call_tool_result` and `a2a_message` are checked against the imported
+//! schema-form contracts, whose `generated` is the interpreted schema walker.
 //!
 //! `setup` runs no round: subtract its count to get the rounds alone.
 
 use protocolarc::Contract;
+use protocolarc_bench::typed::real::call_tool_result::CallToolResult;
+use protocolarc_bench::typed::real::message::Message;
 use protocolarc_bench::typed::{SamplingCreateMessage, TaskSend, ToolCall};
+use protocolarc_bench::{real_contract, A2A_MESSAGE, MCP_CALL_TOOL_RESULT};
 
 fn main() {
     let which = std::env::args().nth(1).unwrap_or_else(|| "tool_call".into());
     let mode = std::env::args().nth(2).unwrap_or_else(|| "runtime".into());
-    let (stem, body, generated): (_, _, fn(&[u8]) -> protocolarc::Report) = match which.as_str() {
+    let bundled = |stem: &str| protocolarc_bench::contract(stem);
+    let (spec, body, generated): (_, _, fn(&[u8]) -> protocolarc::Report) = match which.as_str() {
         "large" => (
-            "mcp_sampling_create_message_1.0.0",
+            bundled("mcp_sampling_create_message_1.0.0"),
             protocolarc_bench::large_sampling(),
             SamplingCreateMessage::validate_json,
         ),
-        "task_send" => ("a2a_task_send_1.0.0", protocolarc_bench::small_task_send(), TaskSend::validate_json),
-        _ => ("mcp_tool_call_1.1.0", protocolarc_bench::small_tool_call(), ToolCall::validate_json),
+        "task_send" => (bundled("a2a_task_send_1.0.0"), protocolarc_bench::small_task_send(), TaskSend::validate_json),
+        "call_tool_result" => (
+            real_contract(MCP_CALL_TOOL_RESULT),
+            protocolarc_bench::mcp_call_tool_result(),
+            CallToolResult::validate_json,
+        ),
+        "a2a_message" => (real_contract(A2A_MESSAGE), protocolarc_bench::a2a_message(), Message::validate_json),
+        _ => (bundled("mcp_tool_call_1.1.0"), protocolarc_bench::small_tool_call(), ToolCall::validate_json),
     };
-    let spec = protocolarc_bench::contract(stem);
     let rounds = match (mode.as_str(), which.as_str()) {
         ("setup", _) => 0,
         (_, "large") => 200,

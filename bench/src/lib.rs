@@ -53,6 +53,87 @@ pub fn large_sampling() -> Vec<u8> {
     serde_json::to_vec(&body).expect("serialise")
 }
 
+/// `mcp.call_tool_result` 2025.6.18, imported from the official MCP schema
+/// (under `tests/data/contracts/`).
+pub const MCP_CALL_TOOL_RESULT: &str = "mcp/call_tool_result_2025.6.18.json";
+
+/// `a2a.message` 0.3.0, imported from the official A2A schema (under
+/// `tests/data/contracts/`).
+pub const A2A_MESSAGE: &str = "a2a/message_0.3.0.json";
+
+/// A schema-form contract imported from an official schema, by its path under
+/// `tests/data/contracts/` ([`MCP_CALL_TOOL_RESULT`], [`A2A_MESSAGE`]).
+pub fn real_contract(rel: &str) -> ContractSpec {
+    ContractSpec::from_path(root().join("tests/data/contracts").join(rel)).expect("imported contract")
+}
+
+/// The JSON Schema 2020-12 a schema-form contract carries (its `schema`
+/// member), for the side-by-side with the `jsonschema` crate.
+pub fn real_schema(rel: &str) -> serde_json::Value {
+    let text = std::fs::read(root().join("tests/data/contracts").join(rel)).expect("imported contract");
+    let mut contract: serde_json::Value = serde_json::from_slice(&text).expect("contract is JSON");
+    contract["schema"].take()
+}
+
+/// A 1x1 PNG, base64.
+const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+/// An empty 16-bit mono WAV file (its 44-byte header), base64.
+const WAV: &str = "UklGRiQAAABXQVZFZm10IBAAAAABAAEARKwAAIhYAQACABAAZGF0YQAAAAA=";
+/// The first bytes of a PDF file, base64.
+const PDF: &str = "JVBERi0xLjcKJeLjz9MKMSAwIG9iago8PCAvVHlwZSAvQ2F0YWxvZyA+PgplbmRvYmoK";
+
+/// A real MCP `tools/call` result (a `CallToolResult`, the JSON-RPC
+/// `result`) of about 3.6 KB with every kind of content block, built from the
+/// examples of the MCP 2025-06-18 specification, in their key order (`type`
+/// first; `server/tools.mdx`: the weather result, the image, audio, resource
+/// link and embedded resource blocks, the structured content;
+/// `server/resources.mdx`: a blob resource), with real base64 payloads in
+/// place of the placeholders. The seven blocks are repeated three times (21
+/// blocks).
+pub fn mcp_call_tool_result() -> Vec<u8> {
+    let round = [
+        r#"{"type": "text", "text": "Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"}"#.to_string(),
+        format!(
+            r#"{{"type": "image", "data": "{PNG}", "mimeType": "image/png", "annotations": {{"audience": ["user"], "priority": 0.9}}}}"#
+        ),
+        format!(r#"{{"type": "audio", "data": "{WAV}", "mimeType": "audio/wav"}}"#),
+        r#"{"type": "resource_link", "uri": "file:///project/src/main.rs", "name": "main.rs", "description": "Primary application entry point", "mimeType": "text/x-rust", "annotations": {"audience": ["assistant"], "priority": 0.9}}"#.to_string(),
+        r#"{"type": "resource", "resource": {"uri": "file:///project/src/main.rs", "title": "Project Rust Main File", "mimeType": "text/x-rust", "text": "fn main() {\n    println!(\"Hello world!\");\n}", "annotations": {"audience": ["user", "assistant"], "priority": 0.7, "lastModified": "2025-05-03T14:30:00Z"}}}"#.to_string(),
+        format!(
+            r#"{{"type": "resource", "resource": {{"uri": "file:///project/docs/report.pdf", "mimeType": "application/pdf", "blob": "{PDF}"}}}}"#
+        ),
+        r#"{"type": "text", "text": "{\"temperature\": 22.5, \"conditions\": \"Partly cloudy\", \"humidity\": 65}"}"#.to_string(),
+    ];
+    let content = vec![round.join(", "); 3].join(", ");
+    let body = format!(
+        r#"{{"content": [{content}], "structuredContent": {{"temperature": 22.5, "conditions": "Partly cloudy", "humidity": 65}}, "isError": false}}"#
+    );
+    serde_json::from_str::<serde::de::IgnoredAny>(&body).expect("the body is JSON");
+    body.into_bytes()
+}
+
+/// A real A2A v0.3.0 `message/send` message (the request's `params.message`)
+/// with 20 parts, built from the examples of the A2A v0.3.0 documentation, in
+/// their key order (`kind` first; `docs/specification.md` §9.4, 9.6, 9.7:
+/// text parts, one with a metadata schema, a file part with `bytes`, one with
+/// a `uri`, the flight itinerary's data part), with the `kind: "message"` the
+/// examples lack and a real base64 payload. Five parts repeated four times.
+pub fn a2a_message() -> Vec<u8> {
+    let round = [
+        r#"{"kind": "text", "text": "Analyze this image and highlight any faces."}"#.to_string(),
+        format!(r#"{{"kind": "file", "file": {{"name": "input_image.png", "mimeType": "image/png", "bytes": "{PNG}"}}}}"#),
+        r#"{"kind": "file", "file": {"name": "output.png", "mimeType": "image/png", "uri": "https://storage.example.com/processed/task-bbb/output.png?token=xyz"}}"#.to_string(),
+        r#"{"kind": "data", "data": {"confirmationId": "XYZ123", "from": "JFK", "to": "LHR", "departure": "2024-10-10T18:00:00Z", "arrival": "2024-10-11T06:00:00Z", "returnDeparture": "..."}}"#.to_string(),
+        r#"{"kind": "text", "text": "Show me a list of my open IT tickets", "metadata": {"mimeType": "application/json", "schema": {"type": "array", "items": {"type": "object", "properties": {"ticketNumber": {"type": "string"}, "description": {"type": "string"}}}}}}"#.to_string(),
+    ];
+    let parts = vec![round.join(", "); 4].join(", ");
+    let body = format!(
+        r#"{{"role": "user", "parts": [{parts}], "messageId": "6dbc13b5-bd57-4c2b-b503-24e381b6c8d6", "contextId": "c295ea44-7543-4f78-b524-7a38915ad6e4", "taskId": "3f36680c-7f37-4a5f-945e-d78981fafd36", "kind": "message"}}"#
+    );
+    serde_json::from_str::<serde::de::IgnoredAny>(&body).expect("the body is JSON");
+    body.into_bytes()
+}
+
 /// A hand translation of a bundled contract to JSON Schema 2020-12
 /// (`bench/schemas/`), for the side-by-side with the `jsonschema` crate.
 pub fn json_schema(stem: &str) -> serde_json::Value {
@@ -74,6 +155,24 @@ pub mod typed {
     /// `mcp.sampling_create_message` 1.0.0.
     #[protocolarc::contract("../contracts/mcp_sampling_create_message_1.0.0.json")]
     pub struct SamplingCreateMessage;
+
+    /// Schema-form contracts imported from the official schemas, each in its
+    /// own module (their `$defs` types share names). Their `validate_json`
+    /// is the trait's default: the interpreted schema walker.
+    pub mod real {
+        /// MCP `CallToolResult`.
+        pub mod call_tool_result {
+            /// `mcp.call_tool_result` 2025.6.18.
+            #[protocolarc::contract("../tests/data/contracts/mcp/call_tool_result_2025.6.18.json")]
+            pub struct CallToolResult;
+        }
+        /// A2A `Message`.
+        pub mod message {
+            /// `a2a.message` 0.3.0.
+            #[protocolarc::contract("../tests/data/contracts/a2a/message_0.3.0.json")]
+            pub struct Message;
+        }
+    }
 }
 
 /// `jsonschema`'s compile-time validators (`#[jsonschema::validator]`) for the
@@ -90,4 +189,17 @@ pub mod schema {
     /// `mcp.sampling_create_message` 1.0.0.
     #[jsonschema::validator(path = "schemas/mcp_sampling_create_message_1.0.0.schema.json", draft = Draft202012)]
     pub struct SamplingCreateMessage;
+
+    /// `mcp.call_tool_result` 2025.6.18: the contract's `schema`, extracted
+    /// unchanged (the benchmarks check it against [`crate::real_schema`]).
+    #[jsonschema::validator(
+        path = "schemas/mcp_call_tool_result_2025.6.18.schema.json",
+        draft = Draft202012,
+        validate_formats = true
+    )]
+    pub struct CallToolResult;
+
+    /// `a2a.message` 0.3.0: the contract's `schema`, extracted unchanged.
+    #[jsonschema::validator(path = "schemas/a2a_message_0.3.0.schema.json", draft = Draft202012, validate_formats = true)]
+    pub struct Message;
 }
