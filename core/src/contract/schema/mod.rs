@@ -209,6 +209,8 @@ impl PartialEq for Literal {
     }
 }
 
+impl Eq for Literal {}
+
 impl Literal {
     /// How a message shows the value: a string quoted as messages quote
     /// them, anything else as its JSON.
