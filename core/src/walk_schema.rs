@@ -126,6 +126,15 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         }
         self.w.s.peek_kind()?;
         let start = self.w.s.offset();
+        if node.only_applies {
+            // No keyword of its own: the schemas it applies read the value
+            // (a tagged union, its member only); read it here only if none did.
+            self.applicators(node, start, path, depth, chain)?;
+            if self.w.s.offset() == start {
+                self.w.skip(path, depth)?;
+            }
+            return Ok(());
+        }
         self.own(node, path, depth)?;
         if node.in_place() {
             let end = self.w.s.offset();

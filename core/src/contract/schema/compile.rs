@@ -91,6 +91,7 @@ pub(in crate::contract) fn compile(cx: &mut Ctx<'_>, root: &Json<'_>) -> Option<
     c.tags();
     for n in &mut c.nodes {
         n.trivial = n.is_trivial();
+        n.only_applies = n.in_place() && n.has_no_own_keyword();
         n.bare = if n.is_bare_ref() { n.reference } else { None };
     }
     let mut canon = String::new();

@@ -116,6 +116,9 @@ pub(crate) struct Node {
     pub bare: Option<Id>,
     /// Set after compiling: whether the node constrains nothing.
     pub trivial: bool,
+    /// Set after compiling: whether the node's own keywords constrain
+    /// nothing (it only applies other schemas: a union, a `$ref`, `allOf`).
+    pub only_applies: bool,
 }
 
 impl Node {
@@ -143,6 +146,12 @@ impl Node {
 
     /// Whether the node constrains nothing (the `true` schema).
     pub(crate) fn is_trivial(&self) -> bool {
+        self.has_no_own_keyword() && !self.in_place()
+    }
+
+    /// Whether none of the keywords that judge the value itself is set
+    /// (applicators aside).
+    pub(crate) fn has_no_own_keyword(&self) -> bool {
         !self.never
             && self.types.is_none()
             && self.enum_values.is_none()
@@ -160,7 +169,6 @@ impl Node {
             && self.prefix_items.is_empty()
             && self.items.is_none()
             && self.contains.is_none()
-            && !self.in_place()
     }
 }
 
