@@ -104,21 +104,8 @@ const ASSERTIONS: &[&str] = &[
     "pattern",
 ];
 
-/// Keywords kept and shown, never enforced.
-pub const ANNOTATIONS: &[&str] = &[
-    "title",
-    "description",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$comment",
-    "$schema",
-    "$id",
-    "contentMediaType",
-    "contentEncoding",
-];
+/// Keywords kept and shown, never enforced (the schema form's own list).
+pub use crate::contract::schema::ANNOTATIONS;
 
 /// Keywords whose value is one schema.
 const ONE: &[&str] = &["additionalProperties", "propertyNames", "contains", "not", "if", "then", "else", "items"];

@@ -50,12 +50,27 @@ pub fn expand(spec: &ContractSpec, item: &Item, path: &str) -> Result<TokenStrea
     docs.extend(spec.doc().map(str::to_string));
     g.object(&spec.tree, &name, &docs, item.attrs.clone(), "");
     let ident = format_ident!("{}", name);
-    let (contract, revision) = (spec.name(), spec.revision().to_string());
     let items = g.out;
     let validate = validator::fast_path(spec, &ident);
+    let contract = contract_impl(spec, &ident, &text, path, validate);
     Ok(quote! {
         #(#items)*
 
+        #contract
+    })
+}
+
+/// `impl Contract for #ident`: the identity, the contract loaded once from
+/// its compiled-in text, and `extra` items (the generated fast path).
+fn contract_impl(
+    spec: &ContractSpec,
+    ident: &Ident,
+    text: &TokenStream,
+    path: &str,
+    extra: TokenStream,
+) -> TokenStream {
+    let (contract, revision) = (spec.name(), spec.revision().to_string());
+    quote! {
         impl ::protocolarc::Contract for #ident {
             const NAME: &'static str = #contract;
             const REVISION: &'static str = #revision;
@@ -65,9 +80,9 @@ pub fn expand(spec: &ContractSpec, item: &Item, path: &str) -> Result<TokenStrea
                 ::protocolarc::__private::spec(&SPEC, #text, #path)
             }
 
-            #validate
+            #extra
         }
-    })
+    }
 }
 
 /// `include_str!` of a contract file named as in the attribute: the file's

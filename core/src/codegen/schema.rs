@@ -44,20 +44,12 @@ pub(super) fn expand(spec: &ContractSpec, schema: &Schema, item: &Item, text: To
     docs.extend(spec.doc().map(str::to_string));
     g.root(&item.name, &docs, item.attrs.clone());
     let ident = format_ident!("{}", item.name);
-    let (contract, revision) = (spec.name(), spec.revision().to_string());
     let items = g.out;
+    let contract = super::contract_impl(spec, &ident, &text, path, TokenStream::new());
     quote! {
         #(#items)*
 
-        impl ::protocolarc::Contract for #ident {
-            const NAME: &'static str = #contract;
-            const REVISION: &'static str = #revision;
-
-            fn spec() -> &'static ::protocolarc::ContractSpec {
-                static SPEC: ::std::sync::OnceLock<::protocolarc::ContractSpec> = ::std::sync::OnceLock::new();
-                ::protocolarc::__private::spec(&SPEC, #text, #path)
-            }
-        }
+        #contract
     }
 }
 

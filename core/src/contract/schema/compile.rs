@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::{Condition, Id, Literal, Node, Schema, Tag, Union};
+use super::{Condition, Id, Literal, Node, Schema, Tag, Union, ANNOTATIONS};
 use crate::contract::load::{hint, multiple_of, pattern, ranges, Ctx};
 use crate::contract::{Constraints, JsonType, TypeSet};
 use crate::json::canonical::canonical;
@@ -23,22 +23,6 @@ const SCHEMA_KEYWORDS: &str = "type, enum, const, properties, required, addition
      minContains, maxContains, minItems, maxItems, uniqueItems, anyOf, oneOf, allOf, not, if, then, else, $ref, \
      $defs, $anchor, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, \
      maxLength, pattern";
-
-/// Kept and shown, never enforced.
-const ANNOTATIONS: &[&str] = &[
-    "title",
-    "description",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$comment",
-    "$schema",
-    "$id",
-    "contentMediaType",
-    "contentEncoding",
-];
 
 /// Draft-07 spellings, refused with a pointer to `import schema`.
 const DRAFT_07: &[&str] = &["definitions", "dependencies", "additionalItems"];

@@ -20,6 +20,23 @@ pub(in crate::contract) use compile::compile;
 
 use crate::contract::{Constraints, Pattern, TypeSet};
 
+/// Keywords kept and shown, never enforced: the annotations a schema may
+/// carry (SPEC §10). Import and the compiler read this one list.
+pub const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+    "$schema",
+    "$id",
+    "contentMediaType",
+    "contentEncoding",
+];
+
 /// A node's index in [`Schema::nodes`].
 pub(crate) type Id = u32;
 
