@@ -202,3 +202,27 @@ fn map_changes_are_found_under_the_map_and_witnessed_through_it() {
     let schema: serde_json::Value = serde_json::from_str(&exported.text).unwrap();
     assert_eq!(schema["properties"]["caps"]["additionalProperties"]["required"], serde_json::json!(["on"]));
 }
+
+#[test]
+fn describe_shows_const_format_closed_and_maps() {
+    let c = FieldsV2::spec();
+    let text = protocolarc::render::describe::text(c);
+    let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+    assert_eq!(lines[1], "kind: -, strict: false, closed: true, 12 fields");
+    for want in [
+        "  jsonrpc                                                  string          required  const='2.0'",
+        "  params                                                   object          required  closed",
+        "  params.uri                                               string          required  format=uri",
+        "  params.caps{}.on                                         boolean         required",
+        "  params.items[].n                                         integer         optional  const=1",
+    ] {
+        assert!(lines.contains(&want), "{want}\n{text}");
+    }
+    let json: serde_json::Value = serde_json::from_str(&protocolarc::render::describe::json(c)).unwrap();
+    assert_eq!(json["closed"], true);
+    assert_eq!(json["fields"][0]["const"], "2.0");
+    assert_eq!(json["fields"][2]["closed"], true);
+    assert_eq!(json["fields"][3]["format"], "uri");
+    // Absent keys stay absent: the fields form's document is unchanged for contracts without them.
+    assert!(json["fields"][1].get("const").is_none() && json["fields"][1].get("closed").is_none());
+}

@@ -24,8 +24,9 @@ pub fn text(c: &ContractSpec) -> String {
     header(c, &mut out);
     let count = c.fields().len();
     let plural = if count == 1 { "" } else { "s" };
+    let closed = if c.is_closed() { ", closed: true" } else { "" };
     out.push_str(&format!(
-        "kind: {}, strict: {}, {count} field{plural}\n",
+        "kind: {}, strict: {}{closed}, {count} field{plural}\n",
         super::one_line(c.kind().unwrap_or("-")),
         c.is_strict()
     ));
@@ -37,8 +38,16 @@ pub fn text(c: &ContractSpec) -> String {
         .iter()
         .map(|f| {
             let mut rules = Vec::new();
-            if let Some(values) = f.enum_values() {
-                rules.push(format!("enum={}", enum_label(values)));
+            match (f.constant(), f.enum_values()) {
+                (Some(c), _) => rules.push(format!("const={}", c.display())),
+                (None, Some(values)) => rules.push(format!("enum={}", enum_label(values))),
+                (None, None) => {}
+            }
+            if let Some(format) = f.format() {
+                rules.push(format!("format={}", super::one_line(format)));
+            }
+            if f.is_closed() {
+                rules.push("closed".into());
             }
             rules.extend(f.constraints().describe());
             let required = if f.is_required() { "required" } else { "optional" };
@@ -121,6 +130,9 @@ struct JsonContract<'a> {
     title: Option<&'a str>,
     doc: Option<&'a str>,
     strict: bool,
+    /// Contract-level `closed` (written only when true).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    closed: bool,
     /// Schema form only (kept out of the fields form's document).
     #[serde(skip_serializing_if = "Option::is_none")]
     direction: Option<&'static str>,
@@ -159,6 +171,13 @@ struct JsonField<'a> {
     required: bool,
     #[serde(rename = "enum")]
     enum_values: Option<Vec<Box<RawValue>>>,
+    /// The `const` (its value is also the one `enum` member).
+    #[serde(rename = "const", skip_serializing_if = "Option::is_none")]
+    constant: Option<Box<RawValue>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    format: Option<&'a str>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    closed: bool,
     /// Sorted by keyword, whatever serde_json's features.
     constraints: BTreeMap<&'static str, Box<RawValue>>,
     doc: Option<&'a str>,
@@ -190,6 +209,7 @@ fn json_doc(c: &ContractSpec) -> JsonContract<'_> {
         title: c.title(),
         doc: c.doc(),
         strict: c.is_strict(),
+        closed: c.is_closed(),
         direction: c.schema().map(|_| c.direction().as_str()),
         paths: c.schema().map(|s| {
             describe_schema::rows(s)
@@ -216,6 +236,9 @@ fn json_doc(c: &ContractSpec) -> JsonContract<'_> {
                 types: if f.types().is_any() { vec!["any"] } else { f.types().iter().map(|t| t.name()).collect() },
                 required: f.is_required(),
                 enum_values: f.enum_values().map(|v| v.iter().map(scalar_json).collect()),
+                constant: f.constant().map(scalar_json),
+                format: f.format(),
+                closed: f.is_closed(),
                 constraints: constraints_json(f.constraints()),
                 doc: f.doc(),
                 line: f.line(),
