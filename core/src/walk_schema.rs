@@ -723,7 +723,13 @@ pub(crate) fn validate(schema: &Schema, data: &[u8]) -> crate::report::Report {
     let memo = Memo::default();
     let mut walk = SchemaWalk::new(schema, data, Collect::default(), &memo);
     let outcome = walk.document();
-    let mode = walk.finish();
+    let mut mode = walk.finish();
+    // A value read by several schemas (`allOf`, a `$ref` beside other
+    // keywords) shows a fault of the data itself, such as a repeated key, to
+    // each of them: one finding each is enough.
+    let key = |f: &Finding| (f.rule(), f.field().to_string(), f.message().to_string());
+    mode.findings.sort_by_key(key);
+    mode.findings.dedup();
     crate::validate::report(data, outcome, mode)
 }
 

@@ -237,3 +237,17 @@ fn constants_show_as_the_contract_writes_them() {
     // Compared as JSON values, whatever the spelling.
     assert_eq!(findings(&c, r#"{"n": 2.0, "d": 1.5}"#), Vec::<String>::new());
 }
+
+#[test]
+fn a_value_read_by_several_schemas_reports_each_fault_once() {
+    let c = contract(
+        r##"{"properties": {"a": {}}, "$ref": "#/$defs/X", "$defs": {"X": {"type": "object"}}, "allOf": [{"required": ["a"]}, {"type": "object"}]}"##,
+    );
+    assert_eq!(
+        findings(&c, r#"{"a": 1, "a": 2, "b": {"c": 1, "c": 2}}"#),
+        [
+            "ERROR json.duplicate_key a: key appears more than once in its object",
+            "ERROR json.duplicate_key b.c: key appears more than once in its object"
+        ]
+    );
+}
