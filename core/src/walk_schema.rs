@@ -353,8 +353,9 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         })
     }
 
-    /// Whether the object at `start` has `key` (already read once, so well formed).
-    fn has_key(&self, start: usize, key: &str) -> bool {
+    /// A scanner at the value of `key` in the object at `start` (already
+    /// read once, so well formed); `None` when the object has no such key.
+    fn value_of(&self, start: usize, key: &str) -> Option<Scanner<'a>> {
         let mut s = Scanner::new(self.bytes());
         s.seek(start);
         s.object_start();
@@ -362,50 +363,40 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         while let Ok(Some(k)) = s.object_key(first) {
             first = false;
             if k.eq_str(key) {
-                return true;
+                return Some(s);
             }
-            if s.skip_value().is_err() {
-                return false;
-            }
+            s.skip_value().ok()?;
         }
-        false
+        None
+    }
+
+    /// Whether the object at `start` has `key`.
+    fn has_key(&self, start: usize, key: &str) -> bool {
+        self.value_of(start, key).is_some()
     }
 
     /// The tag value of the object at `start`: which member it picks.
     fn tag_of(&self, start: usize, tag: &Tag) -> TagValue {
-        let mut s = Scanner::new(self.bytes());
-        s.seek(start);
-        s.object_start();
-        let mut first = true;
-        while let Ok(Some(k)) = s.object_key(first) {
-            first = false;
-            if !k.eq_str(&tag.key) {
-                if s.skip_value().is_err() {
-                    return TagValue::Missing;
-                }
-                continue;
+        let Some(mut s) = self.value_of(start, &tag.key) else { return TagValue::Missing };
+        let at = s.offset();
+        if let Ok(Kind::String) = s.peek_kind() {
+            if let Ok(text) = s.string() {
+                let i = tag.values.iter().position(|v| v.string.as_deref().is_some_and(|t| text.eq_str(t)));
+                return match i {
+                    Some(i) => TagValue::Member(i),
+                    None => TagValue::Unknown(quote(&text.decode(), QUOTE_MAX)),
+                };
             }
-            let at = s.offset();
-            if let Ok(Kind::String) = s.peek_kind() {
-                if let Ok(text) = s.string() {
-                    let i = tag.values.iter().position(|v| v.string.as_deref().is_some_and(|t| text.eq_str(t)));
-                    return match i {
-                        Some(i) => TagValue::Member(i),
-                        None => TagValue::Unknown(quote(&text.decode(), QUOTE_MAX)),
-                    };
-                }
-            }
-            let mut canon = String::new();
-            s.seek(at);
-            if canonical(&mut s, &mut canon).is_err() {
-                return TagValue::Missing;
-            }
-            return match tag.values.iter().position(|v| *v.canonical == *canon) {
-                Some(i) => TagValue::Member(i),
-                None => TagValue::Unknown(crate::json::text::one_line(&canon).into_owned()),
-            };
         }
-        TagValue::Missing
+        let mut canon = String::new();
+        s.seek(at);
+        if canonical(&mut s, &mut canon).is_err() {
+            return TagValue::Missing;
+        }
+        match tag.values.iter().position(|v| *v.canonical == *canon) {
+            Some(i) => TagValue::Member(i),
+            None => TagValue::Unknown(crate::json::text::one_line(&canon).into_owned()),
+        }
     }
 
     /// The keywords of `node` that judge the value itself, reading it once.

@@ -26,6 +26,7 @@ mod rebuild;
 mod regression;
 mod rule_records;
 mod rules;
+mod schema_cli;
 mod schema_conformance;
 mod schema_form;
 mod soundness;

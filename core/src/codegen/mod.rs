@@ -112,8 +112,11 @@ fn serde_derives() -> TokenStream {
     }
 }
 
+/// Doc attributes, one per line of `lines` (a text's own line breaks kept
+/// as lines, every other unprintable character escaped).
 fn docs(lines: &[String]) -> TokenStream {
-    let lines = lines.iter().map(|l| format!(" {l}"));
+    let lines =
+        lines.iter().flat_map(|l| l.split('\n')).map(|l| format!(" {}", crate::json::text::one_line(l.trim_end())));
     quote! { #(#[doc = #lines])* }
 }
 

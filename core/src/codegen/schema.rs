@@ -24,7 +24,7 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{ident_of, pascal_case, serde_derives, snake_case, unique, Item, UNKNOWN_FIELDS};
+use super::{docs, ident_of, pascal_case, serde_derives, snake_case, unique, Item, UNKNOWN_FIELDS};
 use crate::contract::schema::{Id, Node, Schema};
 use crate::contract::{ContractSpec, JsonType};
 
@@ -65,14 +65,6 @@ struct Gen<'c> {
     recursive: HashSet<Id>,
     /// Members of tagged unions -> the tag key their struct leaves out.
     tagged: HashMap<Id, Box<str>>,
-}
-
-/// Doc attributes, one per line of `lines` (a description's own line
-/// breaks kept as lines, every other unprintable character escaped).
-fn docs(lines: &[String]) -> TokenStream {
-    let lines =
-        lines.iter().flat_map(|l| l.split('\n')).map(|l| format!(" {}", crate::json::text::one_line(l.trim_end())));
-    quote! { #(#[doc = #lines])* }
 }
 
 /// The node a chain of bare `$ref`s ends at.
