@@ -85,7 +85,7 @@ fn node(s: &Schema, id: Option<Id>) -> &Node {
 /// a trivial node).
 fn resolve(s: &Schema, mut id: Option<Id>) -> Option<Id> {
     for _ in 0..=crate::contract::schema::compile::MAX_CHAIN {
-        let Some(at) = id else { return None };
+        let at = id?;
         let n = s.node(at);
         match n.bare {
             Some(target) => id = Some(target),
