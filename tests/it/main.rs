@@ -4,6 +4,7 @@
 
 mod adversarial;
 mod api;
+mod apicurio;
 mod bad_input;
 mod cli;
 mod compat_cli;
