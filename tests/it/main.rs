@@ -21,6 +21,7 @@ mod git_ci;
 mod import_export;
 mod input_limits;
 mod invariants;
+mod mcp_history;
 mod readme;
 mod real_schemas;
 mod rebuild;
