@@ -33,4 +33,5 @@ mod schema_conformance;
 mod schema_form;
 mod soundness;
 mod strategies;
+mod tool_revisions;
 mod typed;
