@@ -99,7 +99,7 @@ const PAIRS: &[(bool, &str, bool, &str)] = &[
 /// Schema-form pairs (old, new) and a rule the pair shows in one order or
 /// the other.
 const SCHEMA_PAIRS: &[(&str, &str, &str)] = &[
-    (r#"{"type": "string"}"#, r#"{"not": {"type": "string"}}"#, "schema.undecided"),
+    (r#"{"type": "string"}"#, r#"{"if": {"type": "string"}, "then": {"maxLength": 3}}"#, "schema.undecided"),
     (
         r#"{"oneOf": [{"type": "object", "required": ["type"], "properties": {"type": {"const": "a"}}}, {"type": "object", "required": ["type"], "properties": {"type": {"const": "b"}}}]}"#,
         r#"{"oneOf": [{"type": "object", "required": ["type"], "properties": {"type": {"const": "a"}}}]}"#,
@@ -178,6 +178,19 @@ const SCHEMA_PAIRS: &[(&str, &str, &str)] = &[
         r#"{"type": "array", "contains": {"type": "string"}, "maxContains": 2}"#,
         "field.maxContains.relaxed",
     ),
+    (
+        r#"{"allOf": [{"maximum": 9}, {"multipleOf": 2}]}"#,
+        r#"{"anyOf": [{"maximum": 9}, {"multipleOf": 2}]}"#,
+        "union.kind.relaxed",
+    ),
+    (
+        r#"{"allOf": [{"maximum": 9}, {"multipleOf": 2}]}"#,
+        r#"{"anyOf": [{"maximum": 9}, {"multipleOf": 2}]}"#,
+        "union.kind.tightened",
+    ),
+    (r#"{"not": {"maxLength": 5}}"#, r#"{"not": {"maxLength": 9}}"#, "field.not.tightened"),
+    (r#"{"not": {"maxLength": 5}}"#, r#"{"not": {"maxLength": 9}}"#, "field.not.relaxed"),
+    (r#"{"not": {"type": "string"}}"#, r#"{"not": {"type": "integer"}}"#, "field.not.changed"),
     (r#"{"type": "object"}"#, r#"{"type": "object", "minProperties": 1}"#, "field.minProperties.tightened"),
     (r#"{"type": "object"}"#, r#"{"type": "object", "minProperties": 1}"#, "field.minProperties.relaxed"),
     (r#"{"type": "object"}"#, r#"{"type": "object", "maxProperties": 1}"#, "field.maxProperties.tightened"),

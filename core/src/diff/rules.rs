@@ -207,6 +207,16 @@ change_rules! {
         explanation: "A value only the removed member accepted was valid and is now rejected (request: breaking); responses use the remaining members, which old readers accept (response: forward).",
         example: "old `anyOf` [string, integer]; new `anyOf` [string]; data 1 is rejected by the new revision",
         fix: "Keep accepting the member (document it as deprecated), or remove it in a new major revision.";
+    UNION_KIND_RELAXED = "union.kind.relaxed", Forward / Breaking, "`allOf` or `oneOf` became `anyOf` over the same members (or looser ones)",
+        proof: [FIELD_ANY_OF, FIELD_ONE_OF, FIELD_TYPE, FIELD_ENUM, FIELD_CONST, FIELD_MINIMUM, FIELD_MAXIMUM, FIELD_EXCLUSIVE_MINIMUM, FIELD_EXCLUSIVE_MAXIMUM, FIELD_MULTIPLE_OF, FIELD_MIN_LENGTH, FIELD_MAX_LENGTH, FIELD_PATTERN, FIELD_REQUIRED] at FieldOrChild, keyword: None,
+        explanation: "A value passing all members (or exactly one) passes at least one: every old value still passes (request: forward); a response passing only some members, or several members of an old `oneOf`, is rejected by old readers (response: breaking). Members are matched as union members are; a member that also tightened makes the change undecided.",
+        example: "old `\"allOf\": [{\"maximum\": 100}, {\"multipleOf\": 6}]`; new `\"anyOf\"` over the same two",
+        fix: "For a response contract, keep sending values every member accepts, or change the combinator in a new major revision.";
+    UNION_KIND_TIGHTENED = "union.kind.tightened", Breaking / Forward, "`anyOf` became `allOf` or `oneOf` over the same members (or tighter ones)",
+        proof: [FIELD_ANY_OF, FIELD_ONE_OF, FIELD_TYPE, FIELD_ENUM, FIELD_CONST, FIELD_MINIMUM, FIELD_MAXIMUM, FIELD_EXCLUSIVE_MINIMUM, FIELD_EXCLUSIVE_MAXIMUM, FIELD_MULTIPLE_OF, FIELD_MIN_LENGTH, FIELD_MAX_LENGTH, FIELD_PATTERN, FIELD_REQUIRED] at FieldOrChild, keyword: None,
+        explanation: "A value that passed one member must now pass all of them (or exactly one): values the old union accepted are rejected (request: breaking); what the new one allows, old readers accept (response: forward).",
+        example: "old `\"anyOf\": [{\"maximum\": 100}, {\"multipleOf\": 6}]`; new `\"allOf\"` over the same two; data 7 is rejected by the new revision",
+        fix: BREAKING_FIX;
     DEFAULT_CHANGED = "field.default.changed", Breaking / Breaking, "the `default` changed: an omitted value now means something else",
         proof: [] at Field, keyword: None,
         explanation: "A `default` is never enforced, so no message is rejected; but a sender that leaves the value out and a reader that fills it in now disagree on what the message says, in both directions. There is no witness body: the message says so.",
@@ -456,6 +466,21 @@ change_rules! {
         proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some(("contains", Changed)),
         explanation: "Some values only the old the `contains` schema accepts and some only the new one does: breaking in both directions.",
         example: "old `{\"contains\": {\"const\": \"x\"}}`; new `{\"contains\": {\"const\": \"y\"}}`",
+        fix: BREAKING_FIX;
+    NOT_TIGHTENED = "field.not.tightened", Breaking / Forward, "the `not` schema accepts more values (or was added): fewer values pass",
+        proof: [FIELD_NOT] at Field, keyword: Some(("not", Tightened)),
+        explanation: "`not` rejects what its schema accepts: when that schema accepts more (or `not` is added), a value the old revision accepted is rejected (request: breaking); old readers accept what the new one allows (response: forward).",
+        example: "old `\"not\": {\"maxLength\": 5}`; new `\"not\": {\"maxLength\": 10}`; data \"abcdefg\" is rejected by the new revision",
+        fix: BREAKING_FIX;
+    NOT_RELAXED = "field.not.relaxed", Forward / Breaking, "the `not` schema accepts fewer values (or was removed): more values pass",
+        proof: [FIELD_NOT] at Field, keyword: Some(("not", Relaxed)),
+        explanation: "When the schema under `not` accepts fewer values (or `not` is removed), every old value still passes (request: forward); a response only the new revision allows is rejected by old readers (response: breaking).",
+        example: "old `\"not\": {\"maxLength\": 10}`; new `\"not\": {\"maxLength\": 5}`",
+        fix: "For a response contract, keep sending values the old `not` allows, or change it in a new major revision.";
+    NOT_CHANGED = "field.not.changed", Breaking / Breaking, "the `not` schema changed, neither only tighter nor only looser",
+        proof: [FIELD_NOT] at Field, keyword: Some(("not", Changed)),
+        explanation: "Some values only the old revision's `not` rejects and some only the new one does: breaking in both directions.",
+        example: "old `\"not\": {\"type\": \"string\"}`; new `\"not\": {\"type\": \"integer\"}`",
         fix: BREAKING_FIX;
 }
 

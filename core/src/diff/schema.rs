@@ -368,10 +368,40 @@ impl<'s> Cx<'s> {
                 .or_else(|| n.required.iter().any(|r| &**r == k).then_some(None))
         };
         let required = |n: &Node, k: &str| n.required.iter().any(|r| &**r == k);
+        let in_properties = |n: &Node, k: &str| n.properties.iter().any(|(p, _)| &**p == k);
         for key in keys {
             let sub = join_key(path, key);
             let (ra, rb) = (required(na, key), required(nb, key));
+            let conjunct = std::ptr::eq(na, &*TRUE) || std::ptr::eq(nb, &*TRUE);
+            if conjunct && !in_properties(na, key) && !in_properties(nb, key) {
+                // A schema beside others (a dependent schema, an `allOf`
+                // member) added or removed that names a key in `required`
+                // only: only the key's required-ness changed.
+                if ra != rb {
+                    let (rule, msg) = if rb {
+                        (rules::REQUIRED_TIGHTENED, "optional -> required")
+                    } else {
+                        (rules::REQUIRED_RELAXED, "required -> optional")
+                    };
+                    self.push(rule, &sub, msg.into());
+                }
+                continue;
+            }
             match (declared(na, key), declared(nb, key)) {
+                (Some(pa), None) if !nb.closed && resolve(self.b, nb.additional).is_some() => {
+                    // The key now falls to the map's value schema.
+                    if ra {
+                        self.push(rules::REQUIRED_RELAXED, &sub, "required -> optional".into());
+                    }
+                    self.pair(pa, nb.additional, &sub);
+                }
+                (None, Some(pb)) if !na.closed && resolve(self.a, na.additional).is_some() => {
+                    // The key was the map's: its value schema is compared.
+                    if rb {
+                        self.push(rules::REQUIRED_TIGHTENED, &sub, "optional -> required".into());
+                    }
+                    self.pair(na.additional, pb, &sub);
+                }
                 (Some(pa), None) => {
                     let label = bits_label(effective(node(self.a, resolve(self.a, pa))));
                     let rule = if ra { rules::REMOVED_REQUIRED } else { rules::REMOVED_OPTIONAL };
@@ -419,19 +449,7 @@ impl<'s> Cx<'s> {
             }
             _ => {}
         }
-        let same_patterns = na.pattern_properties.len() == nb.pattern_properties.len()
-            && na
-                .pattern_properties
-                .iter()
-                .zip(&nb.pattern_properties)
-                .all(|((p, _), (q, _))| p.source() == q.source());
-        if same_patterns {
-            for ((_, x), (_, y)) in na.pattern_properties.iter().zip(&nb.pattern_properties) {
-                self.pair(Some(*x), Some(*y), &format!("{path}{{}}"));
-            }
-        } else {
-            self.undecided(path, "patternProperties patterns changed".into());
-        }
+        self.pattern_properties(na, nb, path);
         self.summarised(na.property_names, nb.property_names, "propertyNames", path);
         counts(
             &mut self.out,
@@ -442,14 +460,43 @@ impl<'s> Cx<'s> {
             ],
         );
         self.dependent_required(na, nb, path);
-        let deps_same = na.dependent_schemas.len() == nb.dependent_schemas.len()
-            && na
-                .dependent_schemas
-                .iter()
-                .zip(&nb.dependent_schemas)
-                .all(|((k, x), (l, y))| k == l && self.same(Some(*x), Some(*y)));
-        if !deps_same {
-            self.undecided(path, "dependentSchemas changed".into());
+        // Each dependent schema is one more schema the object passes when
+        // its key is present: one added tightens, one removed relaxes.
+        for (key, x) in &na.dependent_schemas {
+            let y = nb.dependent_schemas.iter().find(|(k, _)| k == key).map(|(_, y)| *y);
+            self.pair(Some(*x), y, path);
+        }
+        for (key, y) in &nb.dependent_schemas {
+            if !na.dependent_schemas.iter().any(|(k, _)| k == key) {
+                self.pair(None, Some(*y), path);
+            }
+        }
+    }
+
+    /// `patternProperties` matched by pattern: a pattern removed lets its
+    /// keys hold anything (as `true`), one added constrains them. With
+    /// `additionalProperties` beside them, a key a removed pattern let go
+    /// falls to it instead: not compared.
+    fn pattern_properties(&mut self, na: &Node, nb: &Node, path: &str) {
+        let sources = |n: &Node| n.pattern_properties.iter().map(|(p, _)| p.source().to_string()).collect::<Vec<_>>();
+        let (sa, sb) = (sources(na), sources(nb));
+        let mut same = sa.clone();
+        same.sort();
+        let mut other = sb.clone();
+        other.sort();
+        let governed = na.closed || nb.closed || na.additional.is_some() || nb.additional.is_some();
+        if same != other && governed {
+            return self.undecided(path, "patternProperties patterns changed beside additionalProperties".into());
+        }
+        let values = format!("{path}{{}}");
+        for (p, x) in &na.pattern_properties {
+            let y = nb.pattern_properties.iter().find(|(q, _)| q.source() == p.source()).map(|(_, y)| *y);
+            self.pair(Some(*x), y, &values);
+        }
+        for (q, y) in &nb.pattern_properties {
+            if !na.pattern_properties.iter().any(|(p, _)| p.source() == q.source()) {
+                self.pair(None, Some(*y), &values);
+            }
         }
     }
 
@@ -530,8 +577,18 @@ impl<'s> Cx<'s> {
             }
             _ => self.scratch(a, b),
         };
-        let tighter = inner.iter().any(|d| d.rule.impact == Impact::Breaking);
-        let looser = inner.iter().any(|d| d.rule.response == Impact::Breaking);
+        self.summed(inner, keyword, path, false);
+    }
+
+    /// The changes inside a keyword's schema as one keyword change:
+    /// tightened, relaxed or changed (`flip`: the keyword rejects what its
+    /// schema accepts, as `not` does).
+    fn summed(&mut self, inner: Vec<Detected>, keyword: &str, path: &str, flip: bool) {
+        let mut tighter = inner.iter().any(|d| d.rule.impact == Impact::Breaking);
+        let mut looser = inner.iter().any(|d| d.rule.response == Impact::Breaking);
+        if flip {
+            std::mem::swap(&mut tighter, &mut looser);
+        }
         let d = match (tighter, looser) {
             (true, false) => Direction::Tightened,
             (false, true) => Direction::Relaxed,
@@ -550,18 +607,18 @@ impl<'s> Cx<'s> {
         if na.reference.is_some() || nb.reference.is_some() {
             self.pair(na.reference, nb.reference, path);
         }
-        if na.all_of.len() == nb.all_of.len() {
-            for (x, y) in na.all_of.iter().zip(&nb.all_of) {
-                self.pair(Some(*x), Some(*y), path);
+        if !self.switched(na, nb, path) {
+            self.all_of(&na.all_of, &nb.all_of, path);
+            for ((kind, ua), (_, ub)) in unions(na).into_iter().zip(unions(nb)) {
+                self.union(kind, ua, ub, path);
             }
-        } else {
-            self.undecided(path, format!("allOf {} -> {} members", na.all_of.len(), nb.all_of.len()));
         }
-        for ((kind, ua), (_, ub)) in unions(na).into_iter().zip(unions(nb)) {
-            self.union(kind, ua, ub, path);
-        }
-        if (na.not.is_some() || nb.not.is_some()) && !self.same(na.not, nb.not) {
-            self.undecided(path, "the `not` schema changed".into());
+        match (na.not, nb.not) {
+            (None, None) => {}
+            (None, Some(_)) => self.out.keyword("not", Direction::Tightened, shown(path), "no not -> not".into()),
+            (Some(_), None) => self.out.keyword("not", Direction::Relaxed, shown(path), "not -> no not".into()),
+            // The schema under `not` judged as a whole, its sense flipped.
+            (Some(x), Some(y)) => self.summed(self.scratch(Some(x), Some(y)), "not", path, true),
         }
         match (&na.condition, &nb.condition) {
             (None, None) => {}
@@ -575,6 +632,120 @@ impl<'s> Cx<'s> {
             }
             _ => self.undecided(path, "the `if` schema changed".into()),
         }
+    }
+
+    /// Members of two lists matched: equal ones first, then by `$defs`
+    /// name or title, then by value classes. Returns, per old member, its
+    /// match and whether it is equal; and which new members were taken.
+    fn match_members(&self, ma: &[Id], mb: &[Id]) -> (Vec<Option<(usize, bool)>>, Vec<bool>) {
+        let mut matched: Vec<Option<(usize, bool)>> = vec![None; ma.len()];
+        let mut taken = vec![false; mb.len()];
+        for (i, &m) in ma.iter().enumerate() {
+            if let Some(j) = (0..mb.len()).find(|&j| !taken[j] && self.same(Some(m), Some(mb[j]))) {
+                matched[i] = Some((j, true));
+                taken[j] = true;
+            }
+        }
+        let name = |s: &Schema, id: Id| s.node(id).label.clone();
+        let bits = |s: &Schema, id: Id| effective(node(s, resolve(s, Some(id))));
+        for pass in 0..2 {
+            for (i, &m) in ma.iter().enumerate() {
+                if matched[i].is_some() {
+                    continue;
+                }
+                let found = (0..mb.len()).find(|&j| {
+                    !taken[j]
+                        && match pass {
+                            0 => name(self.a, m).is_some() && name(self.a, m) == name(self.b, mb[j]),
+                            _ => bits(self.a, m) == bits(self.b, mb[j]),
+                        }
+                });
+                if let Some(j) = found {
+                    matched[i] = Some((j, false));
+                    taken[j] = true;
+                }
+            }
+        }
+        (matched, taken)
+    }
+
+    /// `allOf`: every member is one more schema the value passes, in any
+    /// order. A member removed is compared as if it were `true` (it relaxes),
+    /// one added as if it replaced `true` (it tightens).
+    fn all_of(&mut self, ma: &[Id], mb: &[Id], path: &str) {
+        let (matched, taken) = self.match_members(ma, mb);
+        for (i, m) in matched.iter().enumerate() {
+            match m {
+                Some((_, true)) => {}
+                Some((j, false)) => self.pair(Some(ma[i]), Some(mb[*j]), path),
+                None => self.pair(Some(ma[i]), None, path),
+            }
+        }
+        for (j, t) in taken.iter().enumerate() {
+            if !t {
+                self.pair(None, Some(mb[j]), path);
+            }
+        }
+    }
+
+    /// `allOf`/`oneOf` <-> `anyOf` over matching members (each side using one
+    /// combinator only). Returns whether the pair was such a switch.
+    fn switched(&mut self, na: &Node, nb: &Node, path: &str) -> bool {
+        fn one(n: &Node) -> Option<(&'static str, &[Id])> {
+            match (n.all_of.is_empty(), &n.any_of, &n.one_of) {
+                (false, None, None) => Some(("allOf", &n.all_of)),
+                (true, Some(u), None) => Some(("anyOf", &u.members)),
+                (true, None, Some(u)) if u.tag.is_none() => Some(("oneOf", &u.members)),
+                _ => None,
+            }
+        }
+        let (Some((ka, ma)), Some((kb, mb))) = (one(na), one(nb)) else { return false };
+        if ka == kb {
+            return false;
+        }
+        let relaxing = kb == "anyOf";
+        if !relaxing && ka != "anyOf" {
+            self.undecided(path, format!("{ka} became {kb}"));
+            return true;
+        }
+        let (matched, taken) = self.match_members(ma, mb);
+        let mut inner = Vec::new();
+        let mut sound = matched.iter().all(Option::is_some) || !relaxing;
+        sound &= taken.iter().all(|t| *t) || relaxing;
+        for (i, m) in matched.iter().enumerate() {
+            if let Some((j, false)) = m {
+                let changes = self.scratch(Some(ma[i]), Some(mb[*j]));
+                let wrong = |d: &Detected| {
+                    if relaxing {
+                        d.rule.impact == Impact::Breaking
+                    } else {
+                        d.rule.response == Impact::Breaking
+                    }
+                };
+                sound &= !changes.iter().any(wrong);
+                inner.push((i, *j));
+            }
+        }
+        if !sound || (!relaxing && mb.is_empty()) {
+            self.undecided(path, format!("{ka} became {kb} with members that changed both ways"));
+            return true;
+        }
+        let rule = if relaxing { rules::UNION_KIND_RELAXED } else { rules::UNION_KIND_TIGHTENED };
+        self.push(rule, path, format!("{ka} -> {kb}"));
+        for (i, j) in inner {
+            self.member(ma[i], mb[j], format!("#{j}"), path);
+        }
+        for (j, t) in taken.iter().enumerate() {
+            if !t {
+                self.push(rules::UNION_MEMBER_ADDED, path, format!("{kb} member #{j} added"));
+            }
+        }
+        for (i, m) in matched.iter().enumerate() {
+            if m.is_none() {
+                self.push(rules::UNION_MEMBER_REMOVED, path, format!("{ka} member #{i} removed"));
+            }
+        }
+        true
     }
 
     /// How a message names member `i` of a union: its tag, else its
@@ -629,38 +800,9 @@ impl<'s> Cx<'s> {
                 return;
             }
         }
-        // Untagged: exact matches, then by name, then by value classes.
-        let mut matched: Vec<Option<usize>> = vec![None; ua.members.len()];
-        let mut taken = vec![false; ub.members.len()];
-        let mut exact = vec![false; ua.members.len()];
-        for (i, &m) in ua.members.iter().enumerate() {
-            if let Some(j) = (0..ub.members.len()).find(|&j| !taken[j] && self.same(Some(m), Some(ub.members[j]))) {
-                matched[i] = Some(j);
-                taken[j] = true;
-                exact[i] = true;
-            }
-        }
-        let name = |s: &Schema, id: Id| s.node(id).label.clone();
-        let bits = |s: &Schema, id: Id| effective(node(s, resolve(s, Some(id))));
-        for pass in 0..2 {
-            for (i, &m) in ua.members.iter().enumerate() {
-                if matched[i].is_some() {
-                    continue;
-                }
-                let found = (0..ub.members.len()).find(|&j| {
-                    !taken[j]
-                        && match pass {
-                            0 => name(self.a, m).is_some() && name(self.a, m) == name(self.b, ub.members[j]),
-                            _ => bits(self.a, m) == bits(self.b, ub.members[j]),
-                        }
-                });
-                if let Some(j) = found {
-                    matched[i] = Some(j);
-                    taken[j] = true;
-                }
-            }
-        }
-        let differs = matched.iter().zip(&exact).any(|(m, e)| m.is_none() || !e) || taken.iter().any(|t| !t);
+        // Untagged: equal members first, then by name, then by value classes.
+        let (matched, taken) = self.match_members(&ua.members, &ub.members);
+        let differs = matched.iter().any(|m| !matches!(m, Some((_, true)))) || taken.iter().any(|t| !t);
         if !differs {
             return;
         }
@@ -669,7 +811,7 @@ impl<'s> Cx<'s> {
         }
         for (i, m) in matched.iter().enumerate() {
             match m {
-                Some(j) if !exact[i] => {
+                Some((j, false)) => {
                     let label = self.member_label(self.b, ub, *j);
                     self.member(ua.members[i], ub.members[*j], label, path);
                 }
