@@ -146,6 +146,27 @@ pub(super) fn changes(old: &ContractSpec, new: &ContractSpec) -> Vec<Detected> {
             (None, None) => {}
         }
     }
+    // A key added to (removed from) an object that the other revision
+    // closes: old readers reject the new key (the new revision rejects the
+    // old one).
+    let closed = |c: &ContractSpec, m: &BTreeMap<String, Site<'_>>, path: &str| match parent(path) {
+        Some(p) => m.get(p).is_some_and(|s| s.node.closed),
+        None => c.closed,
+    };
+    let mut extra = Vec::new();
+    for d in &out.0 {
+        let added = d.rule == rules::ADDED_OPTIONAL || d.rule == rules::ADDED_REQUIRED;
+        let removed = d.rule == rules::REMOVED_OPTIONAL || d.rule == rules::REMOVED_REQUIRED;
+        if added && closed(old, &a, &d.field) {
+            extra.push((rules::ADDED_CLOSED, d.field.clone(), "the key was undeclared in a closed object".to_string()));
+        }
+        if removed && closed(new, &b, &d.field) {
+            extra.push((rules::REMOVED_CLOSED, d.field.clone(), "the key is undeclared in a closed object now".to_string()));
+        }
+    }
+    for (rule, field, message) in extra {
+        out.push(rule, &field, message);
+    }
     out.0
 }
 
