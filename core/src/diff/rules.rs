@@ -43,6 +43,10 @@ pub enum ProofAt {
     /// At an undeclared key directly below the changed field (an object
     /// closed or opened).
     ChildKey,
+    /// At the changed field, or at a key directly below it (a tagged
+    /// union's unknown tag is `field.enum` at `content[].type`, below the
+    /// union at `content[]`).
+    FieldOrChild,
 }
 
 /// A compatibility rule: everything said about it, in one place.

@@ -80,6 +80,14 @@ fn proves(f: &Finding, d: &Detected, tree: &Node) -> bool {
                 || (rest.starts_with("[\"") && rest.ends_with("\"]"))
         }
         ProofAt::Field => at == d.field,
+        ProofAt::FieldOrChild => {
+            at == d.field
+                || (at.len() > d.field.len() && at.starts_with(d.field.as_str()) && {
+                    let rest = &at[d.field.len()..];
+                    (rest.starts_with('.') && !rest[1..].contains(['.', '[']))
+                        || (rest.starts_with("[\"") && rest.ends_with("\"]"))
+                })
+        }
         ProofAt::FieldOrParent => at == d.field || below(&d.field, &at),
     }
 }
