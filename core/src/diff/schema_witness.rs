@@ -123,6 +123,9 @@ enum Side {
 /// A node of one revision.
 type At = (Side, Id);
 
+/// A set of nodes and the unions whose member is already chosen.
+type GenKey = (Vec<At>, Vec<(At, bool)>);
+
 /// An object's members, in order.
 type Members = Vec<(String, J)>;
 
@@ -158,11 +161,11 @@ struct Search<'c> {
     r: &'c Schema,
     /// Generator calls made.
     steps: Cell<usize>,
-    /// A value found for a set of nodes (sorted).
-    found: RefCell<HashMap<Vec<At>, J>>,
+    /// A value found for a set of nodes (sorted) and pinned unions.
+    found: RefCell<HashMap<GenKey, J>>,
     /// The smallest depth at which a set of nodes had no value: deeper, it
     /// has none either.
-    failed: RefCell<HashMap<Vec<At>, usize>>,
+    failed: RefCell<HashMap<GenKey, usize>>,
 }
 
 impl<'c> Search<'c> {
@@ -217,8 +220,13 @@ impl<'c> Search<'c> {
     /// The sets of nodes a value judged by `set` meets once every union
     /// has picked a member, in member order, at most `limit` of them.
     fn alternatives(&self, set: &[At], limit: usize) -> Vec<Vec<At>> {
+        self.alternatives_pinned(set, &[], limit)
+    }
+
+    /// The same, with the unions of `pinned` left as `set` chose them.
+    fn alternatives_pinned(&self, set: &[At], pinned: &[(At, bool)], limit: usize) -> Vec<Vec<At>> {
         let mut out = Vec::new();
-        self.choose(set.to_vec(), &mut Vec::new(), &mut out, limit);
+        self.choose(set.to_vec(), &mut pinned.to_vec(), &mut out, limit);
         out
     }
 
@@ -258,9 +266,19 @@ impl<'c> Search<'c> {
     /// Up to `limit` distinct values every node of `set` accepts, smallest
     /// first.
     fn gen_many(&self, set: &[At], depth: usize, limit: usize) -> Vec<J> {
-        let mut key = set.to_vec();
-        key.sort_unstable();
-        key.dedup();
+        self.gen_pinned(set, &[], depth, limit)
+    }
+
+    /// The same, the unions of `pinned` taking no other member than the
+    /// one `set` holds (an instance of that member, not of an earlier one).
+    fn gen_pinned(&self, set: &[At], pinned: &[(At, bool)], depth: usize, limit: usize) -> Vec<J> {
+        let mut nodes = set.to_vec();
+        nodes.sort_unstable();
+        nodes.dedup();
+        let mut chosen = pinned.to_vec();
+        chosen.sort_unstable();
+        chosen.dedup();
+        let key = (nodes, chosen);
         if limit == 1 {
             if let Some(v) = self.found.borrow().get(&key) {
                 return vec![v.clone()];
@@ -274,13 +292,13 @@ impl<'c> Search<'c> {
         }
         self.steps.set(self.steps.get() + 1);
         let mut out: Vec<J> = Vec::new();
-        'alternatives: for nodes in self.alternatives(&key, MAX_ALTERNATIVES) {
+        'alternatives: for nodes in self.alternatives_pinned(&key.0, &key.1, MAX_ALTERNATIVES) {
             if nodes.iter().any(|&at| self.node(at).never) {
                 continue;
             }
             for t in self.type_order(&nodes) {
                 for v in self.proposals(&nodes, t, depth) {
-                    if !out.contains(&v) && self.accepts(&key, &v) {
+                    if !out.contains(&v) && self.accepts(&key.0, &v) {
                         out.push(v);
                         if out.len() >= limit {
                             break 'alternatives;
@@ -696,7 +714,7 @@ impl<'c> Search<'c> {
             for &m in self.union(owner, one).map_or(&[][..], |u| &u.members) {
                 let mut set = la.to_vec();
                 set.push((owner.0, m));
-                out.extend(self.gen(&set, depth));
+                out.extend(self.gen_pinned(&set, &[(owner, one)], depth, 1));
             }
         }
         // An object with a key no revision declares (an object closed).
@@ -707,6 +725,30 @@ impl<'c> Search<'c> {
         if at == ProofAt::ChildKey || at == ProofAt::TopLevelKey {
             // Closing an object proves best on an object of its own.
             out.extend(self.with_undeclared(&J::Obj(Vec::new()), &xa, &xr, depth));
+        }
+        // A value the rejecting side's `not` forbids.
+        for &at in &xr {
+            if let Some(not) = self.node(at).not {
+                let mut set = la.to_vec();
+                set.push((at.0, not));
+                out.extend(self.gen(&set, depth));
+            }
+        }
+        // An object with a key whose `dependentRequired` companions are missing.
+        if let Some(J::Obj(base)) = objects.first() {
+            for &at in &xr {
+                for (key, _) in &self.node(at).dependent_required {
+                    if base.iter().any(|(k, _)| **k == **key) {
+                        continue;
+                    }
+                    let Some(schemas) = self.key_schemas(&xa, key) else { continue };
+                    if let Some(v) = self.gen(&schemas, depth + 1) {
+                        let mut members = base.clone();
+                        members.push((key.to_string(), v));
+                        out.push(J::Obj(members));
+                    }
+                }
+            }
         }
         // Objects at the property counts either side names.
         if let Some(J::Obj(base)) = objects.first() {
@@ -1353,5 +1395,188 @@ mod tests {
         assert_eq!(parse_path(r#"a["x.y"][2]{}[]"#, false).unwrap().len(), 5);
         assert_eq!(parse_path(r#"a["x.y"][2]"#, true).unwrap()[1], Seg::Key("x.y".into()));
         assert_eq!(parse_path("a..b", false), None);
+    }
+
+    /// A real MCP contract, edited.
+    fn mcp(file: &str, edit: impl FnOnce(&mut serde_json::Value)) -> ContractSpec {
+        let path = format!("{}/../tests/data/contracts/mcp/{file}", env!("CARGO_MANIFEST_DIR"));
+        let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        edit(&mut doc["schema"]);
+        ContractSpec::from_slice(doc.to_string().as_bytes(), "mcp.json").unwrap()
+    }
+
+    #[test]
+    fn changes_to_real_mcp_contracts_have_witnesses() {
+        use crate::rules::{FIELD_MAXIMUM, FIELD_MIN_ITEMS, FIELD_MIN_LENGTH, FIELD_PATTERN, FIELD_UNIQUE_ITEMS};
+        use serde_json::json;
+        const R: &str = "call_tool_result_2025.6.18.json";
+        const I: &str = "initialize_request_2025.6.18.json";
+        let (result, init) = (mcp(R, |_| {}), mcp(I, |_| {}));
+        type Case =
+            (ContractSpec, &'static str, &'static [&'static Rule], ProofAt, &'static str, (&'static str, &'static str));
+        let cases: Vec<Case> = vec![
+            (
+                mcp(R, |s| s["$defs"]["TextContent"]["properties"]["text"]["maxLength"] = json!(5)),
+                "content[].text",
+                &[FIELD_MAX_LENGTH],
+                ProofAt::Field,
+                r#"{"content":[{"type":"text","text":"xxxxxx"}]}"#,
+                ("field.maxLength", "content[0].text"),
+            ),
+            (
+                mcp(R, |s| s["$defs"]["Annotations"]["properties"]["priority"]["maximum"] = json!(0.5)),
+                "content[].annotations.priority",
+                &[FIELD_MAXIMUM],
+                ProofAt::Field,
+                r#"{"content":[{"text":"","type":"text","annotations":{"priority":1}}]}"#,
+                ("field.maximum", "content[0].annotations.priority"),
+            ),
+            (
+                mcp(R, |s| s["additionalProperties"] = json!(false)),
+                CONTRACT_FIELD,
+                &[FIELD_ADDITIONAL_PROPERTIES],
+                ProofAt::ChildKey,
+                r#"{"content":[],"undeclared":""}"#,
+                ("field.additionalProperties", "undeclared"),
+            ),
+            (
+                mcp(R, |s| s["properties"]["structuredContent"]["additionalProperties"] = json!({"type": "string"})),
+                "structuredContent{}",
+                &[FIELD_TYPE],
+                ProofAt::Field,
+                r#"{"content":[],"structuredContent":{"k":0}}"#,
+                ("field.type", "structuredContent.k"),
+            ),
+            (
+                mcp(R, |s| {
+                    s["$defs"]["EmbeddedResource"]["properties"]["resource"]["anyOf"].as_array_mut().unwrap().pop();
+                }),
+                "content[].resource",
+                &[FIELD_ANY_OF],
+                ProofAt::Field,
+                r#"{"content":[{"type":"resource","resource":{"blob":"AAAA","uri":"https://example.com"}}]}"#,
+                ("field.anyOf", "content[0].resource"),
+            ),
+            (
+                mcp(R, |s| s["properties"]["content"]["minItems"] = json!(1)),
+                "content",
+                &[FIELD_MIN_ITEMS],
+                ProofAt::Field,
+                r#"{"content":[]}"#,
+                ("field.minItems", "content"),
+            ),
+            (
+                mcp(R, |s| s["properties"]["content"]["uniqueItems"] = json!(true)),
+                "content",
+                &[FIELD_UNIQUE_ITEMS],
+                ProofAt::Field,
+                r#"{"content":[{"text":"","type":"text"},{"text":"","type":"text"}]}"#,
+                ("field.uniqueItems", "content"),
+            ),
+            (
+                mcp(R, |s| s["$defs"]["ResourceLink"]["properties"]["name"]["pattern"] = json!("^[a-z]+$")),
+                "content[].name",
+                &[FIELD_PATTERN],
+                ProofAt::Field,
+                r#"{"content":[{"type":"resource_link","uri":"https://example.com","name":""}]}"#,
+                ("field.pattern", "content[0].name"),
+            ),
+            (
+                mcp(R, |s| s["$defs"]["ResourceLink"]["required"] = json!(["name", "type", "uri", "size"])),
+                "content[].size",
+                &[FIELD_REQUIRED, FIELD_TYPE],
+                ProofAt::FieldOrParent,
+                r#"{"content":[{"name":"","type":"resource_link","uri":"https://example.com"}]}"#,
+                ("field.required", "content[0].size"),
+            ),
+            (
+                mcp(R, |s| s["$defs"]["TextContent"]["additionalProperties"] = json!(false)),
+                "content[]",
+                &[FIELD_ADDITIONAL_PROPERTIES],
+                ProofAt::ChildKey,
+                r#"{"content":[{"text":"","type":"text","undeclared":""}]}"#,
+                ("field.additionalProperties", "content[0].undeclared"),
+            ),
+            (
+                mcp(R, |s| s["type"] = json!("array")),
+                CONTRACT_FIELD,
+                &[FIELD_TYPE],
+                ProofAt::Field,
+                r#"{"content":[]}"#,
+                ("field.type", "<data>"),
+            ),
+        ];
+        for (new, field, proof, at, body, finding) in &cases {
+            assert_eq!(witness(&result, new, field, proof, *at, &[*finding]), *body);
+        }
+        // Response direction: a role added is read by old clients as unknown.
+        let roles = mcp(R, |s| s["$defs"]["Role"]["enum"] = json!(["assistant", "user", "system"]));
+        let body = witness(
+            &roles,
+            &result,
+            "content[].annotations.audience[]",
+            &[FIELD_ENUM],
+            ProofAt::Field,
+            &[("field.enum", "content[0].annotations.audience[0]")],
+        );
+        assert_eq!(body, r#"{"content":[{"text":"","type":"text","annotations":{"audience":["system"]}}]}"#);
+        let cases: Vec<Case> = vec![
+            (
+                mcp(I, |s| {
+                    s["$defs"]["ClientCapabilities"]["properties"]["experimental"]["additionalProperties"]
+                        ["additionalProperties"] = json!(false)
+                }),
+                "params.capabilities.experimental{}",
+                &[FIELD_ADDITIONAL_PROPERTIES],
+                ProofAt::ChildKey,
+                r#"{"method":"initialize","params":{"clientInfo":{"name":"","version":""},"protocolVersion":"","capabilities":{"experimental":{"k":{"undeclared":""}}}}}"#,
+                ("field.additionalProperties", "params.capabilities.experimental.k.undeclared"),
+            ),
+            (
+                mcp(I, |s| s["properties"]["method"]["const"] = json!("init")),
+                "method",
+                &[FIELD_CONST],
+                ProofAt::Field,
+                r#"{"params":{"capabilities":{},"clientInfo":{"name":"","version":""},"protocolVersion":""},"method":"initialize"}"#,
+                ("field.const", "method"),
+            ),
+            (
+                mcp(I, |s| s["$defs"]["Implementation"]["properties"]["version"]["minLength"] = json!(3)),
+                "params.clientInfo.version",
+                &[FIELD_MIN_LENGTH],
+                ProofAt::Field,
+                r#"{"method":"initialize","params":{"capabilities":{},"protocolVersion":"","clientInfo":{"name":"","version":""}}}"#,
+                ("field.minLength", "params.clientInfo.version"),
+            ),
+        ];
+        for (new, field, proof, at, body, finding) in &cases {
+            assert_eq!(witness(&init, new, field, proof, *at, &[*finding]), *body);
+        }
+    }
+
+    #[test]
+    fn not_and_dependent_required_added() {
+        let old = contract(r#"{"type": "object", "properties": {"v": {"type": ["string", "integer"]}}}"#);
+        let new = contract(
+            r#"{"type": "object", "properties": {"v": {"type": ["string", "integer"], "not": {"type": "integer"}}}}"#,
+        );
+        let body = witness(&old, &new, "v", &[crate::rules::FIELD_NOT], ProofAt::Field, &[("field.not", "v")]);
+        assert_eq!(body, r#"{"v":0}"#);
+        let shape = |extra: &str| {
+            contract(&format!(
+                r#"{{"type": "object", "properties": {{"o": {{"type": "object", "properties": {{"card": {{"type": "string"}},
+                    "billing": {{"type": "string"}}}}{extra}}}}}, "required": ["o"]}}"#
+            ))
+        };
+        let (old, new) = (shape(""), shape(r#", "dependentRequired": {"card": ["billing"]}"#));
+        let body = witness(
+            &old,
+            &new,
+            "o",
+            &[crate::rules::FIELD_DEPENDENT_REQUIRED],
+            ProofAt::FieldOrChild,
+            &[("field.dependentRequired", "o.billing")],
+        );
+        assert_eq!(body, r#"{"o":{"card":""}}"#);
     }
 }
