@@ -74,22 +74,17 @@ fn proves(f: &Finding, d: &Detected, tree: &Node) -> bool {
     let at = pattern_in(tree, f.field());
     match d.rule.proof_at {
         ProofAt::TopLevelKey => true,
-        ProofAt::ChildKey => {
-            let rest = at.strip_prefix(d.field.as_str()).unwrap_or("");
-            (rest.starts_with('.') && !rest[1..].contains(['.', '[']))
-                || (rest.starts_with("[\"") && rest.ends_with("\"]"))
-        }
+        ProofAt::ChildKey => child_key(&at, &d.field),
         ProofAt::Field => at == d.field,
-        ProofAt::FieldOrChild => {
-            at == d.field
-                || (at.len() > d.field.len() && at.starts_with(d.field.as_str()) && {
-                    let rest = &at[d.field.len()..];
-                    (rest.starts_with('.') && !rest[1..].contains(['.', '[']))
-                        || (rest.starts_with("[\"") && rest.ends_with("\"]"))
-                })
-        }
+        ProofAt::FieldOrChild => at == d.field || child_key(&at, &d.field),
         ProofAt::FieldOrParent => at == d.field || below(&d.field, &at),
     }
+}
+
+/// Whether `at` is one key directly below `field` (`.key` or `["key"]`).
+fn child_key(at: &str, field: &str) -> bool {
+    let rest = at.strip_prefix(field).unwrap_or("");
+    (rest.starts_with('.') && !rest[1..].contains(['.', '['])) || (rest.starts_with("[\"") && rest.ends_with("\"]"))
 }
 
 fn judge(report: &Report, d: &Detected, tree: &Node) -> Verdict {
