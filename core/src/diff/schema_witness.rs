@@ -743,12 +743,33 @@ impl<'c> Search<'c> {
             // Closing an object proves best on an object of its own.
             out.extend(self.with_undeclared(&J::Obj(Vec::new()), &xa, &xr, depth));
         }
-        // A value the rejecting side's `not` forbids.
-        for &at in &xr {
-            if let Some(not) = self.node(at).not {
+        // A value the rejecting side's `not` forbids, and values that pass
+        // either side's `if` (so that its `then` judges them).
+        for &at in xr.iter().chain(&xa) {
+            let n = self.node(at);
+            let forbidden = n.not.filter(|_| at.0 == Side::R);
+            for extra in forbidden.into_iter().chain(n.condition.as_ref().map(|c| c.test)) {
                 let mut set = la.to_vec();
-                set.push((at.0, not));
+                set.push((at.0, extra));
                 out.extend(self.gen(&set, depth));
+            }
+        }
+        // An object with a key the rejecting side's `propertyNames` refuses.
+        if let Some(J::Obj(base)) = objects.first() {
+            for &at in &xr {
+                let Some(names) = self.node(at).property_names else { continue };
+                let c = &self.node((at.0, names)).constraints;
+                let refused = |k: &String| {
+                    !base.iter().any(|(m, _)| m == k) && !self.accepts(&[(at.0, names)], &J::Str(k.clone()))
+                };
+                for key in sample::strings(&[c]).into_iter().filter(refused).take(4) {
+                    let Some(schemas) = self.key_schemas(&xa, &key) else { continue };
+                    if let Some(v) = self.gen(&schemas, depth + 1) {
+                        let mut members = base.clone();
+                        members.push((key, v));
+                        out.push(J::Obj(members));
+                    }
+                }
             }
         }
         // An object with a key whose `dependentRequired` companions are missing.
@@ -864,6 +885,8 @@ impl<'c> Search<'c> {
             if let Some(m) = self.node(at).max_contains {
                 lengths.push(m + 1);
             }
+            let prefix = self.node(at).prefix_items.len() as u64;
+            lengths.extend([prefix, prefix + 1]);
         }
         lengths.sort_unstable();
         lengths.dedup();
@@ -1628,5 +1651,41 @@ mod tests {
         let body = witness(&old, &new, "s", &[FIELD_MAX_LENGTH], ProofAt::Field, &[("field.maxLength", "s")]);
         assert_eq!(body, r#"{"s":"xx"}"#);
         assert!(start.elapsed() < std::time::Duration::from_secs(2), "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn property_names_conditions_and_closed_tuples() {
+        let old = contract(r#"{"type": "object", "properties": {"m": {"type": "object"}}, "required": ["m"]}"#);
+        let new = contract(
+            r#"{"type": "object", "properties": {"m": {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}}},
+                "required": ["m"]}"#,
+        );
+        let body = witness(
+            &old,
+            &new,
+            "m",
+            &[crate::rules::FIELD_PROPERTY_NAMES],
+            ProofAt::FieldOrChild,
+            &[("field.propertyNames", "m[\"\"]")],
+        );
+        assert_eq!(body, r#"{"m":{"":""}}"#);
+        let old =
+            contract(r#"{"type": "object", "properties": {"kind": {"enum": ["a", "b"]}, "n": {"type": "integer"}}}"#);
+        let new = contract(
+            r#"{"type": "object", "properties": {"kind": {"enum": ["a", "b"]}, "n": {"type": "integer"}},
+                "if": {"properties": {"kind": {"const": "b"}}, "required": ["kind"]}, "then": {"required": ["n"]}}"#,
+        );
+        let body =
+            witness(&old, &new, CONTRACT_FIELD, &[FIELD_REQUIRED], ProofAt::FieldOrChild, &[("field.required", "n")]);
+        assert_eq!(body, r#"{"kind":"b"}"#);
+        let shape = |closed: &str| {
+            contract(&format!(
+                r#"{{"type": "object", "properties": {{"t": {{"type": "array",
+                    "prefixItems": [{{"type": "integer"}}, {{"type": "string"}}]{closed}}}}}}}"#
+            ))
+        };
+        let (old, new) = (shape(""), shape(r#", "items": false"#));
+        let body = witness(&old, &new, "t[]", &[crate::rules::FIELD_ITEMS], ProofAt::Field, &[("field.items", "t[2]")]);
+        assert_eq!(body, r#"{"t":[0,"",""]}"#);
     }
 }
