@@ -1688,4 +1688,46 @@ mod tests {
         let body = witness(&old, &new, "t[]", &[crate::rules::FIELD_ITEMS], ProofAt::Field, &[("field.items", "t[2]")]);
         assert_eq!(body, r#"{"t":[0,"",""]}"#);
     }
+
+    #[test]
+    fn changes_to_the_real_mcp_tool_contract() {
+        use crate::rules::FIELD_MIN_LENGTH;
+        use serde_json::json;
+        const T: &str = "tool_2025.6.18.json";
+        let tool = mcp(T, |_| {});
+        let closed = mcp(T, |s| {
+            s["properties"]["inputSchema"]["properties"]["properties"]["additionalProperties"]["additionalProperties"] =
+                json!(false)
+        });
+        let body = witness(
+            &tool,
+            &closed,
+            "inputSchema.properties{}",
+            &[FIELD_ADDITIONAL_PROPERTIES],
+            ProofAt::ChildKey,
+            &[("field.additionalProperties", "inputSchema.properties.k.undeclared")],
+        );
+        assert_eq!(body, r#"{"name":"","inputSchema":{"type":"object","properties":{"k":{"undeclared":""}}}}"#);
+        let named =
+            mcp(T, |s| s["properties"]["inputSchema"]["properties"]["required"]["items"]["minLength"] = json!(1));
+        let body = witness(
+            &tool,
+            &named,
+            "inputSchema.required[]",
+            &[FIELD_MIN_LENGTH],
+            ProofAt::Field,
+            &[("field.minLength", "inputSchema.required[0]")],
+        );
+        assert_eq!(body, r#"{"name":"","inputSchema":{"type":"object","required":[""]}}"#);
+        let read_only = mcp(T, |s| s["$defs"]["ToolAnnotations"]["properties"]["readOnlyHint"]["const"] = json!(true));
+        let body = witness(
+            &tool,
+            &read_only,
+            "annotations.readOnlyHint",
+            &[FIELD_CONST],
+            ProofAt::Field,
+            &[("field.const", "annotations.readOnlyHint")],
+        );
+        assert_eq!(body, r#"{"inputSchema":{"type":"object"},"name":"","annotations":{"readOnlyHint":false}}"#);
+    }
 }
