@@ -731,6 +731,15 @@ fn a_schema_form_response_contract_through_check_and_lock() {
         "error[revision.bump.insufficient] contracts/r_1.1.0.json:3: t.result@1.1.0: 1.0.0 -> 1.1.0 is breaking \
          (union.member.added content[]), which needs a major bump; found a minor bump\ncheck: 1 problem\n"
     );
+    let out = cli(&dir, &["changelog"]);
+    assert!(
+        out.stdout.contains(
+            "## t.result\n\nJudged as a response: a change is breaking when old readers reject what the new revision \
+             allows.\n\n### 1.1.0 (breaking, from 1.0.0; minor bump)\n"
+        ),
+        "{}",
+        out.stdout
+    );
     // Published as 2.0.0 instead: the gate passes.
     std::fs::remove_file(dir.join("contracts/r_1.1.0.json")).unwrap();
     let v2 = schema("2.0.0", &format!("{}, {}", member("text"), member("image")));
