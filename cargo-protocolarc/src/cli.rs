@@ -246,6 +246,11 @@ pub(crate) struct ValidateArgs {
     /// failing results before the summary (JSON): for big captures.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Validate on N threads (default: every core). Output stays in input
+    /// order, byte for byte what one job prints; memory stays bounded (a
+    /// batch of envelopes at a time).
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
 }
 
 #[derive(Debug, Args)]

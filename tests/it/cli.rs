@@ -337,3 +337,37 @@ fn colour_is_opt_in_off_a_terminal_and_never_in_json() {
     let json = env(&[("CARGO_TERM_COLOR", "always")], &["--format", "json"]);
     assert!(json.starts_with("{\"format_version\":1,\"results\":[") && !json.contains('\x1b'), "{json}");
 }
+
+/// `--jobs N` prints exactly what one job prints, in input order, in text
+/// and JSON, quiet or not, across batch boundaries, and exits alike.
+#[test]
+fn validate_jobs_are_byte_identical_to_one_job() {
+    let dir = scratch("validate-jobs");
+    let seed = std::fs::read_to_string(protocolarc_tests::root().join("contracts/fixtures/mcp_calls.jsonl")).unwrap();
+    let lines: Vec<&str> = seed.lines().collect();
+    // 10,000 envelopes (more than two batches), valid and failing mixed.
+    let mut body = String::new();
+    for i in 0..10_000 {
+        body.push_str(lines[i % lines.len()]);
+        body.push('\n');
+    }
+    write_files(&dir, &[("big.jsonl", body.as_bytes())]);
+    let contract = protocolarc_tests::root().join("contracts/mcp_tool_call_1.1.0.json");
+    let contract = contract.to_str().unwrap();
+    for extra in [&[][..], &["--format", "json"][..], &["--quiet"][..]] {
+        let run = |jobs: &str| {
+            let mut args = vec!["validate", contract, "big.jsonl", "--jobs", jobs];
+            args.extend_from_slice(extra);
+            run_in(bin!(), &dir, &args)
+        };
+        let one = run("1");
+        assert_eq!(one.code, 1, "the seed fixtures include failing envelopes");
+        assert!(one.stdout.len() > 10_000, "{extra:?}: {}", one.stdout.len());
+        for jobs in ["2", "3", "8"] {
+            let many = run(jobs);
+            assert_eq!((many.code, &many.stdout), (one.code, &one.stdout), "--jobs {jobs} {extra:?}");
+        }
+    }
+    let zero = run_in(bin!(), &dir, &["validate", contract, "big.jsonl", "--jobs", "0"]);
+    assert_eq!(zero.code, 3);
+}

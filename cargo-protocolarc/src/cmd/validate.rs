@@ -4,14 +4,19 @@ use std::io::Write;
 
 use protocolarc::envelope::Envelope;
 use protocolarc::render::validation::{self, Outcome, Summary};
-use protocolarc::ContractSpec;
+use protocolarc::{ContractSpec, Report};
 
 use super::{input, inputs, Ctx};
 use crate::cli::{ReportFormat, ValidateArgs};
 use crate::source::{Input, Repo};
 use crate::{exit, Failure};
 
-/// Writes outcomes as they come.
+/// Envelopes validated together: on `jobs` threads, then written in input
+/// order. Big enough to keep the threads busy, small enough that memory
+/// does not grow with the input.
+const BATCH: usize = 4096;
+
+/// Writes outcomes in input order.
 struct Sink<'w> {
     format: ReportFormat,
     out: &'w mut dyn Write,
@@ -21,6 +26,50 @@ struct Sink<'w> {
     quiet: bool,
     /// Results written so far (all of them unless quiet).
     written: usize,
+}
+
+/// Envelopes read and not yet judged, with their contract.
+struct Batch<'c> {
+    jobs: usize,
+    items: Vec<(&'c ContractSpec, Envelope)>,
+}
+
+impl<'c> Batch<'c> {
+    fn push(&mut self, contract: &'c ContractSpec, envelope: Envelope, sink: &mut Sink<'_>) -> Result<(), Failure> {
+        self.items.push((contract, envelope));
+        if self.items.len() >= BATCH {
+            self.flush(sink)?;
+        }
+        Ok(())
+    }
+
+    /// Validates the batch (split among the jobs; each report is
+    /// independent of the others) and writes the outcomes in input order.
+    fn flush(&mut self, sink: &mut Sink<'_>) -> Result<(), Failure> {
+        let items = std::mem::take(&mut self.items);
+        let judge = |part: &[(&ContractSpec, Envelope)]| -> Vec<Report> {
+            part.iter().map(|(c, e)| c.validate_envelope(e)).collect()
+        };
+        let reports: Vec<Report> = if self.jobs <= 1 || items.len() < 2 {
+            judge(&items)
+        } else {
+            let chunk = items.len().div_ceil(self.jobs);
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = items.chunks(chunk).map(|part| scope.spawn(move || judge(part))).collect();
+                // A validator never panics on input; should a thread fail
+                // anyway, its envelopes are judged again here.
+                handles
+                    .into_iter()
+                    .zip(items.chunks(chunk))
+                    .flat_map(|(h, part)| h.join().unwrap_or_else(|_| judge(part)))
+                    .collect()
+            })
+        };
+        for ((contract, envelope), report) in items.iter().zip(&reports) {
+            sink.push(contract, envelope, report)?;
+        }
+        Ok(())
+    }
 }
 
 impl Sink<'_> {
@@ -37,13 +86,11 @@ impl Sink<'_> {
         }
     }
 
-    fn push(&mut self, contract: &ContractSpec, envelope: &Envelope) -> Result<(), Failure> {
+    fn push(&mut self, contract: &ContractSpec, envelope: &Envelope, report: &Report) -> Result<(), Failure> {
         self.start()?;
-        let report = contract.validate_envelope(envelope);
         let revision = contract.revision().to_string();
-        let outcome =
-            Outcome { contract: contract.name(), revision: &revision, source: envelope.source(), report: &report };
-        self.summary.add(&report);
+        let outcome = Outcome { contract: contract.name(), revision: &revision, source: envelope.source(), report };
+        self.summary.add(report);
         if self.quiet && report.is_valid() {
             return Ok(());
         }
@@ -73,9 +120,12 @@ impl Sink<'_> {
 }
 
 pub(crate) fn run(cx: &Ctx, args: ValidateArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+    let jobs = args
+        .jobs
+        .map_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get), usize::from);
     let mut sink =
         Sink { format: args.format, out, summary: Summary::default(), started: false, quiet: args.quiet, written: 0 };
-    match validate(cx, args, &mut sink) {
+    match validate(cx, args, jobs, &mut sink) {
         Err(Failure::Input(msg)) => {
             sink.abort(&msg)?;
             Err(Failure::Input(msg))
@@ -84,7 +134,7 @@ pub(crate) fn run(cx: &Ctx, args: ValidateArgs, out: &mut dyn Write) -> Result<i
     }
 }
 
-fn validate(cx: &Ctx, args: ValidateArgs, sink: &mut Sink<'_>) -> Result<i32, Failure> {
+fn validate(cx: &Ctx, args: ValidateArgs, jobs: usize, sink: &mut Sink<'_>) -> Result<i32, Failure> {
     let mut repo = Repo::default();
     let searched: Vec<String>;
     match args.contract {
@@ -94,19 +144,24 @@ fn validate(cx: &Ctx, args: ValidateArgs, sink: &mut Sink<'_>) -> Result<i32, Fa
             let sources =
                 if own_fixtures { vec![Input::Disk(cx.project()?.fixtures)] } else { inputs(&args.envelopes)? };
             searched = describe_inputs(&sources);
-            repo.envelopes(&sources, |envelope| {
+            let mut batch = Batch { jobs, items: Vec::new() };
+            let read = repo.envelopes(&sources, |envelope| {
                 if own_fixtures && envelope.contract() != contract.name() {
                     return Ok(());
                 }
-                sink.push(&contract, &envelope)
-            })?;
+                batch.push(&contract, envelope, sink)
+            });
+            // What was read before an input error is still reported.
+            batch.flush(sink)?;
+            read?;
         }
         None => {
             let project = cx.project()?;
             let catalog = repo.catalog(&[Input::Disk(project.contracts.clone())])?;
             let sources = vec![Input::Disk(project.fixtures.clone())];
             searched = describe_inputs(&sources);
-            repo.envelopes(&sources, |envelope| {
+            let mut batch = Batch { jobs, items: Vec::new() };
+            let read = repo.envelopes(&sources, |envelope| {
                 let Some(contract) = catalog.for_envelope(envelope.contract(), envelope.revision()) else {
                     return Err(Failure::Input(format!(
                         "{}: envelope {} targets '{}', which no contract in {} defines",
@@ -116,8 +171,10 @@ fn validate(cx: &Ctx, args: ValidateArgs, sink: &mut Sink<'_>) -> Result<i32, Fa
                         project.contracts.display()
                     )));
                 };
-                sink.push(contract, &envelope)
-            })?;
+                batch.push(contract, envelope, sink)
+            });
+            batch.flush(sink)?;
+            read?;
         }
     }
     if sink.summary.envelopes == 0 {
