@@ -201,11 +201,20 @@ pub fn schema_contract(
 /// `icons`) describe behaviour, not messages, and are not carried. A tool
 /// name becomes a contract name with white space, control characters and
 /// `@` written `_` (the contract name rule); nothing else changes.
-pub fn tools_list_contracts(doc: &Value, server: &str, revision: &str) -> Result<Vec<(String, Value)>, ImportError> {
+///
+/// The notes say what was dropped on the way (a draft-07 keyword beside a
+/// `$ref`, a vendor extension such as `x-fastmcp-wrap-result`), one per
+/// keyword, with its JSON Pointer in the input.
+pub fn tools_list_contracts(
+    doc: &Value,
+    server: &str,
+    revision: &str,
+) -> Result<(Vec<(String, Value)>, Vec<String>), ImportError> {
     check_identity(server, revision, None)?;
     check_depth(doc)?;
     let (tools, base) = tools_array(doc)?;
     let mut out: Vec<(String, Value, String)> = Vec::new();
+    let mut notes = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
         let at = format!("{base}/{i}");
         let Some(obj) = tool.as_object() else {
@@ -238,6 +247,7 @@ pub fn tools_list_contracts(doc: &Value, server: &str, revision: &str) -> Result
             let ptr = format!("{at}/{key}");
             let mut cx = Cx::new(schema, &ptr)?;
             let body = cx.schema(schema, "", 0)?;
+            notes.append(&mut cx.notes);
             let c =
                 contract(&name, revision, Some("mcp"), title.as_deref(), description.as_deref(), Some(direction), body);
             let stem = file_stem(&name);
@@ -255,7 +265,7 @@ pub fn tools_list_contracts(doc: &Value, server: &str, revision: &str) -> Result
         }
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(out.into_iter().map(|(stem, c, _)| (stem, c)).collect())
+    Ok((out.into_iter().map(|(stem, c, _)| (stem, c)).collect(), notes))
 }
 
 /// The contract name a tool name becomes: white space, control characters
@@ -608,6 +618,16 @@ impl<'a> Cx<'a> {
                 }
                 _ if ASSERTIONS.contains(&key) || ANNOTATIONS.contains(&key) => {
                     merge(&mut out, key, value.clone());
+                }
+                // A vendor extension (`x-fastmcp-wrap-result` on real MCP
+                // tools): no validator reads it, and a contract holds only
+                // what it validates or shows: dropped, with a note.
+                _ if key.starts_with("x-") => {
+                    let at = shown(&self.at(&here));
+                    self.notes.push(format!(
+                        "dropped vendor extension {} at {at}: no JSON Schema validator reads it",
+                        quote(key, 80)
+                    ));
                 }
                 _ => {
                     let hint = crate::suggest::nearest(key, known())

@@ -515,7 +515,7 @@ fn tools_list_shapes_and_names() {
     for doc in
         [json!([tool]), json!({"tools": [tool]}), json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [tool]}})]
     {
-        assert_eq!(protocolarc::import::tools_list_contracts(&doc, "w", "1.0.0").unwrap(), want);
+        assert_eq!(protocolarc::import::tools_list_contracts(&doc, "w", "1.0.0").unwrap(), (want.clone(), vec![]));
     }
     let err = |doc: Value| protocolarc::import::tools_list_contracts(&doc, "w", "1.0.0").unwrap_err().to_string();
     assert_eq!(err(json!({"error": {"code": -1}})), "a JSON-RPC error response, not a tools/list result");
@@ -802,7 +802,7 @@ fn random_documents_never_panic() {
         }
         let wrapped = json!({"result": {"tools": [{"name": "t", "inputSchema": doc, "outputSchema": doc}]}});
         for d in [doc, &wrapped] {
-            if let Ok(contracts) = tools_list_contracts(d, "s", "1.0.0") {
+            if let Ok((contracts, _)) = tools_list_contracts(d, "s", "1.0.0") {
                 listed += contracts.len();
             }
         }

@@ -16,7 +16,7 @@ use crate::{exit, Failure};
 pub(crate) fn run(args: ImportArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
     match args.what {
         ImportCommand::Schema(a) => schema(a, out, err),
-        ImportCommand::ToolsList(a) => tools_list(a, out),
+        ImportCommand::ToolsList(a) => tools_list(a, out, err),
     }
 }
 
@@ -40,11 +40,14 @@ fn schema(args: ImportSchemaArgs, out: &mut dyn Write, err: &mut dyn Write) -> R
     Ok(exit::OK)
 }
 
-fn tools_list(args: ImportToolsArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+fn tools_list(args: ImportToolsArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
     let (shown, bytes) = read_document(&args.file)?;
     let doc = parse(&shown, &bytes)?;
-    let contracts =
+    let (contracts, notes) =
         import::tools_list_contracts(&doc, &args.server, &args.revision).map_err(|e| located(&shown, &bytes, &e))?;
+    for note in notes {
+        writeln!(err, "note: {note}")?;
+    }
     create_dir(&args.out)?;
     for (stem, contract) in contracts {
         let path = args.out.join(format!("{stem}_{}.json", args.revision));

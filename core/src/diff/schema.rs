@@ -104,8 +104,20 @@ fn literal_bits(l: &Literal) -> u8 {
         Some(b'n') => 64,
         Some(b'{') => 16,
         Some(b'[') => 32,
-        _ if l.canonical.contains(['.', 'e', 'E']) => 4,
-        _ => 2,
+        // A number, canonical as its significant digits and the exponent of
+        // the first (`15e0` is 1.5, `25e1` is 25, `0` is 0).
+        _ => {
+            let text = l.canonical.trim_start_matches('-');
+            let integer = match text.split_once('e') {
+                Some((digits, exp)) => exp.parse::<i64>().is_ok_and(|e| digits.len() as i64 - 1 <= e),
+                None => true,
+            };
+            if integer {
+                2
+            } else {
+                4
+            }
+        }
     }
 }
 
