@@ -30,5 +30,6 @@ mod schema_cli;
 mod schema_conformance;
 mod schema_form;
 mod soundness;
+mod soundness_v2;
 mod strategies;
 mod typed;
