@@ -127,15 +127,19 @@ fn build_pair(data: &[u32]) -> SchemaPair {
     let mut mutations = Vec::new();
     for _ in 0..1 + c.below(3) {
         // The mutation first (regenerating a subschema rarely), then the
-        // first subschema it applies to, from one drawn on.
-        let op =
-            if c.one_in(40) { gen::MUTATIONS.len() - 1 } else { c.below(gen::MUTATIONS.len() as u32 - 1) as usize };
-        let mut paths = Vec::new();
-        gen::subschemas(&new, &mut Vec::new(), &mut paths);
-        let first = c.below(paths.len() as u32) as usize;
-        for k in 0..paths.len() {
-            let node = gen::at_mut(&mut new, &paths[(first + k) % paths.len()]).expect("path");
-            if gen::mutate(node, op, &mut c, &defs) {
+        // first subschema it applies to, from one drawn on; another
+        // mutation when it applies nowhere (three tries).
+        for _ in 0..3 {
+            let op =
+                if c.one_in(40) { gen::MUTATIONS.len() - 1 } else { c.below(gen::MUTATIONS.len() as u32 - 1) as usize };
+            let mut paths = Vec::new();
+            gen::subschemas(&new, &mut Vec::new(), &mut paths);
+            let first = c.below(paths.len() as u32) as usize;
+            let applied = (0..paths.len()).any(|k| {
+                let node = gen::at_mut(&mut new, &paths[(first + k) % paths.len()]).expect("path");
+                gen::mutate(node, op, &mut c, &defs)
+            });
+            if applied {
                 mutations.push(op);
                 break;
             }
