@@ -73,9 +73,15 @@ pub(crate) enum Command {
     /// Classify the change between two revisions: compatible, forward or breaking.
     #[command(
         long_about = "Classify the change between two revisions of a contract: compatible, forward or \
-                      breaking, field by field. Every breaking change that can reject an \
-                      envelope is proven by a witness: a data body the old revision accepts and the new \
-                      one rejects, checked with both validators (shown by --witnesses and in JSON).\n\n\
+                      breaking, field by field, in the direction the contract's messages flow (its \
+                      `direction`): for a request, a change is breaking when a message the old revision \
+                      accepted is rejected; for a response, when a message the new revision allows is \
+                      rejected by old readers; `both` takes the worse. Every breaking change that a \
+                      message shows is proven by a witness (for a request, a data body the old revision \
+                      accepts and the new one rejects; for a response, one the new revision accepts and \
+                      the old one rejects), checked with both validators (shown by --witnesses and in \
+                      JSON). Schema-form contracts are compared keyword by keyword; what the engine \
+                      cannot compare is schema.undecided, breaking.\n\n\
                       With --against REV, every contract of the project is compared with the same \
                       contract as committed at REV (new revision files and files edited in place alike). \
                       With no paths, every pair of neighbouring revisions in the project is compared.",

@@ -34,8 +34,8 @@ pub use protocolarc_core::fast;
 pub use protocolarc_core::io_reason;
 pub use protocolarc_core::{chain, contract, diff, envelope, export, import, input, lock, report, rules, suggest};
 pub use protocolarc_core::{
-    line_col, ContractError, ContractSpec, Envelope, FieldSpec, Finding, InputError, JsonType, Report, Severity,
-    TypeSet, DATA_FIELD, ENVELOPE_FIELD, MAX_DEPTH,
+    line_col, ContractDirection, ContractError, ContractSpec, Envelope, FieldSpec, Finding, InputError, JsonType,
+    Report, Severity, TypeSet, DATA_FIELD, ENVELOPE_FIELD, MAX_DEPTH,
 };
 
 pub use catalog::{Catalog, CatalogError};

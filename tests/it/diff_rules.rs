@@ -454,7 +454,14 @@ fn every_rule_is_in_the_table_with_its_impact() {
             || r.id.ends_with(".widened")
             || r.id.ends_with(".expanded")
             || r.id.ends_with(".disabled")
-            || ["field.added.optional", "field.removed.optional", "field.enum.removed"].contains(&r.id)
+            || [
+                "field.added.optional",
+                "field.removed.optional",
+                "field.enum.removed",
+                "field.added.closed",
+                "union.member.added",
+            ]
+            .contains(&r.id)
         {
             Impact::Forward
         } else {

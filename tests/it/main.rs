@@ -4,6 +4,7 @@
 
 mod adversarial;
 mod api;
+mod apicurio;
 mod bad_input;
 mod cli;
 mod compat_cli;
@@ -20,6 +21,7 @@ mod git_ci;
 mod import_export;
 mod input_limits;
 mod invariants;
+mod mcp_history;
 mod readme;
 mod real_schemas;
 mod rebuild;
@@ -32,4 +34,5 @@ mod schema_form;
 mod soundness;
 mod soundness_v2;
 mod strategies;
+mod tool_revisions;
 mod typed;

@@ -96,6 +96,107 @@ const PAIRS: &[(bool, &str, bool, &str)] = &[
     (false, r#"{"name": "a", "type": "array"}"#, false, r#"{"name": "a", "type": "array", "uniqueItems": true}"#),
 ];
 
+/// Schema-form pairs (old, new) and a rule the pair shows in one order or
+/// the other.
+const SCHEMA_PAIRS: &[(&str, &str, &str)] = &[
+    (r#"{"type": "string"}"#, r#"{"if": {"type": "string"}, "then": {"maxLength": 3}}"#, "schema.undecided"),
+    (
+        r#"{"oneOf": [{"type": "object", "required": ["type"], "properties": {"type": {"const": "a"}}}, {"type": "object", "required": ["type"], "properties": {"type": {"const": "b"}}}]}"#,
+        r#"{"oneOf": [{"type": "object", "required": ["type"], "properties": {"type": {"const": "a"}}}]}"#,
+        "union.member.removed",
+    ),
+    (
+        r#"{"anyOf": [{"type": "string"}]}"#,
+        r#"{"anyOf": [{"type": "string"}, {"type": "integer"}]}"#,
+        "union.member.added",
+    ),
+    (r#"{"type": "integer", "default": 1}"#, r#"{"type": "integer", "default": 2}"#, "field.default.changed"),
+    (
+        r#"{"type": "object", "additionalProperties": false, "properties": {"a": {}}}"#,
+        r#"{"type": "object", "additionalProperties": false, "properties": {"a": {}, "b": {}}}"#,
+        "field.added.closed",
+    ),
+    (
+        r#"{"type": "object", "additionalProperties": false, "properties": {"a": {}}}"#,
+        r#"{"type": "object", "additionalProperties": false, "properties": {"a": {}, "b": {}}}"#,
+        "field.removed.closed",
+    ),
+    (
+        r#"{"type": "object"}"#,
+        r#"{"type": "object", "propertyNames": {"maxLength": 3}}"#,
+        "field.propertyNames.tightened",
+    ),
+    (
+        r#"{"type": "object"}"#,
+        r#"{"type": "object", "propertyNames": {"maxLength": 3}}"#,
+        "field.propertyNames.relaxed",
+    ),
+    (
+        r#"{"type": "object", "propertyNames": {"pattern": "^a"}}"#,
+        r#"{"type": "object", "propertyNames": {"pattern": "^b"}}"#,
+        "field.propertyNames.changed",
+    ),
+    (
+        r#"{"type": "object"}"#,
+        r#"{"type": "object", "dependentRequired": {"a": ["b"]}}"#,
+        "field.dependentRequired.tightened",
+    ),
+    (
+        r#"{"type": "object"}"#,
+        r#"{"type": "object", "dependentRequired": {"a": ["b"]}}"#,
+        "field.dependentRequired.relaxed",
+    ),
+    (
+        r#"{"type": "object", "dependentRequired": {"a": ["b"]}}"#,
+        r#"{"type": "object", "dependentRequired": {"a": ["c"]}}"#,
+        "field.dependentRequired.changed",
+    ),
+    (r#"{"type": "array"}"#, r#"{"type": "array", "contains": {"type": "string"}}"#, "field.contains.tightened"),
+    (r#"{"type": "array"}"#, r#"{"type": "array", "contains": {"type": "string"}}"#, "field.contains.relaxed"),
+    (
+        r#"{"type": "array", "contains": {"type": "string"}}"#,
+        r#"{"type": "array", "contains": {"type": "integer"}}"#,
+        "field.contains.changed",
+    ),
+    (
+        r#"{"type": "array", "contains": {"type": "string"}}"#,
+        r#"{"type": "array", "contains": {"type": "string"}, "minContains": 2}"#,
+        "field.minContains.tightened",
+    ),
+    (
+        r#"{"type": "array", "contains": {"type": "string"}}"#,
+        r#"{"type": "array", "contains": {"type": "string"}, "minContains": 2}"#,
+        "field.minContains.relaxed",
+    ),
+    (
+        r#"{"type": "array", "contains": {"type": "string"}}"#,
+        r#"{"type": "array", "contains": {"type": "string"}, "maxContains": 2}"#,
+        "field.maxContains.tightened",
+    ),
+    (
+        r#"{"type": "array", "contains": {"type": "string"}}"#,
+        r#"{"type": "array", "contains": {"type": "string"}, "maxContains": 2}"#,
+        "field.maxContains.relaxed",
+    ),
+    (
+        r#"{"allOf": [{"maximum": 9}, {"multipleOf": 2}]}"#,
+        r#"{"anyOf": [{"maximum": 9}, {"multipleOf": 2}]}"#,
+        "union.kind.relaxed",
+    ),
+    (
+        r#"{"allOf": [{"maximum": 9}, {"multipleOf": 2}]}"#,
+        r#"{"anyOf": [{"maximum": 9}, {"multipleOf": 2}]}"#,
+        "union.kind.tightened",
+    ),
+    (r#"{"not": {"maxLength": 5}}"#, r#"{"not": {"maxLength": 9}}"#, "field.not.tightened"),
+    (r#"{"not": {"maxLength": 5}}"#, r#"{"not": {"maxLength": 9}}"#, "field.not.relaxed"),
+    (r#"{"not": {"type": "string"}}"#, r#"{"not": {"type": "integer"}}"#, "field.not.changed"),
+    (r#"{"type": "object"}"#, r#"{"type": "object", "minProperties": 1}"#, "field.minProperties.tightened"),
+    (r#"{"type": "object"}"#, r#"{"type": "object", "minProperties": 1}"#, "field.minProperties.relaxed"),
+    (r#"{"type": "object"}"#, r#"{"type": "object", "maxProperties": 1}"#, "field.maxProperties.tightened"),
+    (r#"{"type": "object"}"#, r#"{"type": "object", "maxProperties": 1}"#, "field.maxProperties.relaxed"),
+];
+
 #[test]
 fn every_change_rule_the_engine_emits_has_its_record_and_every_record_is_reached() {
     let mut emitted: Vec<&str> = Vec::new();
@@ -132,16 +233,30 @@ fn every_change_rule_the_engine_emits_has_its_record_and_every_record_is_reached
             emitted.push(c.rule());
         }
     }
-    // The schema form: a change the engine does not compare yet.
-    let schema = |rev: &str, t: &str| {
-        let doc = format!(r#"{{"name": "t", "revision": "{rev}", "schema": {{"type": "{t}"}}}}"#);
-        ContractSpec::from_slice(doc.as_bytes(), "s.json").expect("schema contract")
+    // The schema form: each pair of schemas shows the rule named beside it,
+    // in one order or the other.
+    let schema = |rev: &str, direction: &str, body: &str| {
+        let doc = format!(r#"{{"name": "t", "revision": "{rev}", "direction": "{direction}", "schema": {body}}}"#);
+        ContractSpec::from_slice(doc.as_bytes(), "s.json").unwrap_or_else(|e| panic!("{body}: {e}"))
     };
-    let d = diff(&schema("1.0.0", "string"), &schema("2.0.0", "integer")).expect("same name");
-    for c in d.changes() {
-        assert_eq!(rules::find(c.rule()), Some(c.record()), "{}", c.rule());
-        emitted.push(c.rule());
+    for (a, b, rule) in SCHEMA_PAIRS {
+        let mut seen = Vec::new();
+        for (old, new) in [
+            (schema("1.0.0", "request", a), schema("2.0.0", "request", b)),
+            (schema("1.0.0", "request", b), schema("2.0.0", "request", a)),
+        ] {
+            let d = diff(&old, &new).expect("same name");
+            for c in d.changes() {
+                assert_eq!(rules::find(c.rule()), Some(c.record()), "{}", c.rule());
+                emitted.push(c.rule());
+                seen.push(c.rule());
+            }
+        }
+        assert!(seen.contains(rule), "{a} / {b}: {rule} not among {seen:?}");
     }
+    let d = diff(&schema("1.0.0", "request", "{}"), &schema("2.0.0", "response", "{}")).expect("same name");
+    assert_eq!(d.changes().iter().map(|c| c.rule()).collect::<Vec<_>>(), ["contract.direction.changed"]);
+    emitted.push(d.changes()[0].rule());
     emitted.sort_unstable();
     emitted.dedup();
     let mut records: Vec<&str> = rules::CHANGE_RULES.iter().map(|r| r.id).collect();

@@ -58,7 +58,7 @@ pub(super) fn sites(c: &ContractSpec) -> BTreeMap<String, Site<'_>> {
 
 /// The classes of values a type set accepts: integers and other numbers apart,
 /// so that `integer` sits inside `number`.
-fn classes(t: TypeSet) -> u8 {
+pub(super) fn classes(t: TypeSet) -> u8 {
     let mut bits = 0u8;
     for ty in t.iter() {
         bits |= match ty {
@@ -74,18 +74,18 @@ fn classes(t: TypeSet) -> u8 {
     bits
 }
 
-struct Out(Vec<Detected>);
+pub(super) struct Out(pub(super) Vec<Detected>);
 
 impl Out {
-    fn push(&mut self, rule: &'static ChangeRule, field: &str, message: String) {
+    pub(super) fn push(&mut self, rule: &'static ChangeRule, field: &str, message: String) {
         self.0.push(Detected { rule, field: field.to_string(), message });
     }
 
-    fn fixed(&mut self, rule: &'static ChangeRule, field: &str, message: String) {
+    pub(super) fn fixed(&mut self, rule: &'static ChangeRule, field: &str, message: String) {
         self.push(rule, field, message);
     }
 
-    fn keyword(&mut self, keyword: &str, direction: Direction, field: &str, message: String) {
+    pub(super) fn keyword(&mut self, keyword: &str, direction: Direction, field: &str, message: String) {
         if let Some(rule) = rules::keyword_rule(keyword, direction) {
             self.push(rule, field, message);
         }
@@ -145,6 +145,27 @@ pub(super) fn changes(old: &ContractSpec, new: &ContractSpec) -> Vec<Detected> {
             }
             (None, None) => {}
         }
+    }
+    // A key added to (removed from) an object that the other revision
+    // closes: old readers reject the new key (the new revision rejects the
+    // old one).
+    let closed = |c: &ContractSpec, m: &BTreeMap<String, Site<'_>>, path: &str| match parent(path) {
+        Some(p) => m.get(p).is_some_and(|s| s.node.closed),
+        None => c.closed,
+    };
+    let mut extra = Vec::new();
+    for d in &out.0 {
+        let added = d.rule == rules::ADDED_OPTIONAL || d.rule == rules::ADDED_REQUIRED;
+        let removed = d.rule == rules::REMOVED_OPTIONAL || d.rule == rules::REMOVED_REQUIRED;
+        if added && closed(old, &a, &d.field) {
+            extra.push((rules::ADDED_CLOSED, d.field.clone(), "the key was undeclared in a closed object".to_string()));
+        }
+        if removed && closed(new, &b, &d.field) {
+            extra.push((rules::REMOVED_CLOSED, d.field.clone(), "the key is undeclared in a closed object now".to_string()));
+        }
+    }
+    for (rule, field, message) in extra {
+        out.push(rule, &field, message);
     }
     out.0
 }
@@ -214,8 +235,7 @@ fn one_sided(
     };
     let message = match (added, required) {
         (true, _) => format!("added {}", s.types),
-        (false, true) => format!("removed {} (no envelope is rejected; readers of the field break)", s.types),
-        (false, false) => format!("removed {}", s.types),
+        (false, _) => format!("removed {}", s.types),
     };
     out.fixed(id, path, message);
 }
@@ -401,7 +421,7 @@ fn bound_direction(old: Option<Bound<'_>>, new: Option<Bound<'_>>, lower: bool) 
     }
 }
 
-fn constraints(out: &mut Out, path: &str, o: &Constraints, n: &Constraints, shared: TypeSet) {
+pub(super) fn constraints(out: &mut Out, path: &str, o: &Constraints, n: &Constraints, shared: TypeSet) {
     if shared.has_numbers() {
         numbers(out, path, o, n);
     }
@@ -488,7 +508,7 @@ fn arrays(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
 }
 
 /// A pair of count bounds (`minLength`/`maxLength`, `minItems`/`maxItems`).
-fn counts(out: &mut Out, path: &str, pairs: [(&str, Option<u64>, Option<u64>, bool); 2]) {
+pub(super) fn counts(out: &mut Out, path: &str, pairs: [(&str, Option<u64>, Option<u64>, bool); 2]) {
     for (keyword, ov, nv, lower) in pairs {
         // An absent minimum is 0; an absent maximum is no bound at all.
         let (oe, ne) = if lower { (Some(ov.unwrap_or(0)), Some(nv.unwrap_or(0))) } else { (ov, nv) };
@@ -506,6 +526,6 @@ fn counts(out: &mut Out, path: &str, pairs: [(&str, Option<u64>, Option<u64>, bo
     }
 }
 
-fn quote(s: &str) -> String {
+pub(super) fn quote(s: &str) -> String {
     crate::json::text::quote(s, 200)
 }

@@ -19,16 +19,20 @@ mod witness;
 
 use std::fmt;
 
-use crate::contract::ContractSpec;
+use crate::contract::{ContractDirection, ContractSpec};
 
 /// How a change affects envelopes and their readers, worst last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Impact {
     /// No effect on what the contract accepts.
     Compatible,
-    /// Everything the old revision accepted is still accepted.
+    /// No side has to change in the contract's direction: for a request,
+    /// every body the old revision accepted is still accepted; for a
+    /// response, every body the new revision allows is accepted by the old
+    /// one. Needs a minor bump.
     Forward,
-    /// Some envelope the old revision accepted is rejected, or readers break.
+    /// Some body is rejected by the side that must accept it (the new
+    /// revision for a request, old readers for a response), or readers break.
     Breaking,
 }
 
@@ -63,6 +67,7 @@ pub struct Change {
     field: String,
     message: String,
     witness: Option<String>,
+    witness_direction: Option<ContractDirection>,
 }
 
 impl Change {
@@ -77,7 +82,7 @@ impl Change {
     }
 
     /// How the change affects documents: the impact its rule has in the
-    /// request direction.
+    /// direction the revisions were judged in ([`ContractDiff::direction`]).
     pub fn impact(&self) -> Impact {
         self.impact
     }
@@ -94,11 +99,20 @@ impl Change {
         &self.message
     }
 
-    /// For a breaking change that rejects envelopes: a data body (compact JSON)
-    /// the old revision accepts with no finding and the new one flags, checked
-    /// with both validators.
+    /// For a breaking change that rejects envelopes: a data body (compact
+    /// JSON) that proves it, checked with both validators. Its sense is
+    /// [`Change::witness_direction`].
     pub fn witness(&self) -> Option<&str> {
         self.witness.as_deref()
+    }
+
+    /// The sense of the witness: `Request` when the old revision accepts it
+    /// with no finding and the new one flags it (a sender's message now
+    /// rejected), `Response` when the new revision accepts it with no finding
+    /// and the old one flags it (what a new sender may send, which old
+    /// readers reject). `None` without a witness.
+    pub fn witness_direction(&self) -> Option<ContractDirection> {
+        self.witness_direction
     }
 }
 
@@ -112,6 +126,7 @@ pub struct ContractDiff {
     name: String,
     from: semver::Version,
     to: semver::Version,
+    direction: ContractDirection,
     changes: Vec<Change>,
 }
 
@@ -129,6 +144,13 @@ impl ContractDiff {
     /// The newer revision, the one compared to.
     pub fn to(&self) -> &semver::Version {
         &self.to
+    }
+
+    /// The direction the changes were judged in: the contracts' own (`both`
+    /// when the two revisions name different directions), or the one given
+    /// to [`diff_in`].
+    pub fn direction(&self) -> ContractDirection {
+        self.direction
     }
 
     /// The changes, breaking first, then by field and rule; empty when the
@@ -160,8 +182,11 @@ impl fmt::Display for NameMismatch {
 
 impl std::error::Error for NameMismatch {}
 
-/// Compares two revisions of the same contract, with a checked witness for
-/// every breaking change that rejects an envelope.
+/// Compares two revisions of the same contract in the direction their
+/// messages flow (SPEC §11: the contracts' `direction`, `request` by default;
+/// `both` when the revisions disagree, which is itself the breaking change
+/// `contract.direction.changed`), with a checked witness for every breaking
+/// change that a message shows.
 ///
 /// ```
 /// use protocolarc_core::diff::{diff, Impact};
@@ -185,38 +210,134 @@ impl std::error::Error for NameMismatch {}
 /// assert_eq!(d.compatibility(), Impact::Breaking);
 /// ```
 pub fn diff(old: &ContractSpec, new: &ContractSpec) -> Result<ContractDiff, NameMismatch> {
-    compare(old, new, true)
+    compare(old, new, None, true)
+}
+
+/// [`diff`] in a given direction, whatever the contracts say (a direction
+/// change is then not reported): what `response` readers would see of a
+/// request contract's change, say.
+///
+/// ```
+/// use protocolarc_core::diff::{diff_in, Impact};
+/// use protocolarc_core::{ContractDirection, ContractSpec};
+///
+/// let old = ContractSpec::from_slice(br#"{"name": "t.r", "revision": "1.0.0",
+///     "fields": [ { "name": "role", "type": "string", "enum": ["user"] } ] }"#, "old.json").unwrap();
+/// let new = ContractSpec::from_slice(br#"{"name": "t.r", "revision": "1.1.0",
+///     "fields": [ { "name": "role", "type": "string", "enum": ["user", "agent"] } ] }"#, "new.json").unwrap();
+///
+/// assert_eq!(diff_in(&old, &new, ContractDirection::Request).unwrap().compatibility(), Impact::Forward);
+/// let d = diff_in(&old, &new, ContractDirection::Response).unwrap();
+/// assert_eq!(d.compatibility(), Impact::Breaking);
+/// // What a new sender may send and an old reader rejects.
+/// assert_eq!(d.changes()[0].witness(), Some(r#"{"role":"agent"}"#));
+/// assert_eq!(d.changes()[0].witness_direction(), Some(ContractDirection::Response));
+/// ```
+pub fn diff_in(
+    old: &ContractSpec,
+    new: &ContractSpec,
+    direction: ContractDirection,
+) -> Result<ContractDiff, NameMismatch> {
+    compare(old, new, Some(direction), true)
 }
 
 /// The same changes and verdict as [`diff`], without the witness search: for
 /// callers that print no witness (`check`'s semver guard). A breaking change's
 /// message is the detector's, without the `(no witness found)` note.
 pub fn diff_without_witnesses(old: &ContractSpec, new: &ContractSpec) -> Result<ContractDiff, NameMismatch> {
-    compare(old, new, false)
+    compare(old, new, None, false)
 }
 
-fn compare(old: &ContractSpec, new: &ContractSpec, witnesses: bool) -> Result<ContractDiff, NameMismatch> {
+/// A contract in the schema form: itself, or a fields-form contract
+/// through its exported JSON Schema (which accepts exactly the same bodies),
+/// keeping its `strict` flag.
+fn in_schema_form(spec: &ContractSpec) -> ContractSpec {
+    if spec.schema().is_some() {
+        return spec.clone();
+    }
+    let exported = crate::export::from_spec(spec);
+    let doc = format!(
+        r#"{{"name": {}, "revision": "{}", "schema": {}}}"#,
+        serde_json::Value::from(spec.name()),
+        spec.revision(),
+        exported.text
+    );
+    match ContractSpec::from_slice(doc.as_bytes(), "exported.json") {
+        Ok(mut converted) => {
+            converted.strict = spec.strict;
+            converted.direction = spec.direction;
+            converted
+        }
+        // Export writes only what the loader reads; should it not, the
+        // revision is compared as it is (an undecided difference).
+        Err(_) => spec.clone(),
+    }
+}
+
+/// Which way a pair of revisions is judged: the given direction, else the
+/// contracts' own, else (when they disagree) both ways.
+fn judged_direction(old: &ContractSpec, new: &ContractSpec, given: Option<ContractDirection>) -> ContractDirection {
+    match given {
+        Some(d) => d,
+        None if old.direction() == new.direction() => new.direction(),
+        None => ContractDirection::Both,
+    }
+}
+
+fn compare(
+    old: &ContractSpec,
+    new: &ContractSpec,
+    given: Option<ContractDirection>,
+    witnesses: bool,
+) -> Result<ContractDiff, NameMismatch> {
     if old.name() != new.name() {
         return Err(NameMismatch { old: old.name().to_string(), new: new.name().to_string() });
     }
-    let detected = if old.schema().is_some() || new.schema().is_some() {
-        schema::changes(old, new)
+    let direction = judged_direction(old, new, given);
+    // Revisions in different forms are both compared in the schema form
+    // (the fields form's JSON Schema is exactly what it accepts; its
+    // `strict` warning has no equal there and is compared on its own).
+    let mixed = old.schema().is_some() != new.schema().is_some();
+    let converted;
+    let (old, new) = if mixed {
+        converted = (in_schema_form(old), in_schema_form(new));
+        (&converted.0, &converted.1)
     } else {
-        detect::changes(old, new)
+        (old, new)
     };
+    let mut detected = if old.schema().is_some() { schema::changes(old, new) } else { detect::changes(old, new) };
+    if old.schema().is_some() && old.strict != new.strict {
+        let rule = if new.strict { rules::STRICT_ENABLED } else { rules::STRICT_DISABLED };
+        let message = format!("strict {} -> {}", old.strict, new.strict);
+        detected.push(detect::Detected { rule, field: CONTRACT_FIELD.to_string(), message });
+    }
+    if given.is_none() && old.direction() != new.direction() {
+        detected.push(detect::Detected {
+            rule: rules::DIRECTION_CHANGED,
+            field: CONTRACT_FIELD.to_string(),
+            message: format!("direction {} -> {} (judged both ways)", old.direction(), new.direction()),
+        });
+    }
     let mut changes: Vec<Change> = detected
         .into_iter()
         .map(|d| {
-            let (witness, message) = if witnesses && d.rule.impact == Impact::Breaking {
-                witness::prove(old, new, &d)
+            let impact = d.rule.impact_in(direction);
+            let (witness, witness_direction, message) = if witnesses && impact == Impact::Breaking {
+                witness::prove_in(old, new, &d, direction)
             } else {
-                (None, d.message.clone())
+                (None, None, witness::plain_message(&d, direction))
             };
-            Change { rule: d.rule, impact: d.rule.impact, field: d.field, message, witness }
+            Change { rule: d.rule, impact, field: d.field, message, witness, witness_direction }
         })
         .collect();
     changes.sort_by(|a, b| {
         b.impact.cmp(&a.impact).then_with(|| a.field.cmp(&b.field)).then_with(|| a.rule.id.cmp(b.rule.id))
     });
-    Ok(ContractDiff { name: old.name().to_string(), from: old.revision().clone(), to: new.revision().clone(), changes })
+    Ok(ContractDiff {
+        name: old.name().to_string(),
+        from: old.revision().clone(),
+        to: new.revision().clone(),
+        direction,
+        changes,
+    })
 }

@@ -38,6 +38,9 @@ pub enum ProofAt {
     Field,
     /// At the changed field, or at a parent that went missing with it.
     FieldOrParent,
+    /// At the changed field or at a key directly below it (a union member
+    /// added or removed: an unknown tag is `field.enum` at the tag's key).
+    FieldOrChild,
     /// At any undeclared top-level key (a contract-level change).
     TopLevelKey,
     /// At an undeclared key directly below the changed field (an object
@@ -59,15 +62,20 @@ pub struct ChangeRule {
     /// One line: what changed.
     pub summary: &'static str,
     /// The validation rules whose finding shows the change on a witness body:
-    /// the finding of the stricter revision. Empty when no message shows it in
-    /// the request direction (`field.removed.required` breaks readers of the
-    /// field, not senders): its witness is null.
+    /// the finding of the revision that rejects it (the new one in the request
+    /// direction, the old one in the response direction). Empty when no
+    /// message shows the change in any direction (`field.default.changed`):
+    /// its witness is null.
     pub proof: &'static [&'static Rule],
     /// Where the proving finding may point.
     pub proof_at: ProofAt,
     /// For a keyword rule, the keyword (as reported: `minimum` stands for the
     /// whole lower bound) and how it moved.
     pub keyword: Option<(&'static str, Direction)>,
+    /// Whether the request-direction break is one of readers only: no
+    /// message is rejected (a required field removed), so a request-direction
+    /// witness cannot exist; the response-direction one is still searched.
+    pub readers_only: bool,
     /// Why the change has the impacts it has.
     pub explanation: &'static str,
     /// Two revisions of a field and a body that shows the change.
@@ -95,13 +103,14 @@ impl fmt::Display for ChangeRule {
 
 macro_rules! change_rules {
     ($($name:ident = $id:literal, $request:ident / $response:ident, $summary:literal,
-        proof: [$($proof:ident),*] at $at:ident, keyword: $keyword:expr,
+        proof: [$($proof:ident),*] at $at:ident, keyword: $keyword:expr, $(readers_only: $readers:literal,)?
         explanation: $explanation:literal, example: $example:literal, fix: $fix:expr;)*) => {
         $(
             #[doc = $summary]
             pub const $name: &ChangeRule = &ChangeRule {
                 id: $id, impact: Impact::$request, response: Impact::$response, summary: $summary,
                 proof: &[$(validation::$proof),*], proof_at: ProofAt::$at, keyword: $keyword,
+                readers_only: false $(|| $readers)?,
                 explanation: $explanation, example: $example, fix: $fix,
             };
         )*
@@ -129,8 +138,8 @@ change_rules! {
         example: "old: no `params.priority`; new {\"name\": \"params.priority\", \"type\": \"integer\"}; data {\"params\": {}} passes the old revision and gets field.required from the new one",
         fix: "Add the field as optional (`\"required\": false`) first, and make it required in a later major revision.";
     REMOVED_REQUIRED = "field.removed.required", Breaking / Breaking, "a required field removed: no envelope is rejected, but readers of it break",
-        proof: [] at Field, keyword: None,
-        explanation: "No message is rejected in the request direction (the key becomes undeclared and open), but every reader that relied on the field being there breaks, so the change is breaking; in the response direction old readers reject messages without it. There is no witness body: the message says so.",
+        proof: [FIELD_REQUIRED, FIELD_TYPE] at FieldOrParent, keyword: None, readers_only: true,
+        explanation: "No message is rejected in the request direction (the key becomes undeclared and open), but every reader that relied on the field being there breaks, so the change is breaking, with no witness body (the message says so). In the response direction old readers reject a message without the field: its witness is such a message.",
         example: "old {\"name\": \"id\", \"type\": \"integer\"}; new: no `id`",
         fix: "Keep the field (mark it deprecated in its `doc`), or remove it in a new major revision.";
     REMOVED_OPTIONAL = "field.removed.optional", Forward / Forward, "an optional field removed",
@@ -149,45 +158,85 @@ change_rules! {
         example: "old {\"name\": \"result.id\", \"type\": \"string\"}; new: `\"required\": false`",
         fix: "For a response contract, keep sending the field, or relax it in a new major revision.";
     TYPE_NARROWED = "field.type.narrowed", Breaking / Forward, "the field accepts fewer types",
-        proof: [FIELD_TYPE, FIELD_ENUM] at Field, keyword: None,
+        proof: [FIELD_TYPE, FIELD_ENUM, FIELD_CONST, FIELD_FALSE] at Field, keyword: None,
         explanation: "A value of a type the new revision dropped was valid and is now rejected with field.type (or field.enum, when an enum leaves no member of the type).",
         example: "old {\"name\": \"id\", \"type\": [\"string\", \"integer\"]}; new {\"name\": \"id\", \"type\": \"string\"}; data {\"id\": 0} gets field.type from the new revision",
         fix: "Keep accepting the old types, or narrow them in a new major revision.";
     TYPE_WIDENED = "field.type.widened", Forward / Breaking, "the field accepts more types (integer -> number widens)",
-        proof: [FIELD_TYPE, FIELD_ENUM] at Field, keyword: None,
+        proof: [FIELD_TYPE, FIELD_ENUM, FIELD_CONST, FIELD_FALSE] at Field, keyword: None,
         explanation: "Every value the old revision accepted is still accepted (request: forward); a response with a value of a new type is rejected by old readers (response: breaking). `integer` -> `number` widens: every integer is a number.",
         example: "old {\"name\": \"id\", \"type\": \"integer\"}; new {\"name\": \"id\", \"type\": \"number\"}",
         fix: "For a response contract, keep sending the old types, or widen them in a new major revision.";
     TYPE_CHANGED = "field.type.changed", Breaking / Breaking, "the field accepts other types, neither more nor fewer",
-        proof: [FIELD_TYPE, FIELD_ENUM] at Field, keyword: None,
+        proof: [FIELD_TYPE, FIELD_ENUM, FIELD_CONST, FIELD_FALSE] at Field, keyword: None,
         explanation: "Some values only the old revision accepts and some only the new one does: the change is breaking in both directions.",
         example: "old {\"name\": \"id\", \"type\": \"string\"}; new {\"name\": \"id\", \"type\": \"integer\"}; data {\"id\": \"\"} gets field.type from the new revision",
         fix: "Add the new type beside the old one (a widening), and drop the old one in a later major revision.";
     ENUM_ADDED = "field.enum.added", Breaking / Forward, "an enum on a field that was open",
-        proof: [FIELD_ENUM] at Field, keyword: None,
+        proof: [FIELD_ENUM, FIELD_CONST] at Field, keyword: None,
         explanation: "Any value of the field's types was valid; now only the listed ones are, so a value outside the enum is rejected (request: breaking). Responses drawn from the enum still satisfy old readers (response: forward).",
         example: "old {\"name\": \"role\", \"type\": \"string\"}; new: `\"enum\": [\"user\", \"agent\"]`; data {\"role\": \"\"} gets field.enum from the new revision",
         fix: "Document the expected values in `doc` instead, or add the enum in a new major revision.";
     ENUM_REMOVED = "field.enum.removed", Forward / Breaking, "the enum was dropped: the field is open",
-        proof: [FIELD_ENUM] at Field, keyword: None,
+        proof: [FIELD_ENUM, FIELD_CONST] at Field, keyword: None,
         explanation: "Every listed value is still accepted, and more (request: forward); a response with a value outside the old enum is rejected by old readers (response: breaking).",
         example: "old {\"name\": \"role\", \"type\": \"string\", \"enum\": [\"user\", \"agent\"]}; new: no `enum`",
         fix: "For a response contract, keep sending listed values, or drop the enum in a new major revision.";
     ENUM_RESTRICTED = "field.enum.restricted", Breaking / Forward, "enum values dropped",
-        proof: [FIELD_ENUM] at Field, keyword: None,
+        proof: [FIELD_ENUM, FIELD_CONST] at Field, keyword: None,
         explanation: "A value the old enum listed is no longer allowed, so messages using it are rejected (request: breaking). Responses use only the remaining values, which old readers accept (response: forward).",
         example: "old `\"enum\": [\"user\", \"agent\"]`; new `\"enum\": [\"user\"]`; data {\"role\": \"agent\"} gets field.enum from the new revision",
         fix: "Keep accepting the value (and mark it deprecated in `doc`), or drop it in a new major revision.";
     ENUM_EXPANDED = "field.enum.expanded", Forward / Breaking, "enum values added",
-        proof: [FIELD_ENUM] at Field, keyword: None,
+        proof: [FIELD_ENUM, FIELD_CONST] at Field, keyword: None,
         explanation: "Every value the old enum listed is still allowed (request: forward); a response with a new value is rejected by old readers (response: breaking).",
         example: "old `\"enum\": [\"user\"]`; new `\"enum\": [\"user\", \"agent\"]`",
         fix: "For a response contract, send the new value only to readers of the new revision, or add it in a new major revision.";
-    SCHEMA_UNDECIDED = "schema.undecided", Breaking / Breaking, "a schema-form change the engine cannot classify yet: judged breaking",
+    SCHEMA_UNDECIDED = "schema.undecided", Breaking / Breaking, "a schema-form change the engine cannot compare: judged breaking",
         proof: [] at Field, keyword: None,
-        explanation: "Between two schema-form revisions (or a fields-form and a schema-form one), any difference in the schema is reported once per place it differs, as breaking in every direction: the engine does not yet compare JSON Schema keywords, and it never calls a change it has not compared compatible. The message names the JSON Pointers where the schemas differ. Documentation (`title`, `description`, `examples`, `$comment`) is not compared.",
-        example: "old `\"schema\": {\"type\": \"string\"}`; new `\"schema\": {\"type\": \"string\", \"format\": \"uri\"}`",
+        explanation: "The engine compares JSON Schema keyword by keyword, and never calls a change it has not compared compatible. A few changes it does not compare: an `allOf` that gained or lost a member, a changed `not` or `if` schema, changed `dependentSchemas` or `patternProperties` patterns, an untagged `oneOf` whose members overlap and changed (a value may come to match two), a single schema turned into a union that does not keep it as a member (or back), and `anyOf` turned into `oneOf` over overlapping members. Each is reported at its path, breaking in every direction, with a message naming what was not compared.",
+        example: "old `\"not\": {\"type\": \"string\"}`; new `\"not\": {\"type\": \"integer\"}`",
         fix: "Review the change by hand; publish it with a major bump, or approve it with an `accept` entry and a reason.";
+    UNION_MEMBER_ADDED = "union.member.added", Forward / Breaking, "a union (`anyOf`/`oneOf`) gained a member",
+        proof: [FIELD_ENUM, FIELD_ANY_OF, FIELD_ONE_OF, FIELD_CONST] at FieldOrChild, keyword: None,
+        explanation: "Every value a member of the old union accepted is still accepted (request: forward), but a response carrying the new member (a content block of a new type) is rejected by old readers: an unknown tag is field.enum at the tag, an untagged value field.anyOf or field.oneOf (response: breaking). Members of a tagged union are matched by tag, untagged ones by what they accept.",
+        example: "old content `oneOf` [text, image]; new [text, image, resource_link]; data {\"type\": \"resource_link\", ...} is rejected by old readers",
+        fix: "For a response contract, send the new member only to readers of the new revision (negotiate it), or add it in a new major revision.";
+    UNION_MEMBER_REMOVED = "union.member.removed", Breaking / Forward, "a union (`anyOf`/`oneOf`) lost a member",
+        proof: [FIELD_ENUM, FIELD_ANY_OF, FIELD_ONE_OF, FIELD_CONST] at FieldOrChild, keyword: None,
+        explanation: "A value only the removed member accepted was valid and is now rejected (request: breaking); responses use the remaining members, which old readers accept (response: forward).",
+        example: "old `anyOf` [string, integer]; new `anyOf` [string]; data 1 is rejected by the new revision",
+        fix: "Keep accepting the member (document it as deprecated), or remove it in a new major revision.";
+    UNION_KIND_RELAXED = "union.kind.relaxed", Forward / Breaking, "`allOf` or `oneOf` became `anyOf` over the same members (or looser ones)",
+        proof: [FIELD_ANY_OF, FIELD_ONE_OF, FIELD_TYPE, FIELD_ENUM, FIELD_CONST, FIELD_MINIMUM, FIELD_MAXIMUM, FIELD_EXCLUSIVE_MINIMUM, FIELD_EXCLUSIVE_MAXIMUM, FIELD_MULTIPLE_OF, FIELD_MIN_LENGTH, FIELD_MAX_LENGTH, FIELD_PATTERN, FIELD_REQUIRED] at FieldOrChild, keyword: None,
+        explanation: "A value passing all members (or exactly one) passes at least one: every old value still passes (request: forward); a response passing only some members, or several members of an old `oneOf`, is rejected by old readers (response: breaking). Members are matched as union members are; a member that also tightened makes the change undecided.",
+        example: "old `\"allOf\": [{\"maximum\": 100}, {\"multipleOf\": 6}]`; new `\"anyOf\"` over the same two",
+        fix: "For a response contract, keep sending values every member accepts, or change the combinator in a new major revision.";
+    UNION_KIND_TIGHTENED = "union.kind.tightened", Breaking / Forward, "`anyOf` became `allOf` or `oneOf` over the same members (or tighter ones)",
+        proof: [FIELD_ANY_OF, FIELD_ONE_OF, FIELD_TYPE, FIELD_ENUM, FIELD_CONST, FIELD_MINIMUM, FIELD_MAXIMUM, FIELD_EXCLUSIVE_MINIMUM, FIELD_EXCLUSIVE_MAXIMUM, FIELD_MULTIPLE_OF, FIELD_MIN_LENGTH, FIELD_MAX_LENGTH, FIELD_PATTERN, FIELD_REQUIRED] at FieldOrChild, keyword: None,
+        explanation: "A value that passed one member must now pass all of them (or exactly one): values the old union accepted are rejected (request: breaking); what the new one allows, old readers accept (response: forward).",
+        example: "old `\"anyOf\": [{\"maximum\": 100}, {\"multipleOf\": 6}]`; new `\"allOf\"` over the same two; data 7 is rejected by the new revision",
+        fix: BREAKING_FIX;
+    DEFAULT_CHANGED = "field.default.changed", Breaking / Breaking, "the `default` changed: an omitted value now means something else",
+        proof: [] at Field, keyword: None,
+        explanation: "A `default` is never enforced, so no message is rejected; but a sender that leaves the value out and a reader that fills it in now disagree on what the message says, in both directions. There is no witness body: the message says so.",
+        example: "old `\"default\": 10`; new `\"default\": 50`",
+        fix: "Keep the default, or change it in a new major revision and say so in the changelog.";
+    ADDED_CLOSED = "field.added.closed", Forward / Breaking, "a new field in a closed object: old readers reject its key",
+        proof: [FIELD_ADDITIONAL_PROPERTIES] at Field, keyword: None,
+        explanation: "Reported beside `field.added.*` when the object was closed: the old revision rejected the key as undeclared, so a response that carries it is rejected by old readers (response: breaking); for requests the new key is only allowed more (request: forward).",
+        example: "old {\"type\": \"object\", \"additionalProperties\": false, \"properties\": {\"a\": {}}}; new adds `b`; data {\"b\": 1} is rejected by old readers",
+        fix: "For a response contract, send the key only to readers of the new revision, or add it in a new major revision.";
+    REMOVED_CLOSED = "field.removed.closed", Breaking / Forward, "a field removed from a closed object: messages carrying its key are rejected",
+        proof: [FIELD_ADDITIONAL_PROPERTIES] at Field, keyword: None,
+        explanation: "Reported beside `field.removed.*` when the object is closed in the new revision: the key becomes undeclared in a closed object, so a message the old revision accepted with it is rejected (request: breaking); responses without it still satisfy old readers unless it was required (response: forward, and `field.removed.required` says the rest).",
+        example: "old {\"additionalProperties\": false, \"properties\": {\"a\": {}, \"b\": {}}}; new drops `b`; data {\"b\": 1} is rejected by the new revision",
+        fix: "Keep declaring the key (deprecated in its description), or remove it in a new major revision.";
+    DIRECTION_CHANGED = "contract.direction.changed", Breaking / Breaking, "the contract's direction changed: its changes are judged both ways",
+        proof: [] at Field, keyword: None,
+        explanation: "The direction says which side must keep accepting what the other sends (SPEC §11). A contract that changes it changes who may break whom: the change is breaking, and every other change between the two revisions is judged in both directions.",
+        example: "old `\"direction\": \"request\"`; new `\"direction\": \"response\"`",
+        fix: "Keep the direction, or publish the other direction as a new contract name.";
     STRICT_ENABLED = "contract.strict.enabled", Breaking / Forward, "the contract became strict: undeclared top-level keys are flagged",
         proof: [FIELD_UNKNOWN] at TopLevelKey, keyword: None,
         explanation: "A message with an undeclared top-level key passed silently and now gets the field.unknown warning (request: breaking). Responses without such keys still satisfy old readers (response: forward).",
@@ -333,6 +382,106 @@ change_rules! {
         explanation: "Every array is accepted whether or not it repeats an element (request: forward); a response with repeats is rejected by old readers (response: breaking).",
         example: "old `\"uniqueItems\": true`; new `\"uniqueItems\": false`",
         fix: "For a response contract, keep responses free of repeats, or turn the flag off in a new major revision.";
+    MIN_PROPERTIES_TIGHTENED = "field.minProperties.tightened", Breaking / Forward, "`minProperties` introduced or raised",
+        proof: [FIELD_MIN_PROPERTIES] at Field, keyword: Some(("minProperties", Tightened)),
+        explanation: "An object or array with a count of keys the old bound allowed and the new one does not was valid and is now rejected (request: breaking); what is sent within the new bound satisfies old readers (response: forward).",
+        example: "old `\"minProperties\": 2`; new `\"minProperties\": 3`",
+        fix: BREAKING_FIX;
+    MIN_PROPERTIES_RELAXED = "field.minProperties.relaxed", Forward / Breaking, "`minProperties` removed or lowered",
+        proof: [FIELD_MIN_PROPERTIES] at Field, keyword: Some(("minProperties", Relaxed)),
+        explanation: "Every value the old bound allowed is still allowed (request: forward); a response with a count of keys only the new bound allows is rejected by old readers (response: breaking).",
+        example: "old `\"minProperties\": 3`; new `\"minProperties\": 2`",
+        fix: "For a response contract, keep what you send within the old bound, or relax it in a new major revision.";
+    MAX_PROPERTIES_TIGHTENED = "field.maxProperties.tightened", Breaking / Forward, "`maxProperties` introduced or lowered",
+        proof: [FIELD_MAX_PROPERTIES] at Field, keyword: Some(("maxProperties", Tightened)),
+        explanation: "An object or array with a count of keys the old bound allowed and the new one does not was valid and is now rejected (request: breaking); what is sent within the new bound satisfies old readers (response: forward).",
+        example: "old `\"maxProperties\": 5`; new `\"maxProperties\": 4`",
+        fix: BREAKING_FIX;
+    MAX_PROPERTIES_RELAXED = "field.maxProperties.relaxed", Forward / Breaking, "`maxProperties` removed or raised",
+        proof: [FIELD_MAX_PROPERTIES] at Field, keyword: Some(("maxProperties", Relaxed)),
+        explanation: "Every value the old bound allowed is still allowed (request: forward); a response with a count of keys only the new bound allows is rejected by old readers (response: breaking).",
+        example: "old `\"maxProperties\": 4`; new `\"maxProperties\": 5`",
+        fix: "For a response contract, keep what you send within the old bound, or relax it in a new major revision.";
+    MIN_CONTAINS_TIGHTENED = "field.minContains.tightened", Breaking / Forward, "`minContains` introduced or raised",
+        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some(("minContains", Tightened)),
+        explanation: "An object or array with a count of matching elements the old bound allowed and the new one does not was valid and is now rejected (request: breaking); what is sent within the new bound satisfies old readers (response: forward).",
+        example: "old `\"minContains\": 2`; new `\"minContains\": 3`",
+        fix: BREAKING_FIX;
+    MIN_CONTAINS_RELAXED = "field.minContains.relaxed", Forward / Breaking, "`minContains` removed or lowered",
+        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some(("minContains", Relaxed)),
+        explanation: "Every value the old bound allowed is still allowed (request: forward); a response with a count of matching elements only the new bound allows is rejected by old readers (response: breaking).",
+        example: "old `\"minContains\": 3`; new `\"minContains\": 2`",
+        fix: "For a response contract, keep what you send within the old bound, or relax it in a new major revision.";
+    MAX_CONTAINS_TIGHTENED = "field.maxContains.tightened", Breaking / Forward, "`maxContains` introduced or lowered",
+        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some(("maxContains", Tightened)),
+        explanation: "An object or array with a count of matching elements the old bound allowed and the new one does not was valid and is now rejected (request: breaking); what is sent within the new bound satisfies old readers (response: forward).",
+        example: "old `\"maxContains\": 5`; new `\"maxContains\": 4`",
+        fix: BREAKING_FIX;
+    MAX_CONTAINS_RELAXED = "field.maxContains.relaxed", Forward / Breaking, "`maxContains` removed or raised",
+        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some(("maxContains", Relaxed)),
+        explanation: "Every value the old bound allowed is still allowed (request: forward); a response with a count of matching elements only the new bound allows is rejected by old readers (response: breaking).",
+        example: "old `\"maxContains\": 4`; new `\"maxContains\": 5`",
+        fix: "For a response contract, keep what you send within the old bound, or relax it in a new major revision.";
+    PROPERTY_NAMES_TIGHTENED = "field.propertyNames.tightened", Breaking / Forward, "the `propertyNames` schema accepts fewer values (introduced or tightened)",
+        proof: [FIELD_PROPERTY_NAMES] at Field, keyword: Some(("propertyNames", Tightened)),
+        explanation: "Every difference inside the `propertyNames` schema tightens it: a value it accepted is rejected now (request: breaking); old readers accept what the new one allows (response: forward).",
+        example: "old no `propertyNames`; new `{\"propertyNames\": {\"maxLength\": 8}}`",
+        fix: BREAKING_FIX;
+    PROPERTY_NAMES_RELAXED = "field.propertyNames.relaxed", Forward / Breaking, "the `propertyNames` schema accepts more values (removed or relaxed)",
+        proof: [FIELD_PROPERTY_NAMES] at Field, keyword: Some(("propertyNames", Relaxed)),
+        explanation: "Every difference inside the `propertyNames` schema relaxes it: old values still pass (request: forward); a response only the new one allows is rejected by old readers (response: breaking).",
+        example: "old `{\"propertyNames\": {\"maxLength\": 8}}`; new none",
+        fix: "For a response contract, keep what you send within the old bound, or relax it in a new major revision.";
+    PROPERTY_NAMES_CHANGED = "field.propertyNames.changed", Breaking / Breaking, "the `propertyNames` schema changed, neither only tighter nor only looser",
+        proof: [FIELD_PROPERTY_NAMES] at Field, keyword: Some(("propertyNames", Changed)),
+        explanation: "Some values only the old the `propertyNames` schema accepts and some only the new one does: breaking in both directions.",
+        example: "old `{\"pattern\": \"^a\"}`; new `{\"pattern\": \"^b\"}`",
+        fix: BREAKING_FIX;
+    DEPENDENT_REQUIRED_TIGHTENED = "field.dependentRequired.tightened", Breaking / Forward, "`dependentRequired` accepts fewer values (introduced or tightened)",
+        proof: [FIELD_DEPENDENT_REQUIRED] at FieldOrChild, keyword: Some(("dependentRequired", Tightened)),
+        explanation: "Every difference inside `dependentRequired` tightens it: a value it accepted is rejected now (request: breaking); old readers accept what the new one allows (response: forward).",
+        example: "old none; new `{\"card\": [\"cvv\"]}`",
+        fix: BREAKING_FIX;
+    DEPENDENT_REQUIRED_RELAXED = "field.dependentRequired.relaxed", Forward / Breaking, "`dependentRequired` accepts more values (removed or relaxed)",
+        proof: [FIELD_DEPENDENT_REQUIRED] at FieldOrChild, keyword: Some(("dependentRequired", Relaxed)),
+        explanation: "Every difference inside `dependentRequired` relaxes it: old values still pass (request: forward); a response only the new one allows is rejected by old readers (response: breaking).",
+        example: "old `{\"card\": [\"cvv\"]}`; new none",
+        fix: "For a response contract, keep what you send within the old bound, or relax it in a new major revision.";
+    DEPENDENT_REQUIRED_CHANGED = "field.dependentRequired.changed", Breaking / Breaking, "`dependentRequired` changed, neither only tighter nor only looser",
+        proof: [FIELD_DEPENDENT_REQUIRED] at FieldOrChild, keyword: Some(("dependentRequired", Changed)),
+        explanation: "Some values only the old `dependentRequired` accepts and some only the new one does: breaking in both directions.",
+        example: "old `{\"card\": [\"cvv\"]}`; new `{\"card\": [\"pin\"]}`",
+        fix: BREAKING_FIX;
+    CONTAINS_TIGHTENED = "field.contains.tightened", Breaking / Forward, "the `contains` schema accepts fewer values (introduced or tightened)",
+        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some(("contains", Tightened)),
+        explanation: "Every difference inside the `contains` schema tightens it: a value it accepted is rejected now (request: breaking); old readers accept what the new one allows (response: forward).",
+        example: "old none; new `{\"contains\": {\"const\": \"x\"}}`",
+        fix: BREAKING_FIX;
+    CONTAINS_RELAXED = "field.contains.relaxed", Forward / Breaking, "the `contains` schema accepts more values (removed or relaxed)",
+        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some(("contains", Relaxed)),
+        explanation: "Every difference inside the `contains` schema relaxes it: old values still pass (request: forward); a response only the new one allows is rejected by old readers (response: breaking).",
+        example: "old `{\"contains\": {\"const\": \"x\"}}`; new none",
+        fix: "For a response contract, keep what you send within the old bound, or relax it in a new major revision.";
+    CONTAINS_CHANGED = "field.contains.changed", Breaking / Breaking, "the `contains` schema changed, neither only tighter nor only looser",
+        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some(("contains", Changed)),
+        explanation: "Some values only the old the `contains` schema accepts and some only the new one does: breaking in both directions.",
+        example: "old `{\"contains\": {\"const\": \"x\"}}`; new `{\"contains\": {\"const\": \"y\"}}`",
+        fix: BREAKING_FIX;
+    NOT_TIGHTENED = "field.not.tightened", Breaking / Forward, "the `not` schema accepts more values (or was added): fewer values pass",
+        proof: [FIELD_NOT] at Field, keyword: Some(("not", Tightened)),
+        explanation: "`not` rejects what its schema accepts: when that schema accepts more (or `not` is added), a value the old revision accepted is rejected (request: breaking); old readers accept what the new one allows (response: forward).",
+        example: "old `\"not\": {\"maxLength\": 5}`; new `\"not\": {\"maxLength\": 10}`; data \"abcdefg\" is rejected by the new revision",
+        fix: BREAKING_FIX;
+    NOT_RELAXED = "field.not.relaxed", Forward / Breaking, "the `not` schema accepts fewer values (or was removed): more values pass",
+        proof: [FIELD_NOT] at Field, keyword: Some(("not", Relaxed)),
+        explanation: "When the schema under `not` accepts fewer values (or `not` is removed), every old value still passes (request: forward); a response only the new revision allows is rejected by old readers (response: breaking).",
+        example: "old `\"not\": {\"maxLength\": 10}`; new `\"not\": {\"maxLength\": 5}`",
+        fix: "For a response contract, keep sending values the old `not` allows, or change it in a new major revision.";
+    NOT_CHANGED = "field.not.changed", Breaking / Breaking, "the `not` schema changed, neither only tighter nor only looser",
+        proof: [FIELD_NOT] at Field, keyword: Some(("not", Changed)),
+        explanation: "Some values only the old revision's `not` rejects and some only the new one does: breaking in both directions.",
+        example: "old `\"not\": {\"type\": \"string\"}`; new `\"not\": {\"type\": \"integer\"}`",
+        fix: BREAKING_FIX;
 }
 
 /// The rule of a keyword change: `field.maxLength.tightened`. Bounds, counts
@@ -377,12 +526,15 @@ mod tests {
         assert_eq!(ADDED_OPTIONAL.impact_in(ContractDirection::Both), Impact::Forward);
         assert_eq!(ENUM_EXPANDED.impact_in(ContractDirection::Both), Impact::Breaking);
         assert_eq!(REMOVED_REQUIRED.impact_in(ContractDirection::Response), Impact::Breaking);
-        // A request break that rejects a message has a finding to prove it
-        // (a removed required field rejects none; an undecided schema change
-        // is breaking because it was not compared, not because of a finding).
-        let unproven = [REMOVED_REQUIRED.id, SCHEMA_UNDECIDED.id];
-        for r in CHANGE_RULES.iter().filter(|r| r.impact == Impact::Breaking && !unproven.contains(&r.id)) {
-            assert!(!r.proof.is_empty(), "{}", r.id);
+        // A break in either direction has a finding to prove it, but for the
+        // breaks no message shows: an undecided schema change (breaking
+        // because it was not compared), a direction change, a new default.
+        let unproven = [SCHEMA_UNDECIDED.id, DIRECTION_CHANGED.id, DEFAULT_CHANGED.id];
+        for r in CHANGE_RULES.iter().filter(|r| r.impact.max(r.response) == Impact::Breaking) {
+            assert_eq!(r.proof.is_empty(), unproven.contains(&r.id), "{}", r.id);
         }
+        // Only a removed required field breaks readers without rejecting a request.
+        let readers: Vec<&str> = CHANGE_RULES.iter().filter(|r| r.readers_only).map(|r| r.id).collect();
+        assert_eq!(readers, [REMOVED_REQUIRED.id]);
     }
 }

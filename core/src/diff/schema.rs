@@ -1,123 +1,832 @@
-//! Schema-form revisions: where two schemas differ, each place reported as
-//! `schema.undecided` (breaking) until the engine compares JSON Schema
-//! keywords. Documentation keywords are not part of the shape.
+//! Schema-form revisions compared keyword by keyword (SPEC §11).
+//!
+//! Both compiled schema graphs are walked side by side from their roots,
+//! node pair by node pair: types, `const`/`enum`, `format`, the numeric,
+//! string and array bounds (shared with the fields form's detector),
+//! properties and their required-ness, closed objects and map values
+//! (`name{}`), `prefixItems` positions (`name[0]`) and `items` (`name[]`),
+//! `propertyNames`, `contains`, `dependentRequired`, `default`, and unions:
+//! tagged members matched by tag, untagged ones by what they accept, each
+//! added or removed member one change, each matched member diffed like any
+//! other node at the union's path.
+//!
+//! A pair of nodes is compared once: a `$defs` entry used at several paths
+//! is reported at the first path that reaches it (in document order), and a
+//! recursive schema ends where a pair repeats. What the engine cannot compare
+//! (an `allOf` that gained a member, a changed `not` or `if`, overlapping
+//! `oneOf` members that changed, ...) is `schema.undecided`: breaking, never
+//! a silent "compatible". The list is in the rule's record.
 
-use serde_json::Value;
+use std::collections::HashSet;
+use std::sync::LazyLock;
 
-use super::detect::Detected;
-use super::rules;
-use super::CONTRACT_FIELD;
-use crate::contract::ContractSpec;
+use super::detect::{classes, constraints, counts, Detected, Out};
+use super::rules::{self, ChangeRule, Direction};
+use super::{Impact, CONTRACT_FIELD};
+use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Union};
+use crate::contract::{join_key, ContractSpec, TypeSet};
+use crate::validate::DATA_FIELD;
 
-/// Keywords that document a schema without changing what it accepts.
-const DOCUMENTATION: &[&str] = &["title", "description", "examples", "$comment", "deprecated"];
+/// The `true` schema: what an absent subschema (`items`, a map's values)
+/// accepts.
+static TRUE: LazyLock<Node> = LazyLock::new(Node::default);
 
-/// At most this many places are named; the rest are counted.
-const MAX_PLACES: usize = 8;
+/// How deep comparisons may nest inside one another (a `not` inside a
+/// union member inside `propertyNames`...): past it, a difference is
+/// undecided rather than compared.
+const MAX_NESTED: usize = 8;
 
+/// Every change between two schema-form revisions (unsorted, without
+/// witnesses).
 pub(super) fn changes(old: &ContractSpec, new: &ContractSpec) -> Vec<Detected> {
-    let (a, b) = match (old.schema(), new.schema()) {
-        (Some(a), Some(b)) => (a, b),
-        _ => {
-            let form = |c: &ContractSpec| if c.schema().is_some() { "schema" } else { "fields" };
-            return vec![Detected {
-                rule: rules::SCHEMA_UNDECIDED,
-                field: CONTRACT_FIELD.to_string(),
-                message: format!(
-                    "the contract moved from the {} form to the {} form, which cannot be compared yet",
-                    form(old),
-                    form(new)
-                ),
-            }];
-        }
+    let (Some(a), Some(b)) = (old.schema(), new.schema()) else {
+        let mut out = Out(Vec::new());
+        out.push(rules::SCHEMA_UNDECIDED, CONTRACT_FIELD, "the revisions are in different forms".into());
+        return out.0;
     };
     if a.canonical_json() == b.canonical_json() {
         return Vec::new();
     }
-    let parse = |text: &str| serde_json::from_str::<Value>(text).ok();
-    let mut places = Vec::new();
-    match (parse(a.canonical_json()), parse(b.canonical_json())) {
-        (Some(a), Some(b)) => differences(&a, &b, &mut String::new(), &mut places),
-        // A number beyond what serde_json reads: differing, somewhere.
-        _ => places.push("/".to_string()),
-    }
-    if places.is_empty() {
-        return Vec::new();
-    }
-    let shown: Vec<&str> = places.iter().take(MAX_PLACES).map(String::as_str).collect();
-    let more = places.len().saturating_sub(MAX_PLACES);
-    let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
-    vec![Detected {
-        rule: rules::SCHEMA_UNDECIDED,
-        field: CONTRACT_FIELD.to_string(),
-        message: format!(
-            "the schema differs at {}{tail}; schema-form changes are not classified yet (no witness searched)",
-            shown.join(", ")
-        ),
-    }]
+    let mut cx = Cx::new(a, b, 0);
+    cx.pair(Some(Schema::ROOT), Some(Schema::ROOT), "");
+    cx.out.0
 }
 
-/// What a JSON value in a schema document is.
-#[derive(Clone, Copy, PartialEq)]
-enum Role {
-    /// A schema: its keys are keywords (documentation ones not compared).
-    Schema,
-    /// A map from names to schemas (`properties`, `$defs`, ...).
-    Names,
-    /// A list of schemas (`allOf`, `prefixItems`, ...).
-    Schemas,
-    /// Data (`const`, `enum`, `required`, ...): compared whole.
-    Data,
+struct Cx<'s> {
+    a: &'s Schema,
+    b: &'s Schema,
+    out: Out,
+    /// Node pairs already compared (or being compared: recursion).
+    seen: HashSet<(Option<Id>, Option<Id>)>,
+    nested: usize,
+    /// The union members being compared, innermost last: each message
+    /// names its member, since members share their union's path.
+    members: Vec<String>,
 }
 
-/// The role of the value under `key` in a schema.
-fn role_of(key: &str) -> Role {
-    match key {
-        "properties" | "$defs" | "patternProperties" | "dependentSchemas" => Role::Names,
-        "allOf" | "anyOf" | "oneOf" | "prefixItems" => Role::Schemas,
-        "items" | "contains" | "not" | "if" | "then" | "else" | "additionalProperties" | "propertyNames" => {
-            Role::Schema
+/// A finding path's text for a change at `path` (`<data>` for the value
+/// itself).
+fn shown(path: &str) -> &str {
+    if path.is_empty() {
+        DATA_FIELD
+    } else {
+        path
+    }
+}
+
+fn node(s: &Schema, id: Option<Id>) -> &Node {
+    match id {
+        Some(id) => s.node(id),
+        None => &TRUE,
+    }
+}
+
+/// The node a chain of bare `$ref`s ends at (`None`, the `true` schema, for
+/// a trivial node).
+fn resolve(s: &Schema, mut id: Option<Id>) -> Option<Id> {
+    for _ in 0..=crate::contract::schema::compile::MAX_CHAIN {
+        let at = id?;
+        let n = s.node(at);
+        match n.bare {
+            Some(target) => id = Some(target),
+            None if n.is_trivial() && n.default.is_none() => return None,
+            None => return Some(at),
         }
-        _ => Role::Data,
+    }
+    id
+}
+
+/// The value classes (as `detect::classes`) a literal belongs to.
+fn literal_bits(l: &Literal) -> u8 {
+    match l.canonical.as_bytes().first() {
+        Some(b'"') => 1,
+        Some(b't' | b'f') => 8,
+        Some(b'n') => 64,
+        Some(b'{') => 16,
+        Some(b'[') => 32,
+        _ if l.canonical.contains(['.', 'e', 'E']) => 4,
+        _ => 2,
     }
 }
 
-/// JSON Pointers (`/properties/a/type`; `/` for the root) where `a` and `b`
-/// differ, documentation keywords of schemas aside, in key order.
-fn differences(a: &Value, b: &Value, at: &mut String, out: &mut Vec<String>) {
-    walk(a, b, Role::Schema, at, out);
+/// The literals a node allows (`const` and `enum` together), if it names
+/// any.
+fn literals(n: &Node) -> Option<Vec<&Literal>> {
+    match (&n.constant, &n.enum_values) {
+        (Some(c), Some(e)) => Some(if e.contains(c) { vec![c] } else { Vec::new() }),
+        (Some(c), None) => Some(vec![c]),
+        (None, Some(e)) => Some(e.iter().collect()),
+        (None, None) => None,
+    }
 }
 
-fn walk(a: &Value, b: &Value, role: Role, at: &mut String, out: &mut Vec<String>) {
-    let here = |at: &String| if at.is_empty() { "/".to_string() } else { at.clone() };
-    match (a, b, role) {
-        (Value::Object(x), Value::Object(y), Role::Schema | Role::Names) => {
-            let skip = |k: &&String| role == Role::Schema && DOCUMENTATION.contains(&k.as_str());
-            let mut keys: Vec<&String> = x.keys().chain(y.keys()).filter(|k| !skip(k)).collect();
-            keys.sort();
-            keys.dedup();
-            for k in keys {
-                let len = at.len();
-                at.push('/');
-                at.push_str(&k.replace('~', "~0").replace('/', "~1"));
-                let child = if role == Role::Names { Role::Schema } else { role_of(k) };
-                match (x.get(k), y.get(k)) {
-                    (Some(p), Some(q)) => walk(p, q, child, at, out),
-                    _ => out.push(at.clone()),
+fn types(n: &Node) -> TypeSet {
+    if n.never {
+        TypeSet::EMPTY
+    } else {
+        n.types.unwrap_or(TypeSet::ANY)
+    }
+}
+
+/// The value classes a node can hold: its types, narrowed by its literals.
+fn effective(n: &Node) -> u8 {
+    let declared = classes(types(n));
+    match literals(n) {
+        Some(ls) => declared & ls.iter().fold(0u8, |acc, l| acc | literal_bits(l)),
+        None => declared,
+    }
+}
+
+/// `string|integer` for a set of value classes; `nothing` for none.
+fn bits_label(bits: u8) -> String {
+    if bits == 0 {
+        return "nothing (false)".into();
+    }
+    if bits == 0x7f {
+        return "any".into();
+    }
+    let mut parts = Vec::new();
+    for (b, name) in [(1u8, "string"), (8, "boolean"), (16, "object"), (32, "array"), (64, "null")] {
+        if bits & b != 0 {
+            parts.push(name);
+        }
+    }
+    match bits & 6 {
+        6 | 4 => parts.insert(usize::from(bits & 1), "number"),
+        2 => parts.insert(usize::from(bits & 1), "integer"),
+        _ => {}
+    }
+    parts.join("|")
+}
+
+fn show_literal(l: Option<&Literal>) -> String {
+    l.map_or("(none)".into(), Literal::display)
+}
+
+/// The literals of `from` that `to` lacks and the other revision's types
+/// accept.
+fn missing<'x>(from: &[&'x Literal], to: &[&Literal], other: TypeSet) -> Vec<&'x Literal> {
+    from.iter().copied().filter(|l| literal_bits(l) & classes(other) != 0 && !to.contains(l)).collect()
+}
+
+/// The union of a node, with its keyword: `anyOf` before `oneOf`.
+fn unions(n: &Node) -> [(&'static str, Option<&Union>); 2] {
+    [("anyOf", n.any_of.as_ref()), ("oneOf", n.one_of.as_ref())]
+}
+
+/// Whether a node does nothing but apply one union (`{"anyOf": [...]}`).
+fn only_union(n: &Node) -> Option<(&'static str, &Union)> {
+    let plain = n.has_no_own_keyword()
+        && n.reference.is_none()
+        && n.all_of.is_empty()
+        && n.not.is_none()
+        && n.condition.is_none()
+        && n.dependent_schemas.is_empty();
+    match (plain, &n.any_of, &n.one_of) {
+        (true, Some(u), None) => Some(("anyOf", u)),
+        (true, None, Some(u)) => Some(("oneOf", u)),
+        _ => None,
+    }
+}
+
+impl<'s> Cx<'s> {
+    fn new(a: &'s Schema, b: &'s Schema, nested: usize) -> Self {
+        Cx { a, b, out: Out(Vec::new()), seen: HashSet::new(), nested, members: Vec::new() }
+    }
+
+    fn push(&mut self, rule: &'static ChangeRule, path: &str, message: String) {
+        self.out.push(rule, shown(path), message);
+    }
+
+    /// Compares two members of a union, named in the messages.
+    fn member(&mut self, a: Id, b: Id, label: String, path: &str) {
+        self.members.push(label);
+        let before = self.out.0.len();
+        self.pair(Some(a), Some(b), path);
+        // Keyword changes write their own messages: name the member there too.
+        let label = self.members.pop().unwrap_or_default();
+        for d in &mut self.out.0[before..] {
+            if !d.message.contains(" (in member ") {
+                d.message = format!("{} (in member {label})", d.message);
+            }
+        }
+    }
+
+    fn undecided(&mut self, path: &str, what: String) {
+        self.push(rules::SCHEMA_UNDECIDED, path, format!("{what}: not compared (judged breaking)"));
+    }
+
+    /// The changes between two subschemas on their own (a fresh comparison:
+    /// nothing reported yet counts as seen).
+    fn scratch(&self, a: Option<Id>, b: Option<Id>) -> Vec<Detected> {
+        if self.nested >= MAX_NESTED {
+            let mut cx = Cx::new(self.a, self.b, self.nested);
+            cx.undecided("", "schemas nested too deep to compare".into());
+            return cx.out.0;
+        }
+        let mut cx = Cx::new(self.a, self.b, self.nested + 1);
+        cx.pair(a, b, "");
+        cx.out.0
+    }
+
+    /// Whether two subschemas accept the same values, as far as the engine
+    /// can tell.
+    fn same(&self, a: Option<Id>, b: Option<Id>) -> bool {
+        let (a, b) = (resolve(self.a, a), resolve(self.b, b));
+        a.is_none() && b.is_none() || self.scratch(a, b).is_empty()
+    }
+
+    /// Compares one node of each revision, at `path`.
+    fn pair(&mut self, a: Option<Id>, b: Option<Id>, path: &str) {
+        let (a, b) = (resolve(self.a, a), resolve(self.b, b));
+        if (a.is_none() && b.is_none()) || !self.seen.insert((a, b)) {
+            return;
+        }
+        let (na, nb) = (node(self.a, a), node(self.b, b));
+        if na.default != nb.default {
+            let msg = format!("default {} -> {}", show_literal(na.default.as_ref()), show_literal(nb.default.as_ref()));
+            self.push(rules::DEFAULT_CHANGED, path, msg);
+        }
+        if self.wrapped(a, b, path) {
+            return;
+        }
+        let (ea, eb) = (effective(na), effective(nb));
+        if ea != eb {
+            let rule = if ea & eb == ea {
+                rules::TYPE_WIDENED
+            } else if ea & eb == eb {
+                rules::TYPE_NARROWED
+            } else {
+                rules::TYPE_CHANGED
+            };
+            self.push(rule, path, format!("{} -> {}", bits_label(ea), bits_label(eb)));
+        }
+        if ea & eb == 0 {
+            // Nothing both accept: the type change says it all.
+            return;
+        }
+        let shared = types(na).intersect(types(nb));
+        self.literals(na, nb, (types(na), types(nb)), path);
+        constraints(&mut self.out, shown(path), &na.constraints, &nb.constraints, shared);
+        if shared.has_strings() {
+            let field = shown(path);
+            match (na.format, nb.format) {
+                (None, Some(f)) => {
+                    self.out.keyword("format", Direction::Tightened, field, format!("no format -> format {f}"))
                 }
-                at.truncate(len);
+                (Some(f), None) => {
+                    self.out.keyword("format", Direction::Relaxed, field, format!("format {f} -> no format"))
+                }
+                (Some(x), Some(y)) if x != y => {
+                    self.out.keyword("format", Direction::Changed, field, format!("format {x} -> format {y}"))
+                }
+                _ => {}
             }
         }
-        (Value::Array(x), Value::Array(y), Role::Schemas) if x.len() == y.len() => {
-            for (i, (p, q)) in x.iter().zip(y).enumerate() {
-                let len = at.len();
-                at.push('/');
-                at.push_str(&i.to_string());
-                walk(p, q, Role::Schema, at, out);
-                at.truncate(len);
+        if shared.has_objects() {
+            self.objects(na, nb, path);
+        }
+        if shared.has_arrays() {
+            self.arrays(na, nb, path);
+        }
+        self.applicators(na, nb, path);
+    }
+
+    /// A single schema that became a union keeping it as a member (or a
+    /// union that became one of its members): the other members are added
+    /// (removed). Returns whether the pair was handled so.
+    fn wrapped(&mut self, a: Option<Id>, b: Option<Id>, path: &str) -> bool {
+        let (na, nb) = (node(self.a, a), node(self.b, b));
+        let a_union = na.any_of.is_some() || na.one_of.is_some();
+        let b_union = nb.any_of.is_some() || nb.one_of.is_some();
+        if !a_union && b_union {
+            if let Some((kind, u)) = only_union(nb) {
+                if let Some(keep) = u.members.iter().position(|&m| self.same(a, Some(m))) {
+                    let others: Vec<usize> = (0..u.members.len()).filter(|&i| i != keep).collect();
+                    if kind == "oneOf" && u.tag.is_none() && self.overlapping(self.b, &u.members) {
+                        self.undecided(path, "a schema became an untagged oneOf with overlapping members".into());
+                    } else {
+                        for i in others {
+                            let msg = format!("{kind} member {} added", self.member_label(self.b, u, i));
+                            self.push(rules::UNION_MEMBER_ADDED, path, msg);
+                        }
+                    }
+                    return true;
+                }
             }
         }
-        (p, q, _) if p == q => {}
-        _ => out.push(here(at)),
+        if a_union && !b_union {
+            if let Some((kind, u)) = only_union(na) {
+                if let Some(keep) = u.members.iter().position(|&m| self.same(Some(m), b)) {
+                    for i in (0..u.members.len()).filter(|&i| i != keep) {
+                        let msg = format!("{kind} member {} removed", self.member_label(self.a, u, i));
+                        self.push(rules::UNION_MEMBER_REMOVED, path, msg);
+                    }
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn literals(&mut self, na: &Node, nb: &Node, types: (TypeSet, TypeSet), path: &str) {
+        let (la, lb) = (literals(na), literals(nb));
+        let label = |ls: &[&Literal]| literal_label(&ls.iter().map(|l| (*l).clone()).collect::<Vec<_>>());
+        match (la, lb) {
+            (None, None) => {}
+            (None, Some(n)) => self.push(rules::ENUM_ADDED, path, format!("open -> {}", label(&n))),
+            (Some(o), None) => self.push(rules::ENUM_REMOVED, path, format!("{} -> open", label(&o))),
+            (Some(o), Some(n)) => {
+                // Members only one revision's types accept come and go with the types.
+                let dropped = missing(&o, &n, types.1);
+                if !dropped.is_empty() {
+                    self.push(rules::ENUM_RESTRICTED, path, format!("dropped {}", label(&dropped)));
+                }
+                let added = missing(&n, &o, types.0);
+                if !added.is_empty() {
+                    self.push(rules::ENUM_EXPANDED, path, format!("added {}", label(&added)));
+                }
+            }
+        }
+    }
+
+    fn objects(&mut self, na: &Node, nb: &Node, path: &str) {
+        // Properties, declared by `properties` or `required`, in document order.
+        let mut keys: Vec<&str> = Vec::new();
+        for n in [na, nb] {
+            for k in n.properties.iter().map(|(k, _)| &**k).chain(n.required.iter().map(|k| &**k)) {
+                if !keys.contains(&k) {
+                    keys.push(k);
+                }
+            }
+        }
+        let declared = |n: &Node, k: &str| {
+            n.properties
+                .iter()
+                .find(|(p, _)| &**p == k)
+                .map(|(_, id)| Some(*id))
+                .or_else(|| n.required.iter().any(|r| &**r == k).then_some(None))
+        };
+        let required = |n: &Node, k: &str| n.required.iter().any(|r| &**r == k);
+        let in_properties = |n: &Node, k: &str| n.properties.iter().any(|(p, _)| &**p == k);
+        for key in keys {
+            let sub = join_key(path, key);
+            let (ra, rb) = (required(na, key), required(nb, key));
+            let conjunct = std::ptr::eq(na, &*TRUE) || std::ptr::eq(nb, &*TRUE);
+            if conjunct && !in_properties(na, key) && !in_properties(nb, key) {
+                // A schema beside others (a dependent schema, an `allOf`
+                // member) added or removed that names a key in `required`
+                // only: only the key's required-ness changed.
+                if ra != rb {
+                    let (rule, msg) = if rb {
+                        (rules::REQUIRED_TIGHTENED, "optional -> required")
+                    } else {
+                        (rules::REQUIRED_RELAXED, "required -> optional")
+                    };
+                    self.push(rule, &sub, msg.into());
+                }
+                continue;
+            }
+            match (declared(na, key), declared(nb, key)) {
+                (Some(pa), None) if !nb.closed && resolve(self.b, nb.additional).is_some() => {
+                    // The key now falls to the map's value schema.
+                    if ra {
+                        self.push(rules::REQUIRED_RELAXED, &sub, "required -> optional".into());
+                    }
+                    self.pair(pa, nb.additional, &sub);
+                }
+                (None, Some(pb)) if !na.closed && resolve(self.a, na.additional).is_some() => {
+                    // The key was the map's: its value schema is compared.
+                    if rb {
+                        self.push(rules::REQUIRED_TIGHTENED, &sub, "optional -> required".into());
+                    }
+                    self.pair(na.additional, pb, &sub);
+                }
+                (Some(pa), None) => {
+                    let label = bits_label(effective(node(self.a, resolve(self.a, pa))));
+                    let rule = if ra { rules::REMOVED_REQUIRED } else { rules::REMOVED_OPTIONAL };
+                    self.push(rule, &sub, format!("removed {label}"));
+                    if nb.closed {
+                        self.push(rules::REMOVED_CLOSED, &sub, "the key is undeclared in a closed object now".into());
+                    }
+                }
+                (None, Some(pb)) => {
+                    let label = bits_label(effective(node(self.b, resolve(self.b, pb))));
+                    let rule = if rb { rules::ADDED_REQUIRED } else { rules::ADDED_OPTIONAL };
+                    self.push(rule, &sub, format!("added {label}"));
+                    if na.closed {
+                        self.push(rules::ADDED_CLOSED, &sub, "the key was undeclared in a closed object".into());
+                    }
+                }
+                (Some(pa), Some(pb)) => {
+                    if ra != rb {
+                        let (rule, msg) = if rb {
+                            (rules::REQUIRED_TIGHTENED, "optional -> required")
+                        } else {
+                            (rules::REQUIRED_RELAXED, "required -> optional")
+                        };
+                        self.push(rule, &sub, msg.into());
+                    }
+                    self.pair(pa, pb, &sub);
+                }
+                (None, None) => {}
+            }
+        }
+        let root = path.is_empty();
+        match (na.closed, nb.closed) {
+            (false, true) => {
+                let rule = if root { rules::CONTRACT_CLOSED_ENABLED } else { rules::CLOSED_ENABLED };
+                let field = if root { CONTRACT_FIELD } else { path };
+                self.out.push(rule, field, "open -> closed".into());
+            }
+            (true, false) => {
+                let rule = if root { rules::CONTRACT_CLOSED_DISABLED } else { rules::CLOSED_DISABLED };
+                let field = if root { CONTRACT_FIELD } else { path };
+                self.out.push(rule, field, "closed -> open".into());
+            }
+            (false, false) if na.additional.is_some() || nb.additional.is_some() => {
+                self.pair(na.additional, nb.additional, &format!("{path}{{}}"));
+            }
+            _ => {}
+        }
+        self.pattern_properties(na, nb, path);
+        self.summarised(na.property_names, nb.property_names, "propertyNames", path);
+        counts(
+            &mut self.out,
+            shown(path),
+            [
+                ("minProperties", na.min_properties, nb.min_properties, true),
+                ("maxProperties", na.max_properties, nb.max_properties, false),
+            ],
+        );
+        self.dependent_required(na, nb, path);
+        // Each dependent schema is one more schema the object passes when
+        // its key is present: one added tightens, one removed relaxes.
+        for (key, x) in &na.dependent_schemas {
+            let y = nb.dependent_schemas.iter().find(|(k, _)| k == key).map(|(_, y)| *y);
+            self.pair(Some(*x), y, path);
+        }
+        for (key, y) in &nb.dependent_schemas {
+            if !na.dependent_schemas.iter().any(|(k, _)| k == key) {
+                self.pair(None, Some(*y), path);
+            }
+        }
+    }
+
+    /// `patternProperties` matched by pattern: a pattern removed lets its
+    /// keys hold anything (as `true`), one added constrains them. With
+    /// `additionalProperties` beside them, a key a removed pattern let go
+    /// falls to it instead: not compared.
+    fn pattern_properties(&mut self, na: &Node, nb: &Node, path: &str) {
+        let sources = |n: &Node| n.pattern_properties.iter().map(|(p, _)| p.source().to_string()).collect::<Vec<_>>();
+        let (sa, sb) = (sources(na), sources(nb));
+        let mut same = sa.clone();
+        same.sort();
+        let mut other = sb.clone();
+        other.sort();
+        let governed = na.closed || nb.closed || na.additional.is_some() || nb.additional.is_some();
+        if same != other && governed {
+            return self.undecided(path, "patternProperties patterns changed beside additionalProperties".into());
+        }
+        let values = format!("{path}{{}}");
+        for (p, x) in &na.pattern_properties {
+            let y = nb.pattern_properties.iter().find(|(q, _)| q.source() == p.source()).map(|(_, y)| *y);
+            self.pair(Some(*x), y, &values);
+        }
+        for (q, y) in &nb.pattern_properties {
+            if !na.pattern_properties.iter().any(|(p, _)| p.source() == q.source()) {
+                self.pair(None, Some(*y), &values);
+            }
+        }
+    }
+
+    fn dependent_required(&mut self, na: &Node, nb: &Node, path: &str) {
+        let mut keys: Vec<&str> = Vec::new();
+        for n in [na, nb] {
+            for (k, _) in &n.dependent_required {
+                if !keys.contains(&&**k) {
+                    keys.push(k);
+                }
+            }
+        }
+        for key in keys {
+            let set = |n: &'_ Node| -> Vec<String> {
+                let mut v: Vec<String> = n
+                    .dependent_required
+                    .iter()
+                    .filter(|(k, _)| &**k == key)
+                    .flat_map(|(_, d)| d.iter().map(|x| x.to_string()))
+                    .collect();
+                v.sort();
+                v.dedup();
+                v
+            };
+            let (sa, sb) = (set(na), set(nb));
+            if sa == sb {
+                continue;
+            }
+            let more = sa.iter().all(|x| sb.contains(x));
+            let fewer = sb.iter().all(|x| sa.contains(x));
+            let d = match (more, fewer) {
+                (true, _) => Direction::Tightened,
+                (_, true) => Direction::Relaxed,
+                _ => Direction::Changed,
+            };
+            let msg = format!("{}: [{}] -> [{}]", crate::json::text::quote(key, 80), sa.join(", "), sb.join(", "));
+            self.out.keyword("dependentRequired", d, shown(path), msg);
+        }
+    }
+
+    fn arrays(&mut self, na: &Node, nb: &Node, path: &str) {
+        let positions = na.prefix_items.len().max(nb.prefix_items.len());
+        for i in 0..positions {
+            let at = |n: &Node| n.prefix_items.get(i).copied().or(n.items);
+            self.pair(at(na), at(nb), &format!("{path}[{i}]"));
+        }
+        if na.items.is_some() || nb.items.is_some() {
+            self.pair(na.items, nb.items, &format!("{path}[]"));
+        }
+        self.summarised(na.contains, nb.contains, "contains", path);
+        if na.contains.is_some() && nb.contains.is_some() {
+            counts(
+                &mut self.out,
+                shown(path),
+                [
+                    ("minContains", Some(na.min_contains.unwrap_or(1)), Some(nb.min_contains.unwrap_or(1)), true),
+                    ("maxContains", na.max_contains, nb.max_contains, false),
+                ],
+            );
+        }
+    }
+
+    /// A keyword whose value is a schema judged as a whole (`propertyNames`,
+    /// `contains`): the differences inside it summed up as one change,
+    /// tightened, relaxed or changed.
+    fn summarised(&mut self, a: Option<Id>, b: Option<Id>, keyword: &str, path: &str) {
+        if a.is_none() && b.is_none() {
+            return;
+        }
+        // An absent `contains` accepts every array, which a `contains`
+        // of `true` does not (it needs one element).
+        let inner = match (keyword, a, b) {
+            ("contains", None, Some(_)) | ("contains", Some(_), None) => {
+                let d = if a.is_none() { Direction::Tightened } else { Direction::Relaxed };
+                let msg = if a.is_none() { "no contains -> contains" } else { "contains -> no contains" };
+                self.out.keyword(keyword, d, shown(path), msg.into());
+                return;
+            }
+            _ => self.scratch(a, b),
+        };
+        self.summed(inner, keyword, path, false);
+    }
+
+    /// The changes inside a keyword's schema as one keyword change:
+    /// tightened, relaxed or changed (`flip`: the keyword rejects what its
+    /// schema accepts, as `not` does).
+    fn summed(&mut self, inner: Vec<Detected>, keyword: &str, path: &str, flip: bool) {
+        let mut tighter = inner.iter().any(|d| d.rule.impact == Impact::Breaking);
+        let mut looser = inner.iter().any(|d| d.rule.response == Impact::Breaking);
+        if flip {
+            std::mem::swap(&mut tighter, &mut looser);
+        }
+        let d = match (tighter, looser) {
+            (true, false) => Direction::Tightened,
+            (false, true) => Direction::Relaxed,
+            (true, true) => Direction::Changed,
+            (false, false) => return,
+        };
+        let first = &inner[0];
+        let more = if inner.len() > 1 { format!(" (and {} more)", inner.len() - 1) } else { String::new() };
+        let msg = format!("{keyword}: {} {}: {}{more}", first.rule.id, first.field, first.message);
+        self.out.keyword(keyword, d, shown(path), msg);
+    }
+
+    fn applicators(&mut self, na: &Node, nb: &Node, path: &str) {
+        // A `$ref` beside other keywords is one more schema the value must
+        // pass, like an `allOf` member.
+        if na.reference.is_some() || nb.reference.is_some() {
+            self.pair(na.reference, nb.reference, path);
+        }
+        if !self.switched(na, nb, path) {
+            self.all_of(&na.all_of, &nb.all_of, path);
+            for ((kind, ua), (_, ub)) in unions(na).into_iter().zip(unions(nb)) {
+                self.union(kind, ua, ub, path);
+            }
+        }
+        match (na.not, nb.not) {
+            (None, None) => {}
+            (None, Some(_)) => self.out.keyword("not", Direction::Tightened, shown(path), "no not -> not".into()),
+            (Some(_), None) => self.out.keyword("not", Direction::Relaxed, shown(path), "not -> no not".into()),
+            // The schema under `not` judged as a whole, its sense flipped.
+            (Some(x), Some(y)) => self.summed(self.scratch(Some(x), Some(y)), "not", path, true),
+        }
+        match (&na.condition, &nb.condition) {
+            (None, None) => {}
+            (Some(x), Some(y)) if self.same(Some(x.test), Some(y.test)) => {
+                if x.then.is_some() || y.then.is_some() {
+                    self.pair(x.then, y.then, path);
+                }
+                if x.otherwise.is_some() || y.otherwise.is_some() {
+                    self.pair(x.otherwise, y.otherwise, path);
+                }
+            }
+            _ => self.undecided(path, "the `if` schema changed".into()),
+        }
+    }
+
+    /// Members of two lists matched: equal ones first, then by `$defs`
+    /// name or title, then by value classes. Returns, per old member, its
+    /// match and whether it is equal; and which new members were taken.
+    fn match_members(&self, ma: &[Id], mb: &[Id]) -> (Vec<Option<(usize, bool)>>, Vec<bool>) {
+        let mut matched: Vec<Option<(usize, bool)>> = vec![None; ma.len()];
+        let mut taken = vec![false; mb.len()];
+        for (i, &m) in ma.iter().enumerate() {
+            if let Some(j) = (0..mb.len()).find(|&j| !taken[j] && self.same(Some(m), Some(mb[j]))) {
+                matched[i] = Some((j, true));
+                taken[j] = true;
+            }
+        }
+        let name = |s: &Schema, id: Id| s.node(id).label.clone();
+        let bits = |s: &Schema, id: Id| effective(node(s, resolve(s, Some(id))));
+        for pass in 0..2 {
+            for (i, &m) in ma.iter().enumerate() {
+                if matched[i].is_some() {
+                    continue;
+                }
+                let found = (0..mb.len()).find(|&j| {
+                    !taken[j]
+                        && match pass {
+                            0 => name(self.a, m).is_some() && name(self.a, m) == name(self.b, mb[j]),
+                            _ => bits(self.a, m) == bits(self.b, mb[j]),
+                        }
+                });
+                if let Some(j) = found {
+                    matched[i] = Some((j, false));
+                    taken[j] = true;
+                }
+            }
+        }
+        (matched, taken)
+    }
+
+    /// `allOf`: every member is one more schema the value passes, in any
+    /// order. A member removed is compared as if it were `true` (it relaxes),
+    /// one added as if it replaced `true` (it tightens).
+    fn all_of(&mut self, ma: &[Id], mb: &[Id], path: &str) {
+        let (matched, taken) = self.match_members(ma, mb);
+        for (i, m) in matched.iter().enumerate() {
+            match m {
+                Some((_, true)) => {}
+                Some((j, false)) => self.pair(Some(ma[i]), Some(mb[*j]), path),
+                None => self.pair(Some(ma[i]), None, path),
+            }
+        }
+        for (j, t) in taken.iter().enumerate() {
+            if !t {
+                self.pair(None, Some(mb[j]), path);
+            }
+        }
+    }
+
+    /// `allOf`/`oneOf` <-> `anyOf` over matching members (each side using one
+    /// combinator only). Returns whether the pair was such a switch.
+    fn switched(&mut self, na: &Node, nb: &Node, path: &str) -> bool {
+        fn one(n: &Node) -> Option<(&'static str, &[Id])> {
+            match (n.all_of.is_empty(), &n.any_of, &n.one_of) {
+                (false, None, None) => Some(("allOf", &n.all_of)),
+                (true, Some(u), None) => Some(("anyOf", &u.members)),
+                (true, None, Some(u)) if u.tag.is_none() => Some(("oneOf", &u.members)),
+                _ => None,
+            }
+        }
+        let (Some((ka, ma)), Some((kb, mb))) = (one(na), one(nb)) else { return false };
+        if ka == kb {
+            return false;
+        }
+        let relaxing = kb == "anyOf";
+        if !relaxing && ka != "anyOf" {
+            self.undecided(path, format!("{ka} became {kb}"));
+            return true;
+        }
+        let (matched, taken) = self.match_members(ma, mb);
+        let mut inner = Vec::new();
+        let mut sound = matched.iter().all(Option::is_some) || !relaxing;
+        sound &= taken.iter().all(|t| *t) || relaxing;
+        for (i, m) in matched.iter().enumerate() {
+            if let Some((j, false)) = m {
+                let changes = self.scratch(Some(ma[i]), Some(mb[*j]));
+                let wrong = |d: &Detected| {
+                    if relaxing {
+                        d.rule.impact == Impact::Breaking
+                    } else {
+                        d.rule.response == Impact::Breaking
+                    }
+                };
+                sound &= !changes.iter().any(wrong);
+                inner.push((i, *j));
+            }
+        }
+        if !sound || (!relaxing && mb.is_empty()) {
+            self.undecided(path, format!("{ka} became {kb} with members that changed both ways"));
+            return true;
+        }
+        let rule = if relaxing { rules::UNION_KIND_RELAXED } else { rules::UNION_KIND_TIGHTENED };
+        self.push(rule, path, format!("{ka} -> {kb}"));
+        for (i, j) in inner {
+            self.member(ma[i], mb[j], format!("#{j}"), path);
+        }
+        for (j, t) in taken.iter().enumerate() {
+            if !t {
+                self.push(rules::UNION_MEMBER_ADDED, path, format!("{kb} member #{j} added"));
+            }
+        }
+        for (i, m) in matched.iter().enumerate() {
+            if m.is_none() {
+                self.push(rules::UNION_MEMBER_REMOVED, path, format!("{ka} member #{i} removed"));
+            }
+        }
+        true
+    }
+
+    /// How a message names member `i` of a union: its tag, else its
+    /// `$defs` name or title, else its position and types.
+    fn member_label(&self, s: &Schema, u: &Union, i: usize) -> String {
+        if let Some(tag) = &u.tag {
+            return format!("{}={}", tag.key, tag.values[i].display());
+        }
+        let id = u.members[i];
+        let label = s.node(id).label.clone().or_else(|| resolve(s, Some(id)).and_then(|r| s.node(r).label.clone()));
+        match label {
+            Some(l) => crate::json::text::quote(&l, 80),
+            None => format!("#{i} ({})", bits_label(effective(node(s, resolve(s, Some(id)))))),
+        }
+    }
+
+    /// Whether two members of an untagged union may accept one value (their
+    /// value classes meet).
+    fn overlapping(&self, s: &Schema, members: &[Id]) -> bool {
+        let bits: Vec<u8> = members.iter().map(|&m| effective(node(s, resolve(s, Some(m))))).collect();
+        bits.iter().enumerate().any(|(i, x)| bits[i + 1..].iter().any(|y| x & y != 0))
+    }
+
+    fn union(&mut self, kind: &'static str, ua: Option<&Union>, ub: Option<&Union>, path: &str) {
+        let (ua, ub) = match (ua, ub) {
+            (None, None) => return,
+            (Some(ua), Some(ub)) => (ua, ub),
+            (None, Some(_)) => return self.undecided(path, format!("a {kind} was added")),
+            (Some(_), None) => return self.undecided(path, format!("the {kind} was removed")),
+        };
+        // Tagged by the same key: members matched by tag value.
+        if let (Some(ta), Some(tb)) = (&ua.tag, &ub.tag) {
+            if ta.key == tb.key {
+                for (i, value) in ta.values.iter().enumerate() {
+                    match tb.values.iter().position(|v| v == value) {
+                        Some(j) => {
+                            let label = self.member_label(self.b, ub, j);
+                            self.member(ua.members[i], ub.members[j], label, path);
+                        }
+                        None => {
+                            let msg = format!("{kind} member {} removed", self.member_label(self.a, ua, i));
+                            self.push(rules::UNION_MEMBER_REMOVED, path, msg);
+                        }
+                    }
+                }
+                for (j, value) in tb.values.iter().enumerate() {
+                    if !ta.values.contains(value) {
+                        let msg = format!("{kind} member {} added", self.member_label(self.b, ub, j));
+                        self.push(rules::UNION_MEMBER_ADDED, path, msg);
+                    }
+                }
+                return;
+            }
+        }
+        // Untagged: equal members first, then by name, then by value classes.
+        let (matched, taken) = self.match_members(&ua.members, &ub.members);
+        let differs = matched.iter().any(|m| !matches!(m, Some((_, true)))) || taken.iter().any(|t| !t);
+        if !differs {
+            return;
+        }
+        if kind == "oneOf" && (self.overlapping(self.a, &ua.members) || self.overlapping(self.b, &ub.members)) {
+            return self.undecided(path, "an untagged oneOf whose members overlap changed".into());
+        }
+        for (i, m) in matched.iter().enumerate() {
+            match m {
+                Some((j, false)) => {
+                    let label = self.member_label(self.b, ub, *j);
+                    self.member(ua.members[i], ub.members[*j], label, path);
+                }
+                Some(_) => {}
+                None => {
+                    let msg = format!("{kind} member {} removed", self.member_label(self.a, ua, i));
+                    self.push(rules::UNION_MEMBER_REMOVED, path, msg);
+                }
+            }
+        }
+        for (j, t) in taken.iter().enumerate() {
+            if !t {
+                let msg = format!("{kind} member {} added", self.member_label(self.b, ub, j));
+                self.push(rules::UNION_MEMBER_ADDED, path, msg);
+            }
+        }
     }
 }

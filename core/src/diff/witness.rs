@@ -14,18 +14,79 @@ use std::collections::{BTreeMap, HashMap};
 use super::detect::{sites, Detected, Site};
 use super::rules::ProofAt;
 use super::sample::{candidates, every_type, J};
+use super::Impact;
 use crate::contract::tree::Node;
+use crate::contract::ContractDirection;
 use crate::contract::{ContractSpec, FieldSpec, JsonType};
 use crate::report::{Finding, Report};
 
-/// The witness of a breaking change (or `None`) and the change's message,
-/// which says why when there is no witness.
-pub(super) fn prove(old: &ContractSpec, new: &ContractSpec, d: &Detected) -> (Option<String>, String) {
-    // No message shows the change (a required field removed breaks readers,
-    // not senders): the detector's message already says why.
-    if d.rule.proof.is_empty() {
-        return (None, d.message.clone());
+/// The witness of a change breaking in `direction` (or `None`), its sense,
+/// and the change's message, which says why when there is no witness.
+///
+/// A request-direction break is shown by a body the old revision accepts
+/// and the new one flags; a response-direction break by a body the new
+/// revision accepts and the old one flags (what a new sender may send and an
+/// old reader rejects). In `both`, the request sense is tried first.
+pub(super) fn prove_in(
+    old: &ContractSpec,
+    new: &ContractSpec,
+    d: &Detected,
+    direction: ContractDirection,
+) -> (Option<String>, Option<ContractDirection>, String) {
+    let mut searched = false;
+    for sense in senses(d, direction) {
+        searched = true;
+        let found = match sense {
+            ContractDirection::Request => search(old, new, d),
+            _ => search(new, old, d),
+        };
+        if let Some(body) = found {
+            return (Some(body), Some(sense), d.message.clone());
+        }
     }
+    let message = plain_message(d, direction);
+    if searched {
+        (None, None, format!("{message} (no witness found)"))
+    } else {
+        (None, None, message)
+    }
+}
+
+/// The senses in which a change breaking in `direction` is shown by a
+/// message: request first.
+fn senses(d: &Detected, direction: ContractDirection) -> Vec<ContractDirection> {
+    let mut out = Vec::new();
+    if d.rule.proof.is_empty() {
+        return out;
+    }
+    let request = matches!(direction, ContractDirection::Request | ContractDirection::Both);
+    let response = matches!(direction, ContractDirection::Response | ContractDirection::Both);
+    if request && d.rule.impact == Impact::Breaking && !d.rule.readers_only {
+        out.push(ContractDirection::Request);
+    }
+    if response && d.rule.response == Impact::Breaking {
+        out.push(ContractDirection::Response);
+    }
+    out
+}
+
+/// The detector's message, with the reason there is no witness when a
+/// request-direction break rejects no message (readers break).
+pub(super) fn plain_message(d: &Detected, direction: ContractDirection) -> String {
+    if d.rule.readers_only && direction == ContractDirection::Request {
+        format!("{} (no envelope is rejected; readers of the field break)", d.message)
+    } else {
+        d.message.clone()
+    }
+}
+
+/// A body `accepting` accepts with no finding and `rejecting` flags for the
+/// change, checked with both validators.
+fn search(accepting: &ContractSpec, rejecting: &ContractSpec, d: &Detected) -> Option<String> {
+    if accepting.schema().is_some() || rejecting.schema().is_some() {
+        return None;
+    }
+    let (old, new) = (accepting, rejecting);
     let cx = Ctx { old, new, old_sites: sites(old), new_sites: sites(new), minimal: RefCell::default() };
     let mut fallback = None;
     for body in cx.bodies(d) {
@@ -36,15 +97,12 @@ pub(super) fn prove(old: &ContractSpec, new: &ContractSpec, d: &Detected) -> (Op
         }
         let report = new.validate_json(text.as_bytes());
         match judge(&report, d, &new.tree) {
-            Verdict::Clean => return (Some(text), d.message.clone()),
+            Verdict::Clean => return Some(text),
             Verdict::Related if fallback.is_none() => fallback = Some(text),
             _ => {}
         }
     }
-    match fallback {
-        Some(text) => (Some(text), d.message.clone()),
-        None => (None, format!("{} (no witness found)", d.message)),
-    }
+    fallback
 }
 
 /// Whether a contract accepts a body with no finding at all.
@@ -74,14 +132,17 @@ fn proves(f: &Finding, d: &Detected, tree: &Node) -> bool {
     let at = pattern_in(tree, f.field());
     match d.rule.proof_at {
         ProofAt::TopLevelKey => true,
-        ProofAt::ChildKey => {
-            let rest = at.strip_prefix(d.field.as_str()).unwrap_or("");
-            (rest.starts_with('.') && !rest[1..].contains(['.', '[']))
-                || (rest.starts_with("[\"") && rest.ends_with("\"]"))
-        }
+        ProofAt::ChildKey => child_key(&d.field, &at),
+        ProofAt::FieldOrChild => at == d.field || child_key(&d.field, &at),
         ProofAt::Field => at == d.field,
         ProofAt::FieldOrParent => at == d.field || below(&d.field, &at),
     }
+}
+
+/// Whether `at` is a key directly below `field`.
+fn child_key(field: &str, at: &str) -> bool {
+    let rest = at.strip_prefix(field).unwrap_or("");
+    (rest.starts_with('.') && !rest[1..].contains(['.', '['])) || (rest.starts_with("[\"") && rest.ends_with("\"]"))
 }
 
 fn judge(report: &Report, d: &Detected, tree: &Node) -> Verdict {

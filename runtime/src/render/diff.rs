@@ -4,18 +4,21 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use super::markdown::{cell, code};
-use crate::diff::ContractDiff;
+use crate::diff::{Change, ContractDiff};
+use crate::ContractDirection;
 
-/// `name: from -> to`, `compatibility: VERDICT`, then one line per change
-/// (`  impact rule field: message`), or `  (no changes)`. With `witnesses`,
-/// each witness follows its change on a line of its own.
+/// `name: from -> to`, `compatibility: VERDICT` (with the direction when it
+/// is not `request`), then one line per change (`  impact rule field:
+/// message`), or `  (no changes)`. With `witnesses`, each witness follows its
+/// change on a line of its own, saying which revision accepts it when that is
+/// the new one (a response-direction break).
 pub fn text(d: &ContractDiff, witnesses: bool) -> String {
     let mut out = format!("{}: {} -> {}\n", d.name(), d.from(), d.to());
-    out.push_str(&format!("compatibility: {}\n", d.compatibility().as_str().to_uppercase()));
+    out.push_str(&format!("compatibility: {}{}\n", d.compatibility().as_str().to_uppercase(), direction_note(d)));
     for c in d.changes() {
         out.push_str(&format!("  {} {} {}: {}\n", c.impact(), c.rule(), c.field(), c.message()));
         if let (true, Some(w)) = (witnesses, c.witness()) {
-            out.push_str(&format!("    witness: {w}\n"));
+            out.push_str(&format!("    {}: {w}\n", witness_label(c)));
         }
     }
     if d.changes().is_empty() {
@@ -24,11 +27,31 @@ pub fn text(d: &ContractDiff, witnesses: bool) -> String {
     out
 }
 
+/// ` (as a response)` / ` (both directions)` after the verdict; nothing for
+/// a request contract (the original format).
+fn direction_note(d: &ContractDiff) -> &'static str {
+    match d.direction() {
+        ContractDirection::Request => "",
+        ContractDirection::Response => " (as a response)",
+        ContractDirection::Both => " (both directions)",
+    }
+}
+
+/// `witness` (the old revision accepts it, the new one rejects it), or
+/// `witness (new accepts, old rejects)`.
+fn witness_label(c: &Change) -> &'static str {
+    match c.witness_direction() {
+        Some(ContractDirection::Response) => "witness (new accepts, old rejects)",
+        _ => "witness",
+    }
+}
+
 #[derive(Serialize)]
 struct JsonDiff<'a> {
     contract: &'a str,
     from: String,
     to: String,
+    direction: &'static str,
     compatibility: &'static str,
     changes: Vec<JsonChange<'a>>,
 }
@@ -40,6 +63,9 @@ struct JsonChange<'a> {
     field: &'a str,
     message: &'a str,
     witness: Option<Box<RawValue>>,
+    /// `request`: the old revision accepts the witness and the new one
+    /// rejects it; `response`: the other way round.
+    witness_direction: Option<&'static str>,
 }
 
 /// The JSON value of a diff (one document per diff).
@@ -52,6 +78,7 @@ fn json_doc(d: &ContractDiff) -> JsonDiff<'_> {
         contract: d.name(),
         from: d.from().to_string(),
         to: d.to().to_string(),
+        direction: d.direction().as_str(),
         compatibility: d.compatibility().as_str(),
         changes: d
             .changes()
@@ -62,6 +89,7 @@ fn json_doc(d: &ContractDiff) -> JsonDiff<'_> {
                 field: c.field(),
                 message: c.message(),
                 witness: c.witness().and_then(|w| RawValue::from_string(w.to_string()).ok()),
+                witness_direction: c.witness_direction().map(ContractDirection::as_str),
             })
             .collect(),
     }
@@ -89,7 +117,8 @@ pub fn json_many(diffs: &[ContractDiff]) -> String {
 
 /// A Markdown section: heading, verdict, and a table of changes with witnesses.
 pub fn markdown(d: &ContractDiff) -> String {
-    let mut out = format!("### {} {} -> {}: {}\n\n", d.name(), d.from(), d.to(), d.compatibility().as_str());
+    let mut out =
+        format!("### {} {} -> {}: {}{}\n\n", d.name(), d.from(), d.to(), d.compatibility().as_str(), direction_note(d));
     if d.changes().is_empty() {
         out.push_str("No changes.\n");
         return out;
@@ -108,10 +137,14 @@ pub fn markdown(d: &ContractDiff) -> String {
     // stretch a table cell past the page.
     let witnessed: Vec<_> = d.changes().iter().filter_map(|c| Some((c, c.witness()?))).collect();
     if !witnessed.is_empty() {
-        out.push_str("\nWitnesses (accepted by the old revision, rejected by the new one):\n");
+        out.push_str("\nWitnesses (accepted by the old revision, rejected by the new one, unless marked):\n");
         for (c, w) in witnessed {
             let fence = fence(w);
-            out.push_str(&format!("\n{} {}:\n\n{fence}json\n{w}\n{fence}\n", code(c.rule()), code(c.field())));
+            let sense = match c.witness_direction() {
+                Some(ContractDirection::Response) => " (accepted by the new revision, rejected by the old one)",
+                _ => "",
+            };
+            out.push_str(&format!("\n{} {}{sense}:\n\n{fence}json\n{w}\n{fence}\n", code(c.rule()), code(c.field())));
         }
     }
     out

@@ -238,6 +238,7 @@ impl Compiler<'_, '_> {
                         n.description = Some(t.as_ref().into());
                     }
                 }
+                "default" => n.default = self.literal(value),
                 _ if ANNOTATIONS.contains(&k) => {}
                 _ if DRAFT_07.contains(&k) => {
                     let msg = format!(

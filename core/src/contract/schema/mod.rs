@@ -125,6 +125,9 @@ pub(crate) struct Node {
     /// The node's name when it is a `$defs` entry (one named type in
     /// generated code).
     pub def: Option<Box<str>>,
+    /// `default` (an annotation: never enforced, but a changed default
+    /// changes what an omitted value means, so the diff compares it).
+    pub default: Option<Literal>,
     /// `description`, for generated docs.
     pub description: Option<Box<str>>,
     /// Byte offset of the subschema in the contract file.
