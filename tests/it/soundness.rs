@@ -281,7 +281,12 @@ pub(crate) fn body() -> impl Strategy<Value = Value> {
 /// Keeps only the keys the old revision declares (a new optional field may
 /// reject a value the old revision left open: that is SPEC's `forward`).
 pub(crate) fn declared_only(body: Value, p: &Pair) -> Value {
-    let has = |slot: &str| SLOTS.iter().position(|s| *s == slot).is_some_and(|i| p.old[i].is_some());
+    declared_in(body, &p.old, p.arr.0)
+}
+
+/// Keeps only the keys `slots` (and `arr`) declare.
+pub(crate) fn declared_in(body: Value, slots: &[Option<Spec>], arr: Option<ArrSpec>) -> Value {
+    let has = |slot: &str| SLOTS.iter().position(|s| *s == slot).is_some_and(|i| slots[i].is_some());
     let Value::Object(mut m) = body else { return body };
     for key in ["a", "b"] {
         if !has(key) {
@@ -298,7 +303,7 @@ pub(crate) fn declared_only(body: Value, p: &Pair) -> Value {
     if !has("o.x") && !has("o.y") {
         m.remove("o");
     }
-    if !has("arr[]") && p.arr.0.is_none() {
+    if !has("arr[]") && arr.is_none() {
         m.remove("arr");
     }
     if let Some(Value::Array(items)) = m.get_mut("list") {

@@ -16,8 +16,11 @@
 //!   accepted by the new one, among bodies that send no key the old revision
 //!   leaves undeclared where the new one declares it (`bodies::strip`; the
 //!   fields form's premise, `soundness.rs`);
-//! - response: every body the new revision accepts is accepted by the old one
-//!   (no premise: keys the new revision leaves open are its promise);
+//! - response: every body the new revision accepts is accepted by the old one,
+//!   among bodies that send no key the new revision leaves undeclared where
+//!   the old one declares it (the mirrored premise: a sender does not send a
+//!   key its revision dropped, so `field.removed.optional` is forward in both
+//!   directions, as the engine's record says);
 //! - both: both.
 //!
 //! And every printed witness proves its change on the side its
@@ -32,7 +35,8 @@
 //! The fields form's pairs (`soundness.rs`) are judged here in the
 //! `response` and `both` directions too, with the mirrored claim.
 //!
-//! Waiting for the engine rewrite: see [`pending`].
+//! The engine does not meet the schema-form claims everywhere yet: the
+//! schema-form test is a ratchet until it does ([`KNOWN_UNSOUND`]).
 
 mod bodies;
 mod fields;
@@ -45,50 +49,9 @@ use std::time::Instant;
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestRunner};
 use protocolarc::contract::ContractDirection;
-use protocolarc::diff::{diff, ContractDiff, Impact};
+use protocolarc::diff::{diff, diff_in, ContractDiff, Impact};
 use protocolarc::ContractSpec;
 use serde_json::{json, Value};
-
-/// What this file needs from the direction-aware engine and does not find on
-/// `main` yet, behind one switch: the `diff-v2` feature of this crate
-/// (`cargo test -p protocolarc-tests --features diff-v2 --test it soundness_v2`).
-/// Once `main` has `diff::diff_in` and `Change::witness_direction`, delete
-/// the `not(feature)` halves and the `cfg_attr(... ignore)` lines (or make
-/// the feature default).
-mod pending {
-    use protocolarc::contract::ContractDirection;
-    use protocolarc::diff::{Change, ContractDiff};
-    use protocolarc::ContractSpec;
-
-    /// True when the engine judges in the contract's direction and diffs
-    /// schema keywords: the informative minimums are asserted.
-    pub const ENGINE_V2: bool = cfg!(feature = "diff-v2");
-
-    /// The pair judged in `direction`, whatever the contracts say; `None`
-    /// until `diff_in` exists.
-    #[cfg(feature = "diff-v2")]
-    pub fn diff_in(old: &ContractSpec, new: &ContractSpec, direction: ContractDirection) -> Option<ContractDiff> {
-        Some(protocolarc::diff::diff_in(old, new, direction).expect("same name"))
-    }
-
-    #[cfg(not(feature = "diff-v2"))]
-    pub fn diff_in(_: &ContractSpec, _: &ContractSpec, _: ContractDirection) -> Option<ContractDiff> {
-        None
-    }
-
-    /// Which side a witness proves: `Request` = the old revision accepts it
-    /// with no finding and the new one flags it; `Response` the reverse.
-    #[cfg(feature = "diff-v2")]
-    pub fn witness_direction(c: &Change) -> ContractDirection {
-        c.witness_direction().expect("a change with a witness says which side it proves")
-    }
-
-    /// Today's engine proves request-side witnesses only.
-    #[cfg(not(feature = "diff-v2"))]
-    pub fn witness_direction(_: &Change) -> ContractDirection {
-        ContractDirection::Request
-    }
-}
 
 /// Cases of the schema-form property: the whole file runs in about 25 s in a
 /// debug build on two cores (see the report in the commit).
@@ -268,7 +231,9 @@ fn check_witnesses(
 ) -> Result<(), TestCaseError> {
     for c in d.changes() {
         let Some(w) = c.witness() else { continue };
-        let side = pending::witness_direction(c);
+        let side = c
+            .witness_direction()
+            .ok_or_else(|| TestCaseError::fail(format!("{}: a witness with no direction", c.rule())))?;
         let (accepting, flagging, label) = match side {
             ContractDirection::Request => (old, new, "request"),
             ContractDirection::Response => (new, old, "response"),
@@ -295,6 +260,9 @@ fn check_witnesses(
     Ok(())
 }
 
+/// A body with the keys its claim's premise excludes removed.
+type Strip<'a> = &'a dyn Fn(&Value) -> Value;
+
 /// The claim of `judged` on `bodies` for verdict `d`; `counted` when its
 /// bodies count as informative (not for a pair of identical revisions).
 fn check_bodies(
@@ -302,7 +270,7 @@ fn check_bodies(
     judged: ContractDirection,
     (old, new): (&ContractSpec, &ContractSpec),
     bodies: &[Value],
-    strip: impl Fn(&Value) -> Value,
+    (strip_old, strip_new): (Strip, Strip),
     counted: bool,
     stats: &mut Stats,
 ) -> Result<(), TestCaseError> {
@@ -316,7 +284,7 @@ fn check_bodies(
     let response = matches!(judged, ContractDirection::Response | ContractDirection::Both);
     for b in bodies {
         if request {
-            let text = strip(b).to_string();
+            let text = strip_old(b).to_string();
             if old.validate_json(text.as_bytes()).is_valid() {
                 *stats.informative.entry("request").or_default() += usize::from(counted);
                 let after = new.validate_json(text.as_bytes());
@@ -330,7 +298,7 @@ fn check_bodies(
             }
         }
         if response {
-            let text = b.to_string();
+            let text = strip_new(b).to_string();
             if new.validate_json(text.as_bytes()).is_valid() {
                 *stats.informative.entry("response").or_default() += usize::from(counted);
                 let before = old.validate_json(text.as_bytes());
@@ -363,11 +331,19 @@ fn schema_case(p: &SchemaPair, seeds: &[u64], stats: &mut Stats) -> Result<(), T
         seeds.iter().enumerate().map(|(i, &seed)| bodies::body(if i < half { &p.old } else { &p.new }, seed)).collect();
     let mut reserved = BTreeSet::new();
     bodies::declared_names(&p.new, &mut reserved);
-    let strip = |b: &Value| {
+    let mut reserved_old = BTreeSet::new();
+    bodies::declared_names(&p.old, &mut reserved_old);
+    let strip_old = |b: &Value| {
         let mut b = b.clone();
         bodies::strip(&mut b, &p.old, &p.old, &reserved, 0);
         b
     };
+    let strip_new = |b: &Value| {
+        let mut b = b.clone();
+        bodies::strip(&mut b, &p.new, &p.new, &reserved_old, 0);
+        b
+    };
+    let strips: (Strip, Strip) = (&strip_old, &strip_new);
     let accepts = |c: &ContractSpec, b: &Value| c.validate_json(b.to_string().as_bytes()).is_valid();
     let (mut request_break, mut response_break) = (false, false);
     for b in &bodies {
@@ -376,9 +352,12 @@ fn schema_case(p: &SchemaPair, seeds: &[u64], stats: &mut Stats) -> Result<(), T
         stats.accepted_old += usize::from(a);
         stats.accepted_new += usize::from(z);
         stats.accepted_one += usize::from(a != z);
-        response_break |= z && !a;
+        if z && !a {
+            let stripped = strip_new(b);
+            response_break |= accepts(&new, &stripped) && !accepts(&old, &stripped);
+        }
         if a && !z {
-            let stripped = strip(b);
+            let stripped = strip_old(b);
             request_break |= accepts(&old, &stripped) && !accepts(&new, &stripped);
         }
     }
@@ -396,17 +375,17 @@ fn schema_case(p: &SchemaPair, seeds: &[u64], stats: &mut Stats) -> Result<(), T
         *stats.rules.entry(c.rule().to_string()).or_default() += 1;
     }
     check_witnesses(&d, &old, &new, stats)?;
-    check_bodies(&d, direction(p.direction), (&old, &new), &bodies, strip, p.old != p.new, stats)?;
+    check_bodies(&d, direction(p.direction), (&old, &new), &bodies, strips, p.old != p.new, stats)?;
 
     // The same pair judged in every direction, whatever the contracts say.
     for judged in ContractDirection::ALL {
-        let Some(d2) = pending::diff_in(&old, &new, judged) else { continue };
+        let d2 = diff_in(&old, &new, judged).expect("same name");
         stats.judged_in += 1;
         if judged == direction(p.direction) {
             prop_assert_eq!(d2.compatibility(), d.compatibility(), "diff_in in the contracts' own direction");
         }
         check_witnesses(&d2, &old, &new, stats)?;
-        check_bodies(&d2, judged, (&old, &new), &bodies, strip, p.old != p.new, stats)?;
+        check_bodies(&d2, judged, (&old, &new), &bodies, strips, p.old != p.new, stats)?;
     }
     Ok(())
 }
@@ -429,22 +408,85 @@ fn print_stats(title: &str, stats: &Stats, elapsed: f64) {
     eprintln!("one-mutation pairs some body proves breaking: {:?}", stats.breaks);
 }
 
-/// Informative bodies a run must have per direction (once the engine
-/// compares schema keywords; today only identical pairs are not breaking).
+/// Informative bodies a run must have per side judged (pairs of identical
+/// revisions not counted).
 const MIN_INFORMATIVE: usize = 2000;
+
+/// Schema-form cases whose verdict a body disproves with today's engine
+/// (every group is printed with an example: the engine's worklist). The test
+/// fails when it finds more, or any other failure (a schema the loader
+/// refuses, a witness that does not prove its change, `diff_in` disagreeing
+/// with the contracts' direction). Lower it as the engine is fixed: at 0 the
+/// test is a strict property test whose first failure is shrunk and persisted
+/// under `tests/proptest-regressions/`.
+const KNOWN_UNSOUND: usize = 16;
+
+/// The failure message of a verdict disproved by a body (`check_bodies`).
+fn is_unsound_verdict(message: &str) -> bool {
+    message.contains(" verdict ") && message.contains(" but the ")
+}
+
+/// Every case of the run, failures collected instead of stopping at the
+/// first: (how many cases fail on a verdict, other failures), printed by
+/// group of the verdict's change rules.
+fn census(stats: &mut Stats) -> (usize, Vec<String>) {
+    use proptest::strategy::ValueTree;
+    let mut runner = TestRunner::new(crate::strategies::config(SCHEMA_CASES));
+    let strategy = (schema_pair(), prop::collection::vec(any::<u64>(), BODIES));
+    let mut groups: BTreeMap<String, (usize, String)> = BTreeMap::new();
+    let mut other = Vec::new();
+    for _ in 0..SCHEMA_CASES {
+        let (p, seeds) = strategy.new_tree(&mut runner).expect("tree").current();
+        let Err(e) = schema_case(&p, &seeds, stats) else { continue };
+        let text = e.to_string();
+        if !is_unsound_verdict(&text) {
+            other.push(format!("{text}\nold {}\nnew {}", p.old, p.new));
+            continue;
+        }
+        let claim: String = text.split(" but ").next().unwrap_or("").chars().take(60).collect();
+        let rules: BTreeSet<&str> = text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix('"'))
+            .filter_map(|l| l.split_whitespace().nth(1))
+            .collect();
+        let key = format!("{claim} | {}", rules.into_iter().collect::<Vec<_>>().join(" "));
+        let entry = groups.entry(key).or_insert_with(|| (0, format!("{text}\nold {}\nnew {}", p.old, p.new)));
+        entry.0 += 1;
+    }
+    let unsound: usize = groups.values().map(|(n, _)| n).sum();
+    eprintln!("{unsound} of {SCHEMA_CASES} cases disprove their verdict, in {} groups", groups.len());
+    for (key, (n, example)) in &groups {
+        eprintln!("\n-- {n} x {key}\n{example}");
+    }
+    (unsound, other)
+}
 
 #[test]
 fn schema_form_verdicts_are_sound_in_their_direction() {
     let start = Instant::now();
-    let stats = RefCell::new(Stats::default());
-    let config = ProptestConfig { source_file: Some(file!()), ..crate::strategies::config(SCHEMA_CASES) };
-    let mut runner = TestRunner::new(config);
-    let strategy = (schema_pair(), prop::collection::vec(any::<u64>(), BODIES));
-    let result = runner.run(&strategy, |(p, seeds)| schema_case(&p, &seeds, &mut stats.borrow_mut()));
-    if let Err(e) = result {
-        panic!("{e}\n{runner}");
-    }
-    let stats = stats.into_inner();
+    let stats = if KNOWN_UNSOUND == 0 {
+        let stats = RefCell::new(Stats::default());
+        let config = ProptestConfig { source_file: Some(file!()), ..crate::strategies::config(SCHEMA_CASES) };
+        let mut runner = TestRunner::new(config);
+        let strategy = (schema_pair(), prop::collection::vec(any::<u64>(), BODIES));
+        let result = runner.run(&strategy, |(p, seeds)| schema_case(&p, &seeds, &mut stats.borrow_mut()));
+        if let Err(e) = result {
+            panic!("{e}\n{runner}");
+        }
+        stats.into_inner()
+    } else {
+        let mut stats = Stats::default();
+        let (unsound, other) = census(&mut stats);
+        assert!(other.is_empty(), "{} cases fail otherwise than on a verdict:\n{}", other.len(), other.join("\n\n"));
+        assert!(
+            unsound <= KNOWN_UNSOUND,
+            "{unsound} cases disprove their verdict, more than the {KNOWN_UNSOUND} known (groups above)"
+        );
+        if unsound < KNOWN_UNSOUND {
+            eprintln!("{unsound} cases disprove their verdict, fewer than {KNOWN_UNSOUND}: lower KNOWN_UNSOUND");
+        }
+        stats
+    };
     print_stats("schema form", &stats, start.elapsed().as_secs_f64());
 
     // The generator covers the v2 model: every feature in a fair share of cases.
@@ -499,15 +541,13 @@ fn schema_form_verdicts_are_sound_in_their_direction() {
         stats.accepted_one,
         stats.bodies
     );
-    if pending::ENGINE_V2 {
-        assert!(
-            stats.informative_pairs >= 300,
-            "only {} non-breaking verdicts on differing revisions",
-            stats.informative_pairs
-        );
-        for side in ["request", "response"] {
-            let n = stats.informative.get(side).copied().unwrap_or(0);
-            assert!(n >= MIN_INFORMATIVE, "only {n} informative {side} bodies: the property is nearly vacuous");
-        }
+    assert!(
+        stats.informative_pairs >= 300,
+        "only {} non-breaking verdicts on differing revisions",
+        stats.informative_pairs
+    );
+    for side in ["request", "response"] {
+        let n = stats.informative.get(side).copied().unwrap_or(0);
+        assert!(n >= MIN_INFORMATIVE, "only {n} informative {side} bodies: the property is nearly vacuous");
     }
 }

@@ -447,12 +447,14 @@ fn applicable<'s>(s: &'s Value, root: &'s Value, value: &Value, depth: usize, ou
     }
 }
 
-/// The request direction's premise: a body "sends no key the old revision
+/// The premise of the request claim: a body "sends no key the old revision
 /// leaves undeclared" (SPEC §5: a new revision may give such a key a meaning,
 /// `field.added.optional`). Removes from `value`, at every depth, each key
-/// that some open object schema of `old` applying there does not declare,
-/// when the new revision declares that name somewhere (`reserved`). Keys no
-/// revision declares stay, so closing an object is still put to the test.
+/// that some open object schema of `s` (the old revision) applying there does
+/// not declare, when the other revision declares that name somewhere
+/// (`reserved`). Keys no revision declares stay, so closing an object is
+/// still put to the test. The response claim's premise is the mirror: `s`
+/// the new revision, `reserved` the old one's names.
 pub fn strip(value: &mut Value, s: &Value, root: &Value, reserved: &BTreeSet<String>, depth: usize) {
     let mut schemas = Vec::new();
     applicable(s, root, value, 0, &mut schemas);

@@ -1,7 +1,7 @@
 //! The fields form's random pairs (`soundness.rs`) judged in the `response`
 //! and `both` directions, with the mirrored claim (SPEC §11), and in the
-//! request direction written out in the documents (and, once it exists,
-//! through `diff_in` from documents that say nothing).
+//! request direction written out in the documents; each pair also through
+//! `diff_in` from documents that name no direction, which must agree.
 
 use std::cell::RefCell;
 use std::time::Instant;
@@ -9,10 +9,10 @@ use std::time::Instant;
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestRunner};
 use protocolarc::contract::ContractDirection;
-use protocolarc::diff::diff;
+use protocolarc::diff::{diff, diff_in};
 use serde_json::Value;
 
-use super::{check_bodies, check_witnesses, pending, print_stats, Stats};
+use super::{check_bodies, check_witnesses, print_stats, Stats, Strip};
 use crate::soundness;
 
 /// Informative bodies a run must have per side judged: the fields form's
@@ -35,20 +35,21 @@ fn fields_case(
     let new = soundness::contract_in("2.0.0", p.strict.1, &p.new, p.arr.1, Some(dir));
     let (Some(old), Some(new)) = (old, new) else { return Err(TestCaseError::reject("not a contract")) };
     stats.cases += 1;
-    let strip = |b: &Value| soundness::declared_only(b.clone(), p);
+    let strip_old = |b: &Value| soundness::declared_in(b.clone(), &p.old, p.arr.0);
+    let strip_new = |b: &Value| soundness::declared_in(b.clone(), &p.new, p.arr.1);
+    let strips: (Strip, Strip) = (&strip_old, &strip_new);
     let d = diff(&old, &new).expect("same name");
     *stats.verdicts.entry(format!("{dir} {}", d.compatibility())).or_default() += 1;
     check_witnesses(&d, &old, &new, stats)?;
-    check_bodies(&d, judged, (&old, &new), bodies, strip, true, stats)?;
+    check_bodies(&d, judged, (&old, &new), bodies, strips, true, stats)?;
     // The request-direction documents judged in `judged` by `diff_in`.
     let plain_old = soundness::contract_in("1.0.0", p.strict.0, &p.old, p.arr.0, None).expect("loads");
     let plain_new = soundness::contract_in("2.0.0", p.strict.1, &p.new, p.arr.1, None).expect("loads");
-    if let Some(d2) = pending::diff_in(&plain_old, &plain_new, judged) {
-        stats.judged_in += 1;
-        prop_assert_eq!(d2.compatibility(), d.compatibility(), "diff_in {} and the contracts' direction", dir);
-        check_witnesses(&d2, &plain_old, &plain_new, stats)?;
-        check_bodies(&d2, judged, (&plain_old, &plain_new), bodies, strip, true, stats)?;
-    }
+    let d2 = diff_in(&plain_old, &plain_new, judged).expect("same name");
+    stats.judged_in += 1;
+    prop_assert_eq!(d2.compatibility(), d.compatibility(), "diff_in {} and the contracts' direction", dir);
+    check_witnesses(&d2, &plain_old, &plain_new, stats)?;
+    check_bodies(&d2, judged, (&plain_old, &plain_new), bodies, strips, true, stats)?;
     Ok(())
 }
 
@@ -80,13 +81,11 @@ fn fields_run(judged: ContractDirection) {
 }
 
 #[test]
-#[cfg_attr(not(feature = "diff-v2"), ignore = "waits for the direction-aware engine: --features diff-v2")]
 fn fields_form_verdicts_are_sound_for_responses() {
     fields_run(ContractDirection::Response);
 }
 
 #[test]
-#[cfg_attr(not(feature = "diff-v2"), ignore = "waits for the direction-aware engine: --features diff-v2")]
 fn fields_form_verdicts_are_sound_in_both_directions() {
     fields_run(ContractDirection::Both);
 }

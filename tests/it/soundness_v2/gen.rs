@@ -707,7 +707,8 @@ pub fn mutate(s: &mut Value, op: usize, c: &mut Choices, defs: &[&str]) -> bool 
             true
         }
         _ => {
-            *s = schema(c, 1, defs);
+            // No reference: a regenerated `$defs` entry must not name itself.
+            *s = schema(c, 1, &[]);
             true
         }
     }
