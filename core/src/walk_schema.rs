@@ -98,6 +98,13 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         Ok(())
     }
 
+    /// One whole document judged by node `id` instead of the root.
+    fn document_at(&mut self, id: Id) -> Result<(), M::Stop> {
+        self.value(id, &Path::Root, 0, 0)?;
+        self.w.s.finish()?;
+        Ok(())
+    }
+
     fn bytes(&self) -> &'a [u8] {
         self.w.s.bytes()
     }
@@ -730,6 +737,17 @@ pub(crate) fn passes(schema: &Schema, data: &[u8]) -> bool {
     let memo = Memo::default();
     let mut walk = SchemaWalk::new(schema, data, First, &memo);
     let ok = walk.document().is_ok();
+    walk.finish();
+    ok
+}
+
+/// Whether `data` (one JSON value) is valid under node `id` of `schema`, as
+/// if that node were the root: the schema-form witness search
+/// (`diff/schema_witness.rs`) checks the values it builds node by node.
+pub(crate) fn passes_node(schema: &Schema, id: Id, data: &[u8]) -> bool {
+    let memo = Memo::default();
+    let mut walk = SchemaWalk::new(schema, data, First, &memo);
+    let ok = walk.document_at(id).is_ok();
     walk.finish();
     ok
 }

@@ -30,6 +30,7 @@ mod rule_records;
 mod rules;
 mod schema_cli;
 mod schema_conformance;
+mod schema_diff;
 mod schema_form;
 mod soundness;
 mod soundness_v2;

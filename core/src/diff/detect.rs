@@ -161,7 +161,11 @@ pub(super) fn changes(old: &ContractSpec, new: &ContractSpec) -> Vec<Detected> {
             extra.push((rules::ADDED_CLOSED, d.field.clone(), "the key was undeclared in a closed object".to_string()));
         }
         if removed && closed(new, &b, &d.field) {
-            extra.push((rules::REMOVED_CLOSED, d.field.clone(), "the key is undeclared in a closed object now".to_string()));
+            extra.push((
+                rules::REMOVED_CLOSED,
+                d.field.clone(),
+                "the key is undeclared in a closed object now".to_string(),
+            ));
         }
     }
     for (rule, field, message) in extra {

@@ -15,6 +15,7 @@ mod detect;
 pub mod rules;
 mod sample;
 mod schema;
+mod schema_witness;
 mod witness;
 
 use std::fmt;

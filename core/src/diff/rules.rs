@@ -38,14 +38,15 @@ pub enum ProofAt {
     Field,
     /// At the changed field, or at a parent that went missing with it.
     FieldOrParent,
-    /// At the changed field or at a key directly below it (a union member
-    /// added or removed: an unknown tag is `field.enum` at the tag's key).
-    FieldOrChild,
     /// At any undeclared top-level key (a contract-level change).
     TopLevelKey,
     /// At an undeclared key directly below the changed field (an object
     /// closed or opened).
     ChildKey,
+    /// At the changed field, or at a key directly below it (a tagged
+    /// union's unknown tag is `field.enum` at `content[].type`, below the
+    /// union at `content[]`).
+    FieldOrChild,
 }
 
 /// A compatibility rule: everything said about it, in one place.

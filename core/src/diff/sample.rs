@@ -68,6 +68,29 @@ impl J {
     }
 }
 
+/// Strings the asserted `format` accepts, and strings close to it that it
+/// rejects (`format.rs` judges them; a sample is only a proposal).
+pub(super) fn format_samples(format: &str) -> (&'static [&'static str], &'static [&'static str]) {
+    match format {
+        "byte" => (&["AAAA", ""], &["*", "A"]),
+        "date" => (&["2024-01-01"], &["2024-13-01", "2024-01-01T00:00:00Z"]),
+        "date-time" => (&["2024-01-01T00:00:00Z"], &["2024-01-01", "2024-01-01T00:00:00"]),
+        "duration" => (&["P1D"], &["1D", "P"]),
+        "email" => (&["a@example.com"], &["a", "a@"]),
+        "hostname" => (&["example.com"], &["-example.com", "a..b"]),
+        "ipv4" => (&["127.0.0.1"], &["256.0.0.1", "1.2.3"]),
+        "ipv6" => (&["::1"], &["1:::2", "127.0.0.1"]),
+        "json-pointer" => (&["/a", ""], &["a", "/~2"]),
+        "regex" => (&["^a$"], &["(", "[a"]),
+        "time" => (&["00:00:00Z"], &["24:00:00Z", "00:00:00"]),
+        "uri" => (&["https://example.com"], &["example", "a b"]),
+        "uri-reference" => (&["https://example.com", "/a"], &["a b", "\\"]),
+        "uri-template" => (&["https://example.com/{id}"], &["{", "}"]),
+        "uuid" => (&["00000000-0000-0000-0000-000000000000"], &["x", "00000000-0000-0000-0000-00000000000"]),
+        _ => (&[], &[]),
+    }
+}
+
 /// One value of every JSON type.
 pub(super) fn every_type() -> Vec<J> {
     vec![
@@ -137,7 +160,7 @@ fn dedup(values: Vec<J>) -> Vec<J> {
 
 /// Strings around every revision's length bounds, and strings drawn from
 /// every revision's pattern, padded to each of those lengths.
-fn strings(all: &[&Constraints]) -> Vec<String> {
+pub(super) fn strings(all: &[&Constraints]) -> Vec<String> {
     let mut lengths: Vec<u64> = vec![0, 1];
     for c in all {
         lengths.extend(
@@ -186,7 +209,7 @@ fn fit(s: &str, len: usize) -> String {
 
 /// Numbers at, inside and outside every bound, and multiples of `multipleOf`,
 /// spelled at the bounds' decimal scale so the text is exact.
-fn numbers(c: &Constraints) -> Vec<String> {
+pub(super) fn numbers(c: &Constraints) -> Vec<String> {
     let bounds: Vec<&Decimal> =
         [&c.minimum, &c.maximum, &c.exclusive_minimum, &c.exclusive_maximum].into_iter().flatten().collect();
     let step = c.multiple_of.as_ref();
@@ -386,6 +409,20 @@ mod tests {
             let re = regex::Regex::new(p).unwrap();
             let misses = pattern_misses(p);
             assert!(misses.iter().any(|s| !re.is_match(s)), "{p}: {misses:?}");
+        }
+    }
+
+    #[test]
+    fn format_samples_are_judged_as_labelled() {
+        for &name in crate::format::ASSERTED {
+            let (good, bad) = format_samples(name);
+            assert!(!good.is_empty() && !bad.is_empty(), "{name}");
+            for s in good {
+                assert_eq!(crate::format::check(name, s), Some(true), "{name}: {s:?}");
+            }
+            for s in bad {
+                assert_eq!(crate::format::check(name, s), Some(false), "{name}: {s:?}");
+            }
         }
     }
 

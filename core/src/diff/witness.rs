@@ -83,8 +83,11 @@ pub(super) fn plain_message(d: &Detected, direction: ContractDirection) -> Strin
 /// A body `accepting` accepts with no finding and `rejecting` flags for the
 /// change, checked with both validators.
 fn search(accepting: &ContractSpec, rejecting: &ContractSpec, d: &Detected) -> Option<String> {
-    if accepting.schema().is_some() || rejecting.schema().is_some() {
-        return None;
+    if accepting.schema().is_some() && rejecting.schema().is_some() {
+        // The schema search names the value itself `<contract>`; changes
+        // name it as findings do, `<data>`.
+        let field = if d.field == crate::validate::DATA_FIELD { super::CONTRACT_FIELD } else { d.field.as_str() };
+        return super::schema_witness::find(accepting, rejecting, field, d.rule.proof, d.rule.proof_at);
     }
     let (old, new) = (accepting, rejecting);
     let cx = Ctx { old, new, old_sites: sites(old), new_sites: sites(new), minimal: RefCell::default() };
@@ -132,15 +135,15 @@ fn proves(f: &Finding, d: &Detected, tree: &Node) -> bool {
     let at = pattern_in(tree, f.field());
     match d.rule.proof_at {
         ProofAt::TopLevelKey => true,
-        ProofAt::ChildKey => child_key(&d.field, &at),
-        ProofAt::FieldOrChild => at == d.field || child_key(&d.field, &at),
+        ProofAt::ChildKey => child_key(&at, &d.field),
         ProofAt::Field => at == d.field,
+        ProofAt::FieldOrChild => at == d.field || child_key(&at, &d.field),
         ProofAt::FieldOrParent => at == d.field || below(&d.field, &at),
     }
 }
 
-/// Whether `at` is a key directly below `field`.
-fn child_key(field: &str, at: &str) -> bool {
+/// Whether `at` is one key directly below `field` (`.key` or `["key"]`).
+fn child_key(at: &str, field: &str) -> bool {
     let rest = at.strip_prefix(field).unwrap_or("");
     (rest.starts_with('.') && !rest[1..].contains(['.', '['])) || (rest.starts_with("[\"") && rest.ends_with("\"]"))
 }
