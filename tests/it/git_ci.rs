@@ -687,3 +687,74 @@ fn the_readme_workflow_passes_a_major_release_and_fails_an_unbumped_break() {
     assert!(summary.stdout.contains("| breaking | `field.maximum.tightened` | `limit` |"), "{}", summary.stdout);
     assert_eq!((unbumped, strict), (2, 2));
 }
+
+/// A schema-form response contract through the whole gate: a new union
+/// member published with a minor bump breaks old readers (`check` and
+/// `diff --against` use the response verdict), an edit of the published
+/// revision is caught by the lock and by `revision.mutated`.
+#[test]
+fn a_schema_form_response_contract_through_check_and_lock() {
+    let schema = |revision: &str, members: &str| {
+        format!(
+            "{{\n  \"name\": \"t.result\",\n  \"revision\": \"{revision}\",\n  \"direction\": \"response\",\n  \
+             \"schema\": {{\"type\": \"object\", \"properties\": {{\"content\": {{\"type\": \"array\", \"items\": {{\"oneOf\": [{members}]}}}}}}}}\n}}\n"
+        )
+    };
+    let member = |tag: &str| {
+        format!(
+            r#"{{"type": "object", "required": ["type"], "properties": {{"type": {{"const": "{tag}"}}, "text": {{"type": "string"}}}}}}"#
+        )
+    };
+    let dir = scratch("schema-response-gate");
+    let v1 = schema("1.0.0", &member("text"));
+    write_files(&dir, &[("Cargo.toml", MANIFEST), ("contracts/r_1.0.0.json", v1.as_bytes())]);
+    git(&dir, &["init", "-q"]);
+    assert_eq!(cli(&dir, &["lock"]).code, 0);
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "1.0.0"]);
+    let v11 = schema("1.1.0", &format!("{}, {}", member("text"), member("image")));
+    write_files(&dir, &[("contracts/r_1.1.0.json", v11.as_bytes())]);
+    assert_eq!(cli(&dir, &["lock"]).code, 0);
+    let out = cli(&dir, &["diff", "--against", "HEAD"]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.stdout.starts_with(
+            "t.result: 1.0.0 -> 1.1.0\ncompatibility: BREAKING (as a response)\n  breaking union.member.added content[]: oneOf member type='image' added\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    let out = cli(&dir, &["check"]);
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stdout,
+        "error[revision.bump.insufficient] contracts/r_1.1.0.json:3: t.result@1.1.0: 1.0.0 -> 1.1.0 is breaking \
+         (union.member.added content[]), which needs a major bump; found a minor bump\ncheck: 1 problem\n"
+    );
+    let out = cli(&dir, &["changelog"]);
+    assert!(
+        out.stdout.contains(
+            "## t.result\n\nJudged as a response: a change is breaking when old readers reject what the new revision \
+             allows.\n\n### 1.1.0 (breaking, from 1.0.0; minor bump)\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    // Published as 2.0.0 instead: the gate passes.
+    std::fs::remove_file(dir.join("contracts/r_1.1.0.json")).unwrap();
+    let v2 = schema("2.0.0", &format!("{}, {}", member("text"), member("image")));
+    write_files(&dir, &[("contracts/r_2.0.0.json", v2.as_bytes())]);
+    assert_eq!(cli(&dir, &["lock"]).code, 0);
+    assert_eq!(cli(&dir, &["check"]).code, 0, "{:?}", cli(&dir, &["check"]));
+    // Editing the published 1.0.0 in place (its description) is caught.
+    let edited = v1.replace(
+        "\"type\": \"object\", \"properties\"",
+        "\"type\": \"object\", \"description\": \"x\", \"properties\"",
+    );
+    assert_ne!(edited, v1);
+    write_files(&dir, &[("contracts/r_1.0.0.json", edited.as_bytes())]);
+    let out = cli(&dir, &["check"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stdout.contains("error[lock.mismatch] contracts/r_1.0.0.json"), "{}", out.stdout);
+    assert!(out.stdout.contains("error[revision.mutated] contracts/r_1.0.0.json"), "{}", out.stdout);
+}

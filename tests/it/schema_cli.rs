@@ -90,17 +90,18 @@ fn bracketed_names_const_closed_and_maps_judge_a_real_2026_request() {
 }
 
 #[test]
-fn diff_names_where_two_schema_revisions_differ_and_exits_2() {
+fn diff_classifies_a_schema_change_with_a_witness_and_exits_2() {
     let dir = scratch("schema-cli-diff");
     let old = r#"{"name": "t.s", "revision": "1.0.0", "schema": {"type": "object", "properties": {"a": {"type": "string"}}}}"#;
     let new = r#"{"name": "t.s", "revision": "1.1.0", "schema": {"type": "object", "properties": {"a": {"type": "string", "format": "uri"}}}}"#;
     write_files(&dir, &[("old.json", old.as_bytes()), ("new.json", new.as_bytes())]);
-    let out = run_in(bin!(), &dir, &["diff", "old.json", "new.json"]);
+    let out = run_in(bin!(), &dir, &["diff", "old.json", "new.json", "--witnesses"]);
+    // "" is no URI (RFC 3986 needs a scheme): 1.0.0 accepts it, 1.1.0 does not.
     assert_eq!(
         (out.code, out.stdout.as_str()),
         (
             2,
-            "t.s: 1.0.0 -> 1.1.0\ncompatibility: BREAKING\n  breaking schema.undecided <contract>: the schema differs at /properties/a/format; schema-form changes are not classified yet (no witness searched)\n"
+            "t.s: 1.0.0 -> 1.1.0\ncompatibility: BREAKING\n  breaking field.format.tightened a: no format -> format uri\n    witness: {\"a\":\"\"}\n"
         )
     );
 }

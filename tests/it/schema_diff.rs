@@ -289,3 +289,38 @@ fn a_fields_form_revision_is_compared_with_a_schema_form_one_through_its_json_sc
     );
     assert_eq!(changes(&diff(&fields, &same).expect("same name")), []);
 }
+
+#[test]
+fn chains_and_bumps_use_the_direction_verdict() {
+    use protocolarc_tests::{bin, run_in, scratch, write_files};
+    // An enum value added, published with a minor bump: fine for a request,
+    // a break for a response (old readers reject the new value).
+    let contract = |direction: &str, revision: &str, values: &str| {
+        format!(
+            r#"{{"name": "t.role", "revision": "{revision}", "direction": "{direction}",
+              "fields": [{{"name": "role", "type": "string", "enum": [{values}]}}]}}"#
+        )
+    };
+    for (direction, code, chain) in [
+        ("request", 0, "  t.role: 1.0.0 -> 1.1.0 forward (minor bump, ok)\n"),
+        ("response", 1, "  t.role: 1.0.0 -> 1.1.0 breaking (minor bump, needs major: revision.bump.insufficient)\n"),
+    ] {
+        let dir = scratch(&format!("direction-chain-{direction}"));
+        let (a, b) = (contract(direction, "1.0.0", r#""user""#), contract(direction, "1.1.0", r#""user", "agent""#));
+        write_files(&dir, &[("c/a.json", a.as_bytes()), ("c/b.json", b.as_bytes()), ("e.jsonl", b"")]);
+        let out = run_in(bin!(), &dir, &["matrix", "--contracts", "c", "--envelopes", "e.jsonl"]);
+        assert_eq!(out.code, code, "{direction}: {}", out.stdout);
+        assert!(out.stdout.contains(chain), "{direction}: {}", out.stdout);
+        let out = run_in(bin!(), &dir, &["diff", "c/a.json", "c/b.json", "--witnesses"]);
+        if direction == "response" {
+            assert_eq!(out.code, 2);
+            assert_eq!(
+                out.stdout,
+                "t.role: 1.0.0 -> 1.1.0\ncompatibility: BREAKING (as a response)\n  breaking field.enum.expanded role: \
+                 added {'agent'}\n    witness (new accepts, old rejects): {\"role\":\"agent\"}\n"
+            );
+        } else {
+            assert_eq!(out.code, 0);
+        }
+    }
+}

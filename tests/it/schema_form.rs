@@ -178,7 +178,7 @@ fn nested_untagged_unions_are_memoised_not_exponential() {
 }
 
 #[test]
-fn a_changed_schema_is_undecided_and_breaking_never_silently_compatible() {
+fn a_changed_schema_is_classified_and_documentation_is_no_change() {
     let old = contract(r#"{"type": "object", "title": "A", "properties": {"title": {"type": "string"}}}"#);
     let doc = |schema: &str| format!(r#"{{"name": "t.schema", "revision": "2.0.0", "schema": {schema}}}"#);
     let same = ContractSpec::from_slice(
@@ -197,16 +197,16 @@ fn a_changed_schema_is_undecided_and_breaking_never_silently_compatible() {
     let d = diff(&old, &new).unwrap();
     assert_eq!(d.compatibility(), Impact::Breaking);
     let c = &d.changes()[0];
-    assert_eq!((c.rule(), c.field(), c.witness()), ("schema.undecided", "<contract>", None));
-    assert_eq!(c.message(), "the schema differs at /properties/title/type; schema-form changes are not classified yet (no witness searched)");
-    // Fields form -> schema form.
+    assert_eq!((c.rule(), c.field(), c.message()), ("field.type.changed", "title", "string -> integer"));
+    let w = c.witness().expect("a witness");
+    assert!(old.validate_json(w.as_bytes()).findings().is_empty(), "{w}");
+    assert_eq!(new.validate_json(w.as_bytes()).findings()[0].rule(), "field.type");
+    // Fields form -> schema form: compared through the fields form's JSON Schema.
     let fields =
         ContractSpec::from_slice(br#"{"name": "t.schema", "revision": "0.9.0", "fields": []}"#, "f.json").unwrap();
     let d = diff(&fields, &old).unwrap();
-    assert_eq!(
-        d.changes()[0].message(),
-        "the contract moved from the fields form to the schema form, which cannot be compared yet"
-    );
+    let found: Vec<_> = d.changes().iter().map(|c| (c.rule(), c.field(), c.message())).collect();
+    assert_eq!(found, [("field.added.optional", "title", "added string")]);
 }
 
 #[test]

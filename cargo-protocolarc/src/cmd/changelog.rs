@@ -18,6 +18,21 @@ pub(crate) fn run(cx: &Ctx, args: crate::cli::ChangelogArgs, out: &mut dyn Write
     );
     for chain in chains(catalog.contracts()) {
         text.push_str(&format!("\n## {}\n", chain.name));
+        // A response (or both-ways) contract's verdicts are its readers': say so once.
+        if let Some(d) = chain.steps.first().map(|s| &s.diff) {
+            let note = match d.direction() {
+                protocolarc::ContractDirection::Request => None,
+                protocolarc::ContractDirection::Response => Some(
+                    "Judged as a response: a change is breaking when old readers reject what the new revision allows.",
+                ),
+                protocolarc::ContractDirection::Both => {
+                    Some("Judged both ways: as a request and as a response, the worse of the two.")
+                }
+            };
+            if let Some(note) = note {
+                text.push_str(&format!("\n{note}\n"));
+            }
+        }
         for step in chain.steps.iter().rev() {
             let d = &step.diff;
             let verdict = d.compatibility();

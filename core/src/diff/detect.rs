@@ -269,18 +269,30 @@ fn type_label(s: &Site<'_>, effective: u8) -> String {
     if effective == classes(s.types) {
         return s.types.label();
     }
+    format!("{} (by enum)", bits_label(effective))
+}
+
+/// `string|integer` for a set of value classes (`classes`); `any` for all,
+/// `nothing (false)` for none.
+pub(super) fn bits_label(bits: u8) -> String {
+    if bits == 0 {
+        return "nothing (false)".into();
+    }
+    if bits == 0x7f {
+        return "any".into();
+    }
     let mut parts = Vec::new();
-    for (bits, name) in [(1u8, "string"), (8, "boolean"), (16, "object"), (32, "array"), (64, "null")] {
-        if effective & bits != 0 {
+    for (b, name) in [(1u8, "string"), (8, "boolean"), (16, "object"), (32, "array"), (64, "null")] {
+        if bits & b != 0 {
             parts.push(name);
         }
     }
-    match effective & 6 {
-        6 | 4 => parts.insert(usize::from(effective & 1), "number"),
-        2 => parts.insert(usize::from(effective & 1), "integer"),
+    match bits & 6 {
+        6 | 4 => parts.insert(usize::from(bits & 1), "number"),
+        2 => parts.insert(usize::from(bits & 1), "integer"),
         _ => {}
     }
-    format!("{} (by enum)", parts.join("|"))
+    parts.join("|")
 }
 
 /// Compares one path present in both revisions.

@@ -20,7 +20,7 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use super::detect::{classes, constraints, counts, Detected, Out};
+use super::detect::{bits_label, classes, constraints, counts, Detected, Out};
 use super::rules::{self, ChangeRule, Direction};
 use super::{Impact, CONTRACT_FIELD};
 use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Union};
@@ -137,28 +137,6 @@ fn effective(n: &Node) -> u8 {
     }
 }
 
-/// `string|integer` for a set of value classes; `nothing` for none.
-fn bits_label(bits: u8) -> String {
-    if bits == 0 {
-        return "nothing (false)".into();
-    }
-    if bits == 0x7f {
-        return "any".into();
-    }
-    let mut parts = Vec::new();
-    for (b, name) in [(1u8, "string"), (8, "boolean"), (16, "object"), (32, "array"), (64, "null")] {
-        if bits & b != 0 {
-            parts.push(name);
-        }
-    }
-    match bits & 6 {
-        6 | 4 => parts.insert(usize::from(bits & 1), "number"),
-        2 => parts.insert(usize::from(bits & 1), "integer"),
-        _ => {}
-    }
-    parts.join("|")
-}
-
 fn show_literal(l: Option<&Literal>) -> String {
     l.map_or("(none)".into(), Literal::display)
 }
@@ -209,6 +187,18 @@ impl<'s> Cx<'s> {
             if !d.message.contains(" (in member ") {
                 d.message = format!("{} (in member {label})", d.message);
             }
+        }
+    }
+
+    /// A key's required-ness, when it changed.
+    fn required_change(&mut self, was: bool, is: bool, path: &str) {
+        if was != is {
+            let (rule, msg) = if is {
+                (rules::REQUIRED_TIGHTENED, "optional -> required")
+            } else {
+                (rules::REQUIRED_RELAXED, "required -> optional")
+            };
+            self.push(rule, path, msg.into());
         }
     }
 
@@ -377,29 +367,18 @@ impl<'s> Cx<'s> {
                 // A schema beside others (a dependent schema, an `allOf`
                 // member) added or removed that names a key in `required`
                 // only: only the key's required-ness changed.
-                if ra != rb {
-                    let (rule, msg) = if rb {
-                        (rules::REQUIRED_TIGHTENED, "optional -> required")
-                    } else {
-                        (rules::REQUIRED_RELAXED, "required -> optional")
-                    };
-                    self.push(rule, &sub, msg.into());
-                }
+                self.required_change(ra, rb, &sub);
                 continue;
             }
             match (declared(na, key), declared(nb, key)) {
                 (Some(pa), None) if !nb.closed && resolve(self.b, nb.additional).is_some() => {
                     // The key now falls to the map's value schema.
-                    if ra {
-                        self.push(rules::REQUIRED_RELAXED, &sub, "required -> optional".into());
-                    }
+                    self.required_change(ra, false, &sub);
                     self.pair(pa, nb.additional, &sub);
                 }
                 (None, Some(pb)) if !na.closed && resolve(self.a, na.additional).is_some() => {
                     // The key was the map's: its value schema is compared.
-                    if rb {
-                        self.push(rules::REQUIRED_TIGHTENED, &sub, "optional -> required".into());
-                    }
+                    self.required_change(false, rb, &sub);
                     self.pair(na.additional, pb, &sub);
                 }
                 (Some(pa), None) => {
@@ -419,14 +398,7 @@ impl<'s> Cx<'s> {
                     }
                 }
                 (Some(pa), Some(pb)) => {
-                    if ra != rb {
-                        let (rule, msg) = if rb {
-                            (rules::REQUIRED_TIGHTENED, "optional -> required")
-                        } else {
-                            (rules::REQUIRED_RELAXED, "required -> optional")
-                        };
-                        self.push(rule, &sub, msg.into());
-                    }
+                    self.required_change(ra, rb, &sub);
                     self.pair(pa, pb, &sub);
                 }
                 (None, None) => {}
