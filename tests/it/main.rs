@@ -33,6 +33,7 @@ mod schema_conformance;
 mod schema_diff;
 mod schema_form;
 mod soundness;
+mod soundness_v2;
 mod strategies;
 mod tool_revisions;
 mod typed;

@@ -22,7 +22,7 @@ const NUMBERS: [&str; 14] = ["0", "1", "-1", "1.5", "2", "3", "4.5", "5", "10", 
 
 /// A scalar field's description, as JSON keywords.
 #[derive(Debug, Clone)]
-struct Spec {
+pub(crate) struct Spec {
     types: Vec<&'static str>,
     required: bool,
     keywords: Vec<(&'static str, Value)>,
@@ -141,18 +141,18 @@ fn mutate(old: &Option<Spec>, m: &Mutation) -> Option<Spec> {
 const SLOTS: [&str; 7] = ["a", "b", "o.x", "o.y", "arr[]", "list[].k", "list[].m"];
 
 /// `arr` itself: (minItems, maxItems, uniqueItems).
-type ArrSpec = (Option<u64>, Option<u64>, bool);
+pub(crate) type ArrSpec = (Option<u64>, Option<u64>, bool);
 
 #[derive(Debug, Clone)]
-struct Pair {
-    old: Vec<Option<Spec>>,
-    new: Vec<Option<Spec>>,
-    strict: (bool, bool),
+pub(crate) struct Pair {
+    pub(crate) old: Vec<Option<Spec>>,
+    pub(crate) new: Vec<Option<Spec>>,
+    pub(crate) strict: (bool, bool),
     /// `arr` itself in old and new, if declared.
-    arr: (Option<ArrSpec>, Option<ArrSpec>),
+    pub(crate) arr: (Option<ArrSpec>, Option<ArrSpec>),
 }
 
-fn pair() -> impl Strategy<Value = Pair> {
+pub(crate) fn pair() -> impl Strategy<Value = Pair> {
     let slots = prop::collection::vec((prop::option::weighted(0.6, scalar_spec()), mutation()), SLOTS.len());
     let arr = prop::option::weighted(0.5, (prop::option::of(0u64..3), prop::option::of(1u64..4), any::<bool>()));
     (slots, any::<(bool, bool)>(), arr.clone(), arr, any::<bool>()).prop_map(
@@ -170,6 +170,17 @@ fn contract(
     strict: bool,
     slots: &[Option<Spec>],
     arr: Option<(Option<u64>, Option<u64>, bool)>,
+) -> Option<ContractSpec> {
+    contract_in(revision, strict, slots, arr, None)
+}
+
+/// The contract of `slots`, with `direction` written in it when given.
+pub(crate) fn contract_in(
+    revision: &str,
+    strict: bool,
+    slots: &[Option<Spec>],
+    arr: Option<ArrSpec>,
+    direction: Option<&str>,
 ) -> Option<ContractSpec> {
     let mut fields = Vec::new();
     if let Some((min, max, unique)) = arr {
@@ -197,7 +208,10 @@ fn contract(
         }
         fields.push(Value::Object(f));
     }
-    let doc = json!({"name": "prop.c", "revision": revision, "strict": strict, "fields": fields});
+    let mut doc = json!({"name": "prop.c", "revision": revision, "strict": strict, "fields": fields});
+    if let Some(d) = direction {
+        doc["direction"] = json!(d);
+    }
     // Random keyword mixes can be contradictory (minimum above maximum): those
     // are not contracts, and the loader says so.
     ContractSpec::from_slice(doc.to_string().as_bytes(), revision).ok()
@@ -213,7 +227,7 @@ fn scalar_value() -> impl Strategy<Value = Value> {
 }
 
 /// A body using only keys the slots can declare.
-fn body() -> impl Strategy<Value = Value> {
+pub(crate) fn body() -> impl Strategy<Value = Value> {
     let maybe = || prop::option::weighted(0.8, scalar_value());
     let element = (prop::option::weighted(0.8, scalar_value()), prop::option::weighted(0.8, scalar_value()));
     (
@@ -266,8 +280,13 @@ fn body() -> impl Strategy<Value = Value> {
 
 /// Keeps only the keys the old revision declares (a new optional field may
 /// reject a value the old revision left open: that is SPEC's `forward`).
-fn declared_only(body: Value, p: &Pair) -> Value {
-    let has = |slot: &str| SLOTS.iter().position(|s| *s == slot).is_some_and(|i| p.old[i].is_some());
+pub(crate) fn declared_only(body: Value, p: &Pair) -> Value {
+    declared_in(body, &p.old, p.arr.0)
+}
+
+/// Keeps only the keys `slots` (and `arr`) declare.
+pub(crate) fn declared_in(body: Value, slots: &[Option<Spec>], arr: Option<ArrSpec>) -> Value {
+    let has = |slot: &str| SLOTS.iter().position(|s| *s == slot).is_some_and(|i| slots[i].is_some());
     let Value::Object(mut m) = body else { return body };
     for key in ["a", "b"] {
         if !has(key) {
@@ -284,7 +303,7 @@ fn declared_only(body: Value, p: &Pair) -> Value {
     if !has("o.x") && !has("o.y") {
         m.remove("o");
     }
-    if !has("arr[]") && p.arr.0.is_none() {
+    if !has("arr[]") && arr.is_none() {
         m.remove("arr");
     }
     if let Some(Value::Array(items)) = m.get_mut("list") {
