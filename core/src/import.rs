@@ -185,6 +185,9 @@ pub fn schema_contract(
     Ok((contract, cx.notes))
 }
 
+/// A contract and the file stem it is written under.
+pub type StemmedContract = (String, Value);
+
 /// The contracts of an MCP `tools/list` result: for each tool, `S.TOOL`
 /// (direction `request`, from `inputSchema`) and, when the tool has an
 /// `outputSchema`, `S.TOOL.output` (direction `response`), both of kind
@@ -209,7 +212,7 @@ pub fn tools_list_contracts(
     doc: &Value,
     server: &str,
     revision: &str,
-) -> Result<(Vec<(String, Value)>, Vec<String>), ImportError> {
+) -> Result<(Vec<StemmedContract>, Vec<String>), ImportError> {
     check_identity(server, revision, None)?;
     check_depth(doc)?;
     let (tools, base) = tools_array(doc)?;

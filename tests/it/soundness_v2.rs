@@ -35,8 +35,9 @@
 //! The fields form's pairs (`soundness.rs`) are judged here in the
 //! `response` and `both` directions too, with the mirrored claim.
 //!
-//! The engine does not meet the schema-form claims everywhere yet: the
-//! schema-form test is a ratchet until it does ([`KNOWN_UNSOUND`]).
+//! A failure is shrunk and persisted under `tests/proptest-regressions/`.
+//! (The first run found a numeric `enum`/`const` beside `type` read by the
+//! schema diff as a schema no value meets, in 35 of 2,500 cases: fixed.)
 
 mod bodies;
 mod fields;
@@ -413,87 +414,18 @@ fn print_stats(title: &str, stats: &Stats, elapsed: f64) {
 /// revisions not counted).
 const MIN_INFORMATIVE: usize = 2000;
 
-/// Schema-form cases whose verdict a body disproves with today's engine
-/// (every group is printed with an example: the engine's worklist). The test
-/// fails when it finds more, or any other failure (a schema the loader
-/// refuses, a witness that does not prove its change, `diff_in` disagreeing
-/// with the contracts' direction). Lower it as the engine is fixed: at 0 the
-/// test is a strict property test whose first failure is shrunk and persisted
-/// under `tests/proptest-regressions/`.
-///
-/// All 35 today share one cause: a numeric `enum` or `const` beside `type`
-/// (`{"type": "integer", "const": 1}`) is read by the schema diff as a schema
-/// no value meets ("nothing (false)"), so changes to it go unseen
-/// (`enum` [1, 2, 5] -> [1, 2, 5, 3] is no change) or are judged as a type
-/// widened or narrowed from nothing.
-const KNOWN_UNSOUND: usize = 35;
-
-/// The failure message of a verdict disproved by a body (`check_bodies`).
-fn is_unsound_verdict(message: &str) -> bool {
-    message.contains(" verdict ") && message.contains(" but the ")
-}
-
-/// Every case of the run, failures collected instead of stopping at the
-/// first: (how many cases fail on a verdict, other failures), printed by
-/// group of the verdict's change rules.
-fn census(stats: &mut Stats) -> (usize, Vec<String>) {
-    use proptest::strategy::ValueTree;
-    let mut runner = TestRunner::new(crate::strategies::config(SCHEMA_CASES));
-    let strategy = (schema_pair(), prop::collection::vec(any::<u64>(), BODIES));
-    let mut groups: BTreeMap<String, (usize, String)> = BTreeMap::new();
-    let mut other = Vec::new();
-    for _ in 0..SCHEMA_CASES {
-        let (p, seeds) = strategy.new_tree(&mut runner).expect("tree").current();
-        let Err(e) = schema_case(&p, &seeds, stats) else { continue };
-        let text = e.to_string();
-        if !is_unsound_verdict(&text) {
-            other.push(format!("{text}\nold {}\nnew {}", p.old, p.new));
-            continue;
-        }
-        let claim: String = text.split(" but ").next().unwrap_or("").chars().take(60).collect();
-        let rules: BTreeSet<&str> = text
-            .lines()
-            .filter_map(|l| l.trim().strip_prefix('"'))
-            .filter_map(|l| l.split_whitespace().nth(1))
-            .collect();
-        let key = format!("{claim} | {}", rules.into_iter().collect::<Vec<_>>().join(" "));
-        let entry = groups.entry(key).or_insert_with(|| (0, format!("{text}\nold {}\nnew {}", p.old, p.new)));
-        entry.0 += 1;
-    }
-    let unsound: usize = groups.values().map(|(n, _)| n).sum();
-    eprintln!("{unsound} of {SCHEMA_CASES} cases disprove their verdict, in {} groups", groups.len());
-    for (key, (n, example)) in &groups {
-        eprintln!("\n-- {n} x {key}\n{example}");
-    }
-    (unsound, other)
-}
-
 #[test]
 fn schema_form_verdicts_are_sound_in_their_direction() {
     let start = Instant::now();
-    let stats = if KNOWN_UNSOUND == 0 {
-        let stats = RefCell::new(Stats::default());
-        let config = ProptestConfig { source_file: Some(file!()), ..crate::strategies::config(SCHEMA_CASES) };
-        let mut runner = TestRunner::new(config);
-        let strategy = (schema_pair(), prop::collection::vec(any::<u64>(), BODIES));
-        let result = runner.run(&strategy, |(p, seeds)| schema_case(&p, &seeds, &mut stats.borrow_mut()));
-        if let Err(e) = result {
-            panic!("{e}\n{runner}");
-        }
-        stats.into_inner()
-    } else {
-        let mut stats = Stats::default();
-        let (unsound, other) = census(&mut stats);
-        assert!(other.is_empty(), "{} cases fail otherwise than on a verdict:\n{}", other.len(), other.join("\n\n"));
-        assert!(
-            unsound <= KNOWN_UNSOUND,
-            "{unsound} cases disprove their verdict, more than the {KNOWN_UNSOUND} known (groups above)"
-        );
-        if unsound < KNOWN_UNSOUND {
-            eprintln!("{unsound} cases disprove their verdict, fewer than {KNOWN_UNSOUND}: lower KNOWN_UNSOUND");
-        }
-        stats
-    };
+    let stats = RefCell::new(Stats::default());
+    let config = ProptestConfig { source_file: Some(file!()), ..crate::strategies::config(SCHEMA_CASES) };
+    let mut runner = TestRunner::new(config);
+    let strategy = (schema_pair(), prop::collection::vec(any::<u64>(), BODIES));
+    let result = runner.run(&strategy, |(p, seeds)| schema_case(&p, &seeds, &mut stats.borrow_mut()));
+    if let Err(e) = result {
+        panic!("{e}\n{runner}");
+    }
+    let stats = stats.into_inner();
     print_stats("schema form", &stats, start.elapsed().as_secs_f64());
 
     // The generator covers the v2 model: every feature in a fair share of cases.
