@@ -36,4 +36,5 @@ mod soundness;
 mod soundness_v2;
 mod strategies;
 mod tool_revisions;
+mod tool_snapshots;
 mod typed;
