@@ -471,7 +471,8 @@ pub(crate) struct ExportArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct ProtocolsArgs {
-    /// The vendored schemas: mcp/<date>/schema.json and a2a/<version>/a2a.json.
+    /// The vendored schemas: mcp/<date>/schema.json and a2a/<version>/a2a.json
+    /// (relative paths: from the current directory).
     #[arg(long, value_name = "DIR", default_value = "protocols/vendor")]
     pub vendor: PathBuf,
     /// Where the catalogs go: mcp/<date>/ and a2a/<version>/.
