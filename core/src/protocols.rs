@@ -381,6 +381,23 @@ mod tests {
     }
 
     #[test]
+    fn a_union_that_is_one_message_counts_as_that_message() {
+        // 2026-07-28: `ClientNotification` is the cancelled notification itself.
+        let cancelled = json!({ "properties": { "method": { "const": "notifications/cancelled" } } });
+        let doc = json!({ "$defs": {
+            "ClientNotification": cancelled.clone(),
+            "ServerNotification": { "anyOf": [ { "$ref": "#/$defs/CancelledNotification" } ] },
+            "CancelledNotification": cancelled,
+            "JSONRPCErrorResponse": {}
+        }});
+        let got = mcp_catalog(&doc, "2026-07-28").unwrap();
+        let names: Vec<&str> = got.iter().map(|g| g.contract["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["mcp.error.response", "mcp.notifications/cancelled.request"]);
+        assert_eq!(got[1].contract["direction"], "both");
+        assert_eq!(got[0].contract["revision"], "2026.7.28");
+    }
+
+    #[test]
     fn mcp_missing_result_is_an_error() {
         let doc = json!({ "definitions": {
             "ClientRequest": { "anyOf": [ { "$ref": "#/definitions/FooRequest" } ] },
