@@ -186,6 +186,26 @@ pub(crate) enum Command {
                       Exit codes: 0 written, 3 usage or input error (a contract that does not load)."
     )]
     Export(ExportArgs),
+    /// Regenerate (or --check) the MCP and A2A catalogs from the vendored official schemas.
+    #[command(
+        long_about = "Regenerate the protocol catalogs (SPEC §12) from the vendored official schemas: \
+                      VENDOR/mcp/<date>/schema.json becomes OUT/mcp/<date>/<stem>.json and \
+                      VENDOR/a2a/<version>/a2a.json becomes OUT/a2a/<version>/<stem>.json, one contract per \
+                      message: mcp.<method>.request (the whole request or notification message), \
+                      mcp.<method>.response (the `result` value), mcp.error.response, a2a.<method>.request, \
+                      a2a.<method>.response (the success `result`), a2a.error.response and a2a.agent_card. \
+                      A date becomes a revision by its digits (2025-06-18 -> 2025.6.18); A2A keeps its \
+                      version. Stale contract files under OUT/mcp and OUT/a2a are removed.\n\n\
+                      With --history FILE, also writes the Markdown history of every message: each \
+                      contract diffed with the same contract of the previous revision. With --check, \
+                      writes nothing and fails when a committed file differs from what would be written.",
+        after_help = "Examples:\n  \
+                      cargo protocolarc protocols\n  \
+                      cargo protocolarc protocols --vendor protocols/vendor --out protocols --history docs/protocol-history.md\n  \
+                      cargo protocolarc protocols --check --history docs/protocol-history.md\n\n\
+                      Exit codes: 0 written (or up to date), 1 a file differs (--check), 3 usage or input error."
+    )]
+    Protocols(ProtocolsArgs),
 }
 
 /// Text or JSON.
@@ -452,4 +472,21 @@ pub(crate) struct ExportArgs {
     /// Write the schema to this file instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ProtocolsArgs {
+    /// The vendored schemas: mcp/<date>/schema.json and a2a/<version>/a2a.json
+    /// (relative paths: from the current directory).
+    #[arg(long, value_name = "DIR", default_value = "protocols/vendor")]
+    pub vendor: PathBuf,
+    /// Where the catalogs go: mcp/<date>/ and a2a/<version>/.
+    #[arg(long, value_name = "DIR", default_value = "protocols")]
+    pub out: PathBuf,
+    /// Also write the Markdown history of every message to this file.
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
+    /// Write nothing; exit 1 when a committed file differs from what would be written.
+    #[arg(long)]
+    pub check: bool,
 }

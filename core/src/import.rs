@@ -43,11 +43,11 @@ pub struct ImportError {
 }
 
 impl ImportError {
-    fn new(pointer: &str, message: String) -> ImportError {
+    pub(crate) fn new(pointer: &str, message: String) -> ImportError {
         ImportError { pointer: pointer.to_string(), message, argument: false }
     }
 
-    fn argument(message: String) -> ImportError {
+    pub(crate) fn argument(message: String) -> ImportError {
         ImportError { pointer: String::new(), message, argument: true }
     }
 

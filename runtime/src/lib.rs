@@ -32,7 +32,9 @@ pub use protocolarc_core::codegen;
 pub use protocolarc_core::fast;
 #[doc(hidden)]
 pub use protocolarc_core::io_reason;
-pub use protocolarc_core::{chain, contract, diff, envelope, export, import, input, lock, report, rules, suggest};
+pub use protocolarc_core::{
+    chain, contract, diff, envelope, export, import, input, lock, protocols, report, rules, suggest,
+};
 pub use protocolarc_core::{
     line_col, ContractDirection, ContractError, ContractSpec, Envelope, FieldSpec, Finding, InputError, JsonType,
     Report, Severity, TypeSet, DATA_FIELD, ENVELOPE_FIELD, MAX_DEPTH,

@@ -22,6 +22,7 @@ mod import_export;
 mod input_limits;
 mod invariants;
 mod mcp_history;
+mod protocols;
 mod readme;
 mod real_schemas;
 mod rebuild;

@@ -9,6 +9,7 @@ mod generate;
 mod import;
 mod lock;
 mod matrix;
+mod protocols;
 mod rules;
 mod validate;
 
@@ -56,6 +57,7 @@ pub(crate) fn dispatch(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Re
         Command::Generate(args) => generate::run(args, out),
         Command::Import(args) => import::run(args, out, err),
         Command::Export(args) => export::run(args, out, err),
+        Command::Protocols(args) => protocols::run(args, out, err),
     }
 }
 
