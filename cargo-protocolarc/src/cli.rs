@@ -186,6 +186,9 @@ pub(crate) enum Command {
                       Exit codes: 0 written, 3 usage or input error (a contract that does not load)."
     )]
     Export(ExportArgs),
+    /// Validate raw JSON-RPC 2.0 traffic (MCP, A2A) against a protocol's catalog.
+    #[command(long_about = crate::cmd::traffic::ABOUT, after_help = crate::cmd::traffic::EXAMPLES)]
+    Traffic(crate::cmd::traffic::TrafficArgs),
 }
 
 /// Text or JSON.

@@ -10,6 +10,7 @@ mod import;
 mod lock;
 mod matrix;
 mod rules;
+pub(crate) mod traffic;
 mod validate;
 
 use std::io::Write;
@@ -56,6 +57,7 @@ pub(crate) fn dispatch(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Re
         Command::Generate(args) => generate::run(args, out),
         Command::Import(args) => import::run(args, out, err),
         Command::Export(args) => export::run(args, out, err),
+        Command::Traffic(args) => traffic::run(&cx, args, out, err),
     }
 }
 
