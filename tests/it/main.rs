@@ -35,4 +35,5 @@ mod schema_form;
 mod soundness;
 mod strategies;
 mod tool_revisions;
+mod traffic;
 mod typed;
