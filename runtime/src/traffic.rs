@@ -156,7 +156,7 @@ impl<'c> Traffic<'c> {
                     "required member is missing (JSON-RPC 2.0 messages carry \"jsonrpc\": \"2.0\")".into(),
                 )
             }
-            Some(v) if v.get() != "\"2.0\"" => {
+            Some(v) if string(v).as_deref() != Some("2.0") => {
                 return shape(j.source, "jsonrpc", format!("expected \"2.0\", found {}", excerpt(v)))
             }
             Some(_) => {}

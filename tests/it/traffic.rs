@@ -498,6 +498,10 @@ fn real_mcp_messages_against_contracts_imported_from_the_official_schema() {
             ],
         );
         assert_eq!(out.code, 0, "{}", out.stderr);
+        // The committed copy (the README's transcript uses it) is what the import writes.
+        let committed = data(&format!("traffic/{out_file}"));
+        let committed = std::fs::read_to_string(&committed).expect("committed contract");
+        assert_eq!(std::fs::read_to_string(dir.join(&out_file)).expect("imported"), committed, "{out_file}");
     }
     let capture = data("traffic/mcp-2025-06-18.jsonl");
     let out = run_in(bin!(), &dir, &["traffic", capture.to_str().expect("utf-8 path")]);
