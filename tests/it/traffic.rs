@@ -413,6 +413,17 @@ fn usage_and_input_errors_exit_3() {
     );
     let out = run_in(bin!(), &dir, &["traffic"]);
     assert_eq!(out.code, 3);
+    let help = run_in(bin!(), &dir, &["traffic", "--help"]);
+    assert_eq!(help.code, 0);
+    for taught in [
+        "FILE:LINE[i]",
+        "protocolVersion of the first MCP initialize request",
+        "--tools DIR",
+        "Examples:",
+        "Exit codes:",
+    ] {
+        assert!(help.stdout.contains(taught), "--help lacks {taught:?}");
+    }
     // A line over the cap stops the run; JSON output stays one document.
     write_files(&dir, &[("long.jsonl", b"{\"jsonrpc\": \"2.0\", \"method\": \"ping\"}\n{\"jsonrpc\": \"2.0\", \"method\": \"ping\", \"params\": {\"pad\": \"................................................\"}}\n")]);
     let out = std::process::Command::new(bin!())

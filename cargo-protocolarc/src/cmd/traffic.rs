@@ -27,14 +27,14 @@ a line is one message, or a batch when it holds a JSON array (each element is ch
 labelled FILE:LINE[i], from 0); blank lines are skipped. A directory stands for its .json and \
 .jsonl files, in path order.
 
-Routing, in the catalog of the protocol revision (files DIR/<protocol>/<revision>/*.json):
-  request, notification  (has \"method\")  judged whole by <protocol>.<method>.request;
-                                          a request (has \"id\") waits for its response
-  success response  (\"result\", \"id\")   paired with the latest earlier request of that id
-                                          still unanswered in the same file; its result
-                                          judged by <protocol>.<method>.response (findings
-                                          under result.)
-  error response  (\"error\", \"id\")      judged whole by <protocol>.error.response
+Routing, in the catalog of the protocol revision (DIR/<protocol>/<revision>/*.json):
+  a request or notification (it has \"method\")
+      judged whole by <protocol>.<method>.request; a request (it has \"id\") waits for its response
+  a success response (\"result\" and \"id\")
+      paired with the latest earlier request of that id still unanswered in the same file;
+      its result judged by <protocol>.<method>.response (findings under result.)
+  an error response (\"error\" and \"id\")
+      judged whole by <protocol>.error.response
 A response answering no pending request gets a route.id warning, and passes when any response \
 contract of the protocol accepts its result (route.response otherwise). A method without a \
 contract is route.method; what is not a JSON-RPC 2.0 message (not JSON, \"jsonrpc\" other than \
@@ -64,6 +64,14 @@ Examples:
   cargo protocolarc traffic a2a.jsonl --protocol a2a@0.3.0 --format json
   cargo protocolarc import tools-list tools.json --server github --revision 1.0.0 --out tools/
   cargo protocolarc traffic capture.jsonl --tools tools/
+
+Output (the contracts that judged each message, its label, its findings; then the totals):
+  [PASS] mcp.tools/call.request@2025.6.18 <- capture.jsonl:4
+  [FAIL] mcp.tools/call.response@2025.6.18 <- capture.jsonl:5
+    ERROR field.type result.isError: expected boolean, found string
+  [FAIL] (unrouted) <- capture.jsonl:6[1]
+    ERROR jsonrpc.shape jsonrpc: expected \"2.0\", found \"1.0\"
+  traffic mcp@2025-06-18: 3 messages, 1 passed, 2 failed; field.type 1, jsonrpc.shape 1
 
 Exit codes: 0 every message passed (warnings allowed), 1 a message has an error finding, \
 3 usage or input error (an unreadable file, a line over the cap, an unknown --protocol, a \
