@@ -26,6 +26,22 @@
 //! other than `"2.0"`, neither `method` nor `result`/`error`, an `id` that is
 //! not a string or a number) is a `jsonrpc.shape` error and is not routed.
 //! Nothing here panics on any bytes.
+//!
+//! ```
+//! use protocolarc::traffic::Traffic;
+//! use protocolarc::{Catalog, ContractSpec};
+//!
+//! let ping = ContractSpec::from_slice(br#"{"name": "mcp.ping.request", "revision": "2025.6.18",
+//!     "schema": {"required": ["method"]}}"#, "ping.json").unwrap();
+//! let result = ContractSpec::from_slice(br#"{"name": "mcp.ping.response", "revision": "2025.6.18",
+//!     "schema": {"type": "object", "additionalProperties": false}}"#, "result.json").unwrap();
+//! let catalog = Catalog::from_entries(vec![("ping.json".into(), ping), ("result.json".into(), result)]).unwrap();
+//! let mut traffic = Traffic::new("mcp", "mcp@2025-06-18", &catalog, None);
+//! assert!(traffic.line("cap.jsonl:1", br#"{"jsonrpc": "2.0", "id": 1, "method": "ping"}"#)[0].report.is_valid());
+//! let answer = traffic.line("cap.jsonl:2", br#"{"jsonrpc": "2.0", "id": 1, "result": {"x": 1}}"#);
+//! assert_eq!(answer[0].contracts, ["mcp.ping.response@2025.6.18"]);
+//! assert_eq!(answer[0].report.findings()[0].field(), "result.x");
+//! ```
 
 use std::collections::HashMap;
 use std::fmt;
