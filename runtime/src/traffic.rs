@@ -20,7 +20,8 @@
 //! - with tool contracts (`import tools-list`: `S.TOOL`, `S.TOOL.output`), a
 //!   `tools/call` request's `params.arguments` is also judged by the contract
 //!   named `*.` + `params.name`, and its response's `result.structuredContent`
-//!   by that tool's `.output` contract.
+//!   by that tool's `.output` contract (missing from a result that is not
+//!   `isError`: `field.required`).
 //!
 //! What is not a JSON-RPC 2.0 message (not JSON, not an object, `jsonrpc`
 //! other than `"2.0"`, neither `method` nor `result`/`error`, an `id` that is
@@ -336,9 +337,19 @@ impl<'c> Traffic<'c> {
         }
         let Some(tool) = &p.tool else { return };
         let Some(output) = self.tool_contract(tool, true) else { return };
-        let structured = parse_object(result.get().as_bytes()).ok().and_then(|r| r.get("structuredContent"));
-        if let Some(s) = structured {
-            judge(j, findings, output, s.get().as_bytes(), "result.structuredContent");
+        let Ok(members) = parse_object(result.get().as_bytes()) else { return };
+        match members.get("structuredContent") {
+            Some(s) => judge(j, findings, output, s.get().as_bytes(), "result.structuredContent"),
+            // A tool with an output schema returns structured content, unless the call failed.
+            None if members.get("isError").map(|e| e.get()) != Some("true") => {
+                j.contracts.push(output.id());
+                findings.push(Finding::new(
+                    rules::FIELD_REQUIRED,
+                    "result.structuredContent",
+                    "required field is missing (the tool declares an output schema)",
+                ));
+            }
+            None => {}
         }
     }
 

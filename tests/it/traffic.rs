@@ -323,6 +323,9 @@ fn tools_call_arguments_and_structured_content_follow_the_tool_contracts() {
 {"jsonrpc": "2.0", "id": 2, "result": {"content": [], "structuredContent": {"temperature": "warm"}}}
 {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_weather"}}
 {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "launch"}}
+{"jsonrpc": "2.0", "id": 3, "result": {"content": []}}
+{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "get_weather", "arguments": {"location": "Oslo"}}}
+{"jsonrpc": "2.0", "id": 5, "result": {"content": [], "isError": true}}
 "#;
     let mut args = P.to_vec();
     args.extend(["--tools", "tools"]);
@@ -340,7 +343,11 @@ fn tools_call_arguments_and_structured_content_follow_the_tool_contracts() {
   ERROR field.required params.arguments.location: required field is missing
 [PASS] mcp.tools/call.request@2025.6.18 <- cap.jsonl:6
   WARNING route.tool params.name: no tool contract is named *.launch
-traffic mcp@2025-06-18: 6 messages, 3 passed, 3 failed; field.required 1, field.type 2, route.tool 1
+[FAIL] mcp.tools/call.response@2025.6.18 + weather.get_weather.output@1.0.0 <- cap.jsonl:7
+  ERROR field.required result.structuredContent: required field is missing (the tool declares an output schema)
+[PASS] mcp.tools/call.request@2025.6.18 + weather.get_weather@1.0.0 <- cap.jsonl:8
+[PASS] mcp.tools/call.response@2025.6.18 <- cap.jsonl:9
+traffic mcp@2025-06-18: 9 messages, 5 passed, 4 failed; field.required 2, field.type 2, route.tool 1
 ",
     );
     // Without --tools, only the protocol's contracts judge.
