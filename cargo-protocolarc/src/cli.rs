@@ -206,6 +206,9 @@ pub(crate) enum Command {
                       Exit codes: 0 written (or up to date), 1 a file differs (--check), 3 usage or input error."
     )]
     Protocols(ProtocolsArgs),
+    /// Validate raw JSON-RPC 2.0 traffic (MCP, A2A) against a protocol's catalog.
+    #[command(long_about = crate::cmd::traffic::ABOUT, after_help = crate::cmd::traffic::EXAMPLES)]
+    Traffic(crate::cmd::traffic::TrafficArgs),
 }
 
 /// Text or JSON.

@@ -108,9 +108,21 @@ pub enum Line {
 /// it, stopping early at a first byte that cannot start an envelope (see
 /// [`Line::Decided`]).
 pub fn next_line<R: BufRead>(reader: &mut R, line: &mut Vec<u8>, cap: usize) -> std::io::Result<Line> {
+    read_line(reader, line, cap, true)
+}
+
+/// Reads the next line into `line` (cleared first), at most `cap` bytes of
+/// it, whatever its first byte: never [`Line::Decided`]. For lines that are
+/// judged rather than refused (raw traffic, where a line may be an array or
+/// damaged bytes), so that the next call starts on the next line.
+pub fn next_whole_line<R: BufRead>(reader: &mut R, line: &mut Vec<u8>, cap: usize) -> std::io::Result<Line> {
+    read_line(reader, line, cap, false)
+}
+
+fn read_line<R: BufRead>(reader: &mut R, line: &mut Vec<u8>, cap: usize, decide: bool) -> std::io::Result<Line> {
     line.clear();
     let mut started = false;
-    let mut checked = false;
+    let mut checked = !decide;
     loop {
         let buf = match reader.fill_buf() {
             Ok(buf) => buf,
@@ -201,6 +213,20 @@ mod tests {
         assert_eq!(line, vec![0]);
         // A short bad line is read whole, as before.
         assert_eq!(lines(b"[1]\n", 64), vec![(Line::Whole, b"[1]".to_vec())]);
+    }
+
+    #[test]
+    fn whole_lines_are_read_whatever_their_first_byte() {
+        let mut reader = std::io::BufReader::with_capacity(4, &b"  xxxxxxxx\n[1]\n"[..]);
+        let mut line = Vec::new();
+        assert_eq!(next_whole_line(&mut reader, &mut line, 64).unwrap(), Line::Whole);
+        assert_eq!(line, b"  xxxxxxxx");
+        assert_eq!(next_whole_line(&mut reader, &mut line, 64).unwrap(), Line::Whole);
+        assert_eq!(line, b"[1]");
+        assert_eq!(next_whole_line(&mut reader, &mut line, 64).unwrap(), Line::End);
+        let mut zeros = std::io::BufReader::new(std::io::repeat(0));
+        assert_eq!(next_whole_line(&mut zeros, &mut line, 1000).unwrap(), Line::TooLong);
+        assert_eq!(line.len(), 1000);
     }
 
     #[test]

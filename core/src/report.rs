@@ -82,6 +82,24 @@ impl Finding {
         &self.message
     }
 
+    /// The same finding about a value found at `prefix` inside a larger
+    /// document: its field becomes `prefix.field` (`prefix[0]` for an array
+    /// element, `prefix` alone for the value itself, [`crate::DATA_FIELD`]).
+    /// An empty prefix leaves the field as it is.
+    pub fn under(mut self, prefix: &str) -> Finding {
+        if prefix.is_empty() {
+            return self;
+        }
+        self.field = if self.field == crate::DATA_FIELD {
+            prefix.to_string()
+        } else if self.field.starts_with('[') {
+            format!("{prefix}{}", self.field)
+        } else {
+            format!("{prefix}.{}", self.field)
+        };
+        self
+    }
+
     fn order(&self, other: &Finding) -> Ordering {
         (self.severity.rank(), self.field.as_str(), self.rule).cmp(&(
             other.severity.rank(),

@@ -182,6 +182,26 @@ rules! {
         explanation: "The validator reads at most 128 levels of nesting so that no input can exhaust its stack; deeper documents are refused.",
         example: "data 129 nested arrays `[[[...]]]`",
         fix: "Flatten the document.";
+    JSONRPC_SHAPE = "jsonrpc.shape", Error, "a traffic line is not a JSON-RPC 2.0 message",
+        explanation: "`traffic` judges raw JSON-RPC 2.0 messages. A message is an object with `\"jsonrpc\": \"2.0\"` and either a string `method` (a request, or a notification without `id`) or an `id` with exactly one of `result` and `error` (a response); an `id` is a string or a number (`null` only in an error response). A line that is not JSON, an empty batch, or a message breaking any of these cannot be routed to a contract.",
+        example: "traffic line {\"jsonrpc\": \"1.0\", \"id\": 1, \"method\": \"ping\"}",
+        fix: "Send JSON-RPC 2.0 messages, one per line (a batch is one JSON array on one line).";
+    ROUTE_METHOD = "route.method", Error, "no contract of the protocol judges this method",
+        explanation: "A request or notification is routed by its `method` to the contract `<protocol>.<method>.request`, and the result of its response to `<protocol>.<method>.response`. A method the protocol's catalog has no contract for is unknown to that protocol revision: a typo, a method of another revision, or an extension.",
+        example: "traffic line {\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/cal\"} with --protocol mcp@2025-06-18",
+        fix: "Use a method the protocol revision defines, or pick the revision that defines it with --protocol.";
+    ROUTE_ID = "route.id", Warning, "a response answers no pending request of the capture",
+        explanation: "A response is paired with the latest earlier request of the same `id` that is still unanswered in the same file. A response without one (the capture started late, or the `id` is wrong) cannot be checked against its method's result contract; it passes when any response contract of the protocol accepts its result, and is an error only when none does (`route.response`).",
+        example: "traffic file whose first line is {\"jsonrpc\": \"2.0\", \"id\": 9, \"result\": {}}",
+        fix: "Capture the request too, or correct the response's `id`.";
+    ROUTE_RESPONSE = "route.response", Error, "a response answering no pending request matches no response contract",
+        explanation: "A response with no pending request (`route.id`) is tried against every response contract of the protocol; when none accepts its result, it cannot be any response the protocol defines.",
+        example: "traffic file whose only line is {\"jsonrpc\": \"2.0\", \"id\": 9, \"result\": 42} (every MCP result is an object)",
+        fix: "Send a result the protocol defines, and capture its request.";
+    ROUTE_TOOL = "route.tool", Warning, "`tools/call` names a tool that no contract of --tools describes",
+        explanation: "With `--tools DIR`, the `arguments` of a `tools/call` request are checked against the contract whose name ends with `.` and the tool's `name` (written by `import tools-list`), and the response's `structuredContent` against its `.output` contract. A tool without a contract is left unchecked, with this warning.",
+        example: "traffic line {\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\": {\"name\": \"nope\"}} with --tools tools/",
+        fix: "Import the server's tools/list into the --tools directory, or correct the tool name.";
 }
 
 /// The rule with this id.

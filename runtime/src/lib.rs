@@ -24,6 +24,7 @@
 pub mod catalog;
 pub mod matrix;
 pub mod render;
+pub mod traffic;
 pub mod typed;
 
 #[cfg(feature = "codegen")]

@@ -38,4 +38,5 @@ mod soundness_v2;
 mod strategies;
 mod tool_revisions;
 mod tool_snapshots;
+mod traffic;
 mod typed;

@@ -236,7 +236,10 @@ fn every_rule_has_a_fixture_or_a_test() {
         let fixture: PathBuf = dir.join(format!("{}.jsonl", rule.id));
         // The schema form's rules: one exact case each in `schema_form.rs`.
         let schema_form = crate::schema_form::RULE_CASES.iter().any(|(id, ..)| *id == rule.id);
-        let covered_elsewhere = ["contract.match", "json.syntax", "data.envelope"].contains(&rule.id) || schema_form;
+        // The traffic rules judge raw JSON-RPC lines, not envelopes: `traffic.rs`.
+        let traffic = protocolarc::traffic::TRAFFIC_RULES.iter().any(|r| r.id == rule.id);
+        let covered_elsewhere =
+            ["contract.match", "json.syntax", "data.envelope"].contains(&rule.id) || schema_form || traffic;
         assert!(fixture.is_file() || covered_elsewhere, "no fixture for {}", rule.id);
     }
 }
@@ -244,7 +247,7 @@ fn every_rule_has_a_fixture_or_a_test() {
 #[test]
 fn severities_follow_the_rule_table() {
     for rule in protocolarc::rules::VALIDATION_RULES {
-        let want = if ["revision.hint", "field.unknown", "data.envelope"].contains(&rule.id) {
+        let want = if ["revision.hint", "field.unknown", "data.envelope", "route.id", "route.tool"].contains(&rule.id) {
             Severity::Warning
         } else {
             Severity::Error

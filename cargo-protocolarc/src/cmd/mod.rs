@@ -11,6 +11,7 @@ mod lock;
 mod matrix;
 mod protocols;
 mod rules;
+pub(crate) mod traffic;
 mod validate;
 
 use std::io::Write;
@@ -58,6 +59,7 @@ pub(crate) fn dispatch(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Re
         Command::Import(args) => import::run(args, out, err),
         Command::Export(args) => export::run(args, out, err),
         Command::Protocols(args) => protocols::run(args, out, err),
+        Command::Traffic(args) => traffic::run(&cx, args, out, err),
     }
 }
 

@@ -6,6 +6,7 @@ mod describe_schema;
 pub mod diff;
 mod markdown;
 pub mod matrix;
+pub mod traffic;
 pub mod validation;
 
 use serde::Serialize;

@@ -1,0 +1,343 @@
+//! `traffic`: raw JSON-RPC 2.0 captures judged by a protocol's catalog
+//! (SPEC §12). The routing is the library's (`protocolarc::traffic`); this
+//! module picks the catalog revision, reads the capture within the line cap
+//! and streams the verdicts.
+
+use std::fs::File;
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use protocolarc::envelope::{collect_files, EnvelopeFile};
+use protocolarc::input::{next_whole_line, size_phrase, Limits, Line};
+use protocolarc::render::traffic::{self as render, Summary};
+use protocolarc::traffic::{initialize_version, Judged, Traffic};
+use protocolarc::Catalog;
+
+use super::Ctx;
+use crate::cli::ReportFormat;
+use crate::{exit, Failure};
+
+/// The long help of `traffic`.
+pub(crate) const ABOUT: &str = "\
+Validate raw JSON-RPC 2.0 traffic (MCP, A2A) against a protocol's catalog of contracts.
+
+Each FILE is read line by line (each line within the line cap, PROTOCOLARC_MAX_LINE_BYTES): \
+a line is one message, or a batch when it holds a JSON array (each element is checked and \
+labelled FILE:LINE[i], from 0); blank lines are skipped. A directory stands for its .json and \
+.jsonl files, in path order.
+
+Routing, in the catalog of the protocol revision (DIR/<protocol>/<revision>/*.json):
+  a request or notification (it has \"method\")
+      judged whole by <protocol>.<method>.request; a request (it has \"id\") waits for its response
+  a success response (\"result\" and \"id\")
+      paired with the latest earlier request of that id still unanswered in the same file;
+      its result judged by <protocol>.<method>.response (findings under result.)
+  an error response (\"error\" and \"id\")
+      judged whole by <protocol>.error.response
+A response answering no pending request gets a route.id warning, and passes when any response \
+contract of the protocol accepts its result (route.response otherwise). A method without a \
+contract is route.method; what is not a JSON-RPC 2.0 message (not JSON, \"jsonrpc\" other than \
+\"2.0\", neither method nor result/error, an id that is not a string or a number) is \
+jsonrpc.shape. `cargo protocolarc rules RULE` explains each.
+
+The protocol revision is --protocol NAME@REVISION (mcp@2025-06-18, a2a@0.3.0). Without it, the \
+capture tells: the protocolVersion of the first MCP initialize request picks that date's \
+catalog; a capture without one is judged by the newest MCP catalog. A protocolVersion the \
+catalog has no revision of is an input error (give --protocol).
+
+With --tools DIR (contracts written by `import tools-list`: SERVER.TOOL and SERVER.TOOL.output), \
+a tools/call request's params.arguments is also judged by the contract whose name ends with \
+'.' + params.name, and its response's result.structuredContent by that tool's .output contract \
+(a tool without a contract: route.tool warning).
+
+Output is validate's: one line per message, [PASS] or [FAIL], the contracts that judged it and \
+its label (FILE:LINE), its findings indented; then a summary counting messages, failures and \
+findings per rule. --quiet prints only failing messages and the summary; --format json writes \
+one JSON object (format_version, protocol, results, summary).";
+
+/// The examples and exit codes of `traffic`.
+pub(crate) const EXAMPLES: &str = "\
+Examples:
+  cargo protocolarc traffic capture.jsonl
+  cargo protocolarc traffic capture.jsonl --protocol mcp@2025-06-18 --quiet
+  cargo protocolarc traffic a2a.jsonl --protocol a2a@0.3.0 --format json
+  cargo protocolarc import tools-list tools.json --server github --revision 1.0.0 --out tools/
+  cargo protocolarc traffic capture.jsonl --tools tools/
+
+Output (the contracts that judged each message, its label, its findings; then the totals):
+  [PASS] mcp.tools/call.request@2025.6.18 <- capture.jsonl:4
+  [FAIL] mcp.tools/call.response@2025.6.18 <- capture.jsonl:5
+    ERROR field.type result.isError: expected boolean, found string
+  [FAIL] (unrouted) <- capture.jsonl:6[1]
+    ERROR jsonrpc.shape jsonrpc: expected \"2.0\", found \"1.0\"
+  traffic mcp@2025-06-18: 3 messages, 1 passed, 2 failed; field.type 1, jsonrpc.shape 1
+
+Exit codes: 0 every message passed (warnings allowed), 1 a message has an error finding, \
+3 usage or input error (an unreadable file, a line over the cap, an unknown --protocol, a \
+missing or malformed catalog).";
+
+/// The arguments of `traffic`.
+#[derive(Debug, Args)]
+pub(crate) struct TrafficArgs {
+    /// Capture files (one JSON-RPC message or batch per line), or directories of .json/.jsonl files.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The protocol revision, NAME@REVISION: mcp@2025-06-18, a2a@0.3.0 (default: from the
+    /// capture's initialize request, else the newest MCP revision in the catalog).
+    #[arg(long, value_name = "NAME@REVISION")]
+    pub protocol: Option<String>,
+    /// The catalog root, holding NAME/REVISION/*.json (default: protocols/ in the current
+    /// directory, else beside the workspace's Cargo.toml).
+    #[arg(long, value_name = "DIR")]
+    pub catalog: Option<PathBuf>,
+    /// Tool contracts (from `import tools-list`) to judge tools/call arguments and structured results.
+    #[arg(long, value_name = "DIR")]
+    pub tools: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+    /// Print only failing messages, then the summary (text), or list only
+    /// failing results (JSON): for big captures.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Writes verdicts as they come.
+struct Sink<'w> {
+    format: ReportFormat,
+    out: &'w mut dyn Write,
+    protocol: String,
+    summary: Summary,
+    started: bool,
+    quiet: bool,
+    written: usize,
+}
+
+impl Sink<'_> {
+    fn start(&mut self) -> std::io::Result<()> {
+        if !self.started {
+            self.started = true;
+            if self.format == ReportFormat::Json {
+                render::write_json_start(self.out, &self.protocol)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, j: &Judged) -> std::io::Result<()> {
+        self.start()?;
+        self.summary.add(j);
+        if self.quiet && j.report.is_valid() {
+            return Ok(());
+        }
+        match self.format {
+            ReportFormat::Text => render::write_text(self.out, j)?,
+            ReportFormat::Json => render::write_json_result(self.out, self.written == 0, j)?,
+        }
+        self.written += 1;
+        Ok(())
+    }
+
+    fn finish(&mut self, error: Option<&str>) -> std::io::Result<()> {
+        match self.format {
+            ReportFormat::Text if error.is_none() => {
+                render::write_text_summary(self.out, &self.protocol, &self.summary)
+            }
+            ReportFormat::Text => Ok(()),
+            ReportFormat::Json => {
+                self.start()?;
+                render::write_json_end(self.out, self.written > 0, &self.summary, error)
+            }
+        }
+    }
+}
+
+pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
+    let limits = Limits::from_env().map_err(Failure::Input)?;
+    let files = collect_files(&args.files)?;
+    let root = match &args.catalog {
+        Some(dir) => dir.clone(),
+        None => default_catalog(cx),
+    };
+    let available = revisions(&root)?;
+    let (name, revision) = match &args.protocol {
+        Some(p) => chosen(p, &root, &available)?,
+        None => detected(&files, &root, &available, limits, err)?,
+    };
+    let dir = root.join(&name).join(&revision);
+    let catalog = Catalog::load(std::slice::from_ref(&dir))?;
+    let tools = match &args.tools {
+        Some(t) => Some(Catalog::load(std::slice::from_ref(t))?),
+        None => None,
+    };
+    let label = format!("{name}@{revision}");
+    let mut traffic = Traffic::new(&name, &label, &catalog, tools.as_ref());
+    let mut sink = Sink {
+        format: args.format,
+        out,
+        protocol: label,
+        summary: Summary::default(),
+        started: false,
+        quiet: args.quiet,
+        written: 0,
+    };
+    for file in &files {
+        traffic.start_file();
+        let read = each_line(file, limits, |label, line| {
+            for j in traffic.line(label, line) {
+                sink.push(&j)?;
+            }
+            Ok(true)
+        });
+        if let Err(Failure::Input(msg)) = read {
+            if sink.started {
+                sink.finish(Some(&msg))?;
+            }
+            return Err(Failure::Input(msg));
+        }
+        read?;
+    }
+    sink.finish(None)?;
+    Ok(if sink.summary.failed > 0 { exit::FAILED } else { exit::OK })
+}
+
+/// `protocols/` here, else beside the project's manifest.
+fn default_catalog(cx: &Ctx) -> PathBuf {
+    let here = PathBuf::from("protocols");
+    if here.is_dir() {
+        return here;
+    }
+    match cx.project().ok().and_then(|p| p.manifest).and_then(|m| m.parent().map(Path::to_path_buf)) {
+        Some(root) if root.join("protocols").is_dir() => root.join("protocols"),
+        _ => here,
+    }
+}
+
+/// Every `(name, revision)` directory of the catalog, sorted.
+fn revisions(root: &Path) -> Result<Vec<(String, String)>, Failure> {
+    let shown = root.display();
+    let missing = |why: String| {
+        Failure::Input(format!(
+            "{shown}: cannot read the protocol catalog: {why} (expected {shown}/<protocol>/<revision>/*.json; --catalog DIR names another)"
+        ))
+    };
+    let dirs = |dir: &Path| -> Result<Vec<String>, Failure> {
+        let entries = std::fs::read_dir(dir).map_err(|e| missing(crate::io_reason(&e)))?;
+        let mut names = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| missing(crate::io_reason(&e)))?;
+            if entry.path().is_dir() {
+                if let Some(n) = entry.file_name().to_str() {
+                    names.push(n.to_string());
+                }
+            }
+        }
+        names.sort();
+        Ok(names)
+    };
+    let mut out = Vec::new();
+    for name in dirs(root)? {
+        for revision in dirs(&root.join(&name))? {
+            out.push((name.clone(), revision));
+        }
+    }
+    if out.is_empty() {
+        return Err(missing("it holds no <protocol>/<revision> directory".into()));
+    }
+    Ok(out)
+}
+
+fn list(available: &[(String, String)]) -> String {
+    available.iter().map(|(n, r)| format!("{n}@{r}")).collect::<Vec<_>>().join(", ")
+}
+
+/// `--protocol NAME@REVISION`, one of the catalog's.
+fn chosen(p: &str, root: &Path, available: &[(String, String)]) -> Result<(String, String), Failure> {
+    let found = p.split_once('@').and_then(|(n, r)| available.iter().find(|(an, ar)| an == n && ar == r));
+    match found {
+        Some(pair) => Ok(pair.clone()),
+        None => Err(Failure::Input(format!(
+            "unknown protocol '{}': the catalog {} has {}",
+            protocolarc::render::one_line(p),
+            root.display(),
+            list(available)
+        ))),
+    }
+}
+
+/// The revision the capture's first `initialize` request asks for, else the newest MCP one.
+fn detected(
+    files: &[EnvelopeFile],
+    root: &Path,
+    available: &[(String, String)],
+    limits: Limits,
+    err: &mut dyn Write,
+) -> Result<(String, String), Failure> {
+    let mut found: Option<(String, String)> = None;
+    for file in files {
+        each_line(file, limits, |label, line| {
+            found = initialize_version(line).map(|v| (v, label.to_string()));
+            Ok(found.is_none())
+        })?;
+        if found.is_some() {
+            break;
+        }
+    }
+    if let Some((version, at)) = found {
+        if let Some(pair) = available.iter().find(|(n, r)| n == "mcp" && *r == version) {
+            writeln!(err, "note: protocol mcp@{version}, from the initialize request at {at}")?;
+            return Ok(pair.clone());
+        }
+        return Err(Failure::Input(format!(
+            "{at}: the initialize request asks for protocolVersion '{}', which the catalog {} has no revision of (it has {}); pick one with --protocol",
+            protocolarc::render::one_line(&version),
+            root.display(),
+            list(available)
+        )));
+    }
+    match available.iter().rev().find(|(n, _)| n == "mcp") {
+        Some(pair) => {
+            writeln!(err, "note: protocol mcp@{} (no initialize request: the newest MCP revision)", pair.1)?;
+            Ok(pair.clone())
+        }
+        None => Err(Failure::Input(format!(
+            "the catalog {} has no MCP revision ({}): name the protocol with --protocol",
+            root.display(),
+            list(available)
+        ))),
+    }
+}
+
+/// Hands every line of `file` to `each` with its label `FILE:LINE`, each
+/// read within the line cap (a longer line is an input error), until `each`
+/// answers `false`.
+fn each_line(
+    file: &EnvelopeFile,
+    limits: Limits,
+    mut each: impl FnMut(&str, &[u8]) -> Result<bool, Failure>,
+) -> Result<(), Failure> {
+    let shown = file.path.display().to_string();
+    let cannot = |e: std::io::Error| Failure::Input(format!("{shown}: cannot read: {}", crate::io_reason(&e)));
+    let mut reader = BufReader::new(File::open(&file.path).map_err(cannot)?);
+    let mut line = Vec::new();
+    let mut number = 0usize;
+    loop {
+        let read = next_whole_line(&mut reader, &mut line, limits.max_line).map_err(cannot)?;
+        number += 1;
+        match read {
+            Line::End => return Ok(()),
+            Line::TooLong => {
+                return Err(Failure::Input(format!(
+                    "{shown}:{number}: line is longer than the limit of {} (PROTOCOLARC_MAX_LINE_BYTES raises it)",
+                    size_phrase(limits.max_line)
+                )))
+            }
+            Line::Whole | Line::Decided => {
+                if !each(&format!("{}:{number}", file.label), &line)? {
+                    return Ok(());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! `traffic` output: text in `validate`'s shape and one JSON document, both
+//! written one message at a time (constant memory whatever the capture's
+//! length), then a summary counting messages, failures and findings per rule.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::report::Finding;
+use crate::traffic::Judged;
+
+/// `[PASS] mcp.ping.request@2025.6.18 <- capture.jsonl:3` (the contracts
+/// that judged the message joined by ` + `, `(unrouted)` when none did),
+/// then every finding indented by two spaces.
+pub fn write_text(w: &mut dyn Write, j: &Judged) -> io::Result<()> {
+    let status = if j.report.is_valid() { "PASS" } else { "FAIL" };
+    let by = if j.contracts.is_empty() { "(unrouted)".to_string() } else { j.contracts.join(" + ") };
+    writeln!(w, "[{status}] {} <- {}", super::one_line(&by), super::one_line(&j.source))?;
+    for f in j.report.findings() {
+        writeln!(w, "  {f}")?;
+    }
+    Ok(())
+}
+
+/// Totals of a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Messages judged (a batch counts its elements).
+    pub messages: usize,
+    /// Messages with no error.
+    pub passed: usize,
+    /// Messages with at least one error.
+    pub failed: usize,
+    /// Findings per rule id, warnings included.
+    pub rules: BTreeMap<String, usize>,
+}
+
+impl Summary {
+    /// Counts one message.
+    pub fn add(&mut self, j: &Judged) {
+        self.messages += 1;
+        if j.report.is_valid() {
+            self.passed += 1;
+        } else {
+            self.failed += 1;
+        }
+        for f in j.report.findings() {
+            *self.rules.entry(f.rule().to_string()).or_default() += 1;
+        }
+    }
+}
+
+/// `traffic mcp@2025-06-18: 4 messages, 3 passed, 1 failed; route.id 1`.
+pub fn write_text_summary(w: &mut dyn Write, protocol: &str, s: &Summary) -> io::Result<()> {
+    let plural = if s.messages == 1 { "" } else { "s" };
+    write!(
+        w,
+        "traffic {}: {} message{plural}, {} passed, {} failed",
+        super::one_line(protocol),
+        s.messages,
+        s.passed,
+        s.failed
+    )?;
+    let rules: Vec<String> = s.rules.iter().map(|(rule, n)| format!("{rule} {n}")).collect();
+    if !rules.is_empty() {
+        write!(w, "; {}", rules.join(", "))?;
+    }
+    writeln!(w)
+}
+
+#[derive(Serialize)]
+struct JsonResult<'a> {
+    source: &'a str,
+    contracts: &'a [String],
+    status: &'a str,
+    findings: &'a [Finding],
+}
+
+/// Writes `{"format_version":1,"protocol":...,"results":[` and a line break.
+pub fn write_json_start(w: &mut dyn Write, protocol: &str) -> io::Result<()> {
+    write!(w, "{{\"format_version\":{},\"protocol\":", super::FORMAT_VERSION)?;
+    serde_json::to_writer(&mut *w, protocol).map_err(io::Error::other)?;
+    writeln!(w, ",\"results\":[")
+}
+
+/// Writes one message's result as one line; `first` tells whether a comma is needed.
+pub fn write_json_result(w: &mut dyn Write, first: bool, j: &Judged) -> io::Result<()> {
+    if !first {
+        w.write_all(b",\n")?;
+    }
+    let r = JsonResult {
+        source: &j.source,
+        contracts: &j.contracts,
+        status: if j.report.is_valid() { "pass" } else { "fail" },
+        findings: j.report.findings(),
+    };
+    serde_json::to_writer(&mut *w, &r).map_err(io::Error::other)
+}
+
+/// Closes the results array with the summary, and the error that cut the
+/// run short if any (the document stays one JSON object).
+pub fn write_json_end(w: &mut dyn Write, any: bool, summary: &Summary, error: Option<&str>) -> io::Result<()> {
+    if any {
+        w.write_all(b"\n")?;
+    }
+    w.write_all(b"],\n\"summary\":")?;
+    serde_json::to_writer(&mut *w, summary).map_err(io::Error::other)?;
+    if let Some(error) = error {
+        w.write_all(b",\n\"error\":")?;
+        serde_json::to_writer(&mut *w, error).map_err(io::Error::other)?;
+    }
+    w.write_all(b"}\n")
+}

@@ -1,0 +1,627 @@
+//! `traffic` (SPEC §12): raw JSON-RPC 2.0 captures routed to a protocol
+//! catalog, exact outputs. The catalogs are small ones written here (and one
+//! imported from the official MCP 2025-06-18 schema), so the tests do not
+//! depend on the bundled `protocols/`.
+
+use std::path::PathBuf;
+
+use proptest::prelude::*;
+use protocolarc::traffic::Traffic;
+use protocolarc::Catalog;
+use protocolarc_tests::{bin, data, run_in, scratch, write_files, Output};
+
+/// A schema-form contract file.
+fn contract(name: &str, revision: &str, direction: &str, schema: &str) -> String {
+    format!(r#"{{"name": "{name}", "revision": "{revision}", "direction": "{direction}", "schema": {schema}}}"#)
+}
+
+const ERROR_SCHEMA: &str = r#"{"type": "object", "required": ["error"], "properties": {"error": {"type": "object", "required": ["code", "message"], "properties": {"code": {"type": "integer"}, "message": {"type": "string"}}}}}"#;
+
+/// `protocols/mcp/2025-06-18` (ping, tools/call, initialize, a notification,
+/// the error) and `protocols/mcp/2025-03-26` (ping and initialize only) under
+/// a fresh scratch directory.
+fn catalog(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    let new = "2025.6.18";
+    let old = "2025.3.26";
+    let files: Vec<(String, String)> = vec![
+        (
+            "protocols/mcp/2025-06-18/ping.request.json".into(),
+            contract(
+                "mcp.ping.request",
+                new,
+                "request",
+                r#"{"type": "object", "required": ["method"], "properties": {"method": {"const": "ping"}}}"#,
+            ),
+        ),
+        (
+            "protocols/mcp/2025-06-18/ping.response.json".into(),
+            contract("mcp.ping.response", new, "response", r#"{"type": "object", "additionalProperties": false}"#),
+        ),
+        (
+            "protocols/mcp/2025-06-18/tools_call.request.json".into(),
+            contract(
+                "mcp.tools/call.request",
+                new,
+                "request",
+                r#"{"type": "object", "required": ["params"], "properties": {"params": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "arguments": {"type": "object"}}}}}"#,
+            ),
+        ),
+        (
+            "protocols/mcp/2025-06-18/tools_call.response.json".into(),
+            contract(
+                "mcp.tools/call.response",
+                new,
+                "response",
+                r#"{"type": "object", "required": ["content"], "properties": {"content": {"type": "array"}, "isError": {"type": "boolean"}, "structuredContent": {"type": "object"}}}"#,
+            ),
+        ),
+        (
+            "protocols/mcp/2025-06-18/initialize.request.json".into(),
+            contract("mcp.initialize.request", new, "request", r#"{"type": "object"}"#),
+        ),
+        (
+            "protocols/mcp/2025-06-18/initialized.json".into(),
+            contract(
+                "mcp.notifications/initialized.request",
+                new,
+                "request",
+                r#"{"type": "object", "not": {"required": ["id"]}}"#,
+            ),
+        ),
+        ("protocols/mcp/2025-06-18/error.json".into(), contract("mcp.error.response", new, "response", ERROR_SCHEMA)),
+        (
+            "protocols/mcp/2025-03-26/ping.request.json".into(),
+            contract("mcp.ping.request", old, "request", r#"{"type": "object"}"#),
+        ),
+        (
+            "protocols/mcp/2025-03-26/initialize.request.json".into(),
+            contract("mcp.initialize.request", old, "request", r#"{"type": "object"}"#),
+        ),
+        (
+            "tools/get_weather.json".into(),
+            contract(
+                "weather.get_weather",
+                "1.0.0",
+                "request",
+                r#"{"type": "object", "required": ["location"], "properties": {"location": {"type": "string"}}}"#,
+            ),
+        ),
+        (
+            "tools/get_weather.output.json".into(),
+            contract(
+                "weather.get_weather.output",
+                "1.0.0",
+                "response",
+                r#"{"type": "object", "required": ["temperature"], "properties": {"temperature": {"type": "number"}}}"#,
+            ),
+        ),
+    ];
+    let files: Vec<(&str, &[u8])> = files.iter().map(|(p, c)| (p.as_str(), c.as_bytes())).collect();
+    write_files(&dir, &files);
+    dir
+}
+
+/// Runs `traffic` on `capture` (written as `cap.jsonl`) in a fresh catalog.
+fn traffic(name: &str, capture: &str, args: &[&str]) -> Output {
+    let dir = catalog(name);
+    write_files(&dir, &[("cap.jsonl", capture.as_bytes())]);
+    let mut all = vec!["traffic", "cap.jsonl"];
+    all.extend_from_slice(args);
+    run_in(bin!(), &dir, &all)
+}
+
+fn expect(out: &Output, code: i32, stdout: &str) {
+    assert_eq!(out.stdout, stdout, "stderr: {}", out.stderr);
+    assert_eq!(out.code, code, "stderr: {}", out.stderr);
+}
+
+const P: &[&str] = &["--protocol", "mcp@2025-06-18"];
+
+#[test]
+fn requests_and_notifications_are_routed_by_method() {
+    let capture = r#"{"jsonrpc": "2.0", "id": 1, "method": "ping"}
+{"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+{"jsonrpc": "2.0", "method": "notifications/initialized", "id": 4}
+{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": 5}}
+"#;
+    let out = traffic("routing", capture, P);
+    expect(
+        &out,
+        1,
+        "[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:1
+[PASS] mcp.notifications/initialized.request@2025.6.18 <- cap.jsonl:2
+[FAIL] mcp.notifications/initialized.request@2025.6.18 <- cap.jsonl:4
+  ERROR field.not <message>: value matches the schema under 'not'
+[FAIL] mcp.tools/call.request@2025.6.18 <- cap.jsonl:5
+  ERROR field.type params.name: expected string, found integer
+traffic mcp@2025-06-18: 4 messages, 2 passed, 2 failed; field.not 1, field.type 1
+",
+    );
+    assert_eq!(out.stderr, "");
+}
+
+#[test]
+fn a_batch_is_checked_element_by_element() {
+    let capture = r#"[{"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"jsonrpc": "2.0", "id": 2, "method": "ping", "extra": 1}, 7]
+[]
+[{"jsonrpc": "2.0", "id": 1, "result": {}}, {"jsonrpc": "2.0", "id": 2, "result": {"x": 1}}]
+"#;
+    let out = traffic("batch", capture, P);
+    expect(
+        &out,
+        1,
+        "[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:1[0]
+[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:1[1]
+[FAIL] (unrouted) <- cap.jsonl:1[2]
+  ERROR jsonrpc.shape <message>: a JSON-RPC message is an object, found a number
+[FAIL] (unrouted) <- cap.jsonl:2
+  ERROR jsonrpc.shape <message>: an empty batch holds no message
+[PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:3[0]
+[FAIL] mcp.ping.response@2025.6.18 <- cap.jsonl:3[1]
+  ERROR field.additionalProperties result.x: key is not allowed: the object is closed (additionalProperties: false)
+traffic mcp@2025-06-18: 6 messages, 3 passed, 3 failed; field.additionalProperties 1, jsonrpc.shape 2
+",
+    );
+}
+
+#[test]
+fn responses_pair_with_the_latest_unanswered_request_of_their_id() {
+    // Two requests with id 1 in flight: the first response answers the later
+    // one (tools/call), the second the earlier one (ping); a third finds none.
+    let capture = r#"{"jsonrpc": "2.0", "id": 1, "method": "ping"}
+{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_weather"}}
+{"jsonrpc": "2.0", "id": 1, "result": {"content": []}}
+{"jsonrpc": "2.0", "id": 1, "result": {"content": []}}
+{"jsonrpc": "2.0", "id": "1", "method": "ping"}
+{"jsonrpc": "2.0", "id": "1", "result": {}}
+"#;
+    let out = traffic("pairing", capture, P);
+    expect(
+        &out,
+        1,
+        "[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:1
+[PASS] mcp.tools/call.request@2025.6.18 <- cap.jsonl:2
+[PASS] mcp.tools/call.response@2025.6.18 <- cap.jsonl:3
+[FAIL] mcp.ping.response@2025.6.18 <- cap.jsonl:4
+  ERROR field.additionalProperties result.content: key is not allowed: the object is closed (additionalProperties: false)
+[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:5
+[PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:6
+traffic mcp@2025-06-18: 6 messages, 5 passed, 1 failed; field.additionalProperties 1
+",
+    );
+}
+
+#[test]
+fn a_response_without_its_request_is_a_warning_and_passes_if_any_result_fits() {
+    let dir = catalog("orphan");
+    // Pairing is per file: the request in a.jsonl leaves b.jsonl's response an orphan.
+    write_files(
+        &dir,
+        &[
+            ("a.jsonl", b"{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"ping\"}\n"),
+            ("b.jsonl", b"{\"jsonrpc\": \"2.0\", \"id\": 7, \"result\": {\"content\": [1]}}\n{\"jsonrpc\": \"2.0\", \"id\": 8, \"result\": 42}\n"),
+        ],
+    );
+    let out = run_in(bin!(), &dir, &["traffic", "a.jsonl", "b.jsonl", "--protocol", "mcp@2025-06-18"]);
+    expect(
+        &out,
+        1,
+        "[PASS] mcp.ping.request@2025.6.18 <- a.jsonl:1
+[PASS] mcp.tools/call.response@2025.6.18 <- b.jsonl:1
+  WARNING route.id id: no request with id 7 is waiting for a response in this file
+[FAIL] (unrouted) <- b.jsonl:2
+  ERROR route.response result: none of the 2 response contracts of mcp@2025-06-18 accepts this result
+  WARNING route.id id: no request with id 8 is waiting for a response in this file
+traffic mcp@2025-06-18: 3 messages, 2 passed, 1 failed; route.id 2, route.response 1
+",
+    );
+    // A warning alone passes: exit 0.
+    write_files(&dir, &[("c.jsonl", b"{\"jsonrpc\": \"2.0\", \"id\": 7, \"result\": {}}\n")]);
+    let out = run_in(bin!(), &dir, &["traffic", "c.jsonl", "--protocol", "mcp@2025-06-18", "--quiet"]);
+    expect(&out, 0, "traffic mcp@2025-06-18: 1 message, 1 passed, 0 failed; route.id 1\n");
+}
+
+#[test]
+fn error_responses_are_judged_whole_by_the_error_contract() {
+    let capture = r#"{"jsonrpc": "2.0", "id": 3, "method": "ping"}
+{"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "Method not found"}}
+{"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}}
+{"jsonrpc": "2.0", "id": 4, "error": {"code": "E1"}}
+"#;
+    let out = traffic("error", capture, P);
+    expect(
+        &out,
+        1,
+        "[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:1
+[PASS] mcp.error.response@2025.6.18 <- cap.jsonl:2
+[PASS] mcp.error.response@2025.6.18 <- cap.jsonl:3
+[FAIL] mcp.error.response@2025.6.18 <- cap.jsonl:4
+  ERROR field.type error.code: expected integer, found string
+  ERROR field.required error.message: required field is missing
+  WARNING route.id id: no request with id 4 is waiting for a response in this file
+traffic mcp@2025-06-18: 4 messages, 3 passed, 1 failed; field.required 1, field.type 1, route.id 1
+",
+    );
+}
+
+#[test]
+fn an_unknown_method_is_route_method_and_its_response_too() {
+    let capture = r#"{"jsonrpc": "2.0", "id": 1, "method": "tools/cal", "params": {}}
+{"jsonrpc": "2.0", "id": 1, "result": {}}
+"#;
+    let out = traffic("unknown-method", capture, P);
+    expect(
+        &out,
+        1,
+        "[FAIL] (unrouted) <- cap.jsonl:1
+  ERROR route.method method: no contract mcp.tools/cal.request in the catalog of mcp@2025-06-18: the method is unknown to this protocol revision
+[FAIL] (unrouted) <- cap.jsonl:2
+  ERROR route.method result: no contract mcp.tools/cal.response in the catalog of mcp@2025-06-18 judges the response to cap.jsonl:1
+traffic mcp@2025-06-18: 2 messages, 0 passed, 2 failed; route.method 2
+",
+    );
+}
+
+#[test]
+fn what_is_not_json_rpc_2_0_is_jsonrpc_shape() {
+    let capture = "{\"jsonrpc\": \"1.0\", \"id\": 1, \"method\": \"ping\"}
+{\"id\": 1, \"method\": \"ping\"}
+{\"jsonrpc\": \"2.0\", \"id\": 1}
+{\"jsonrpc\": \"2.0\", \"id\": [1], \"method\": \"ping\"}
+{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {}, \"error\": {}}
+{\"jsonrpc\": \"2.0\", \"method\": 5}
+{\"jsonrpc\": \"2.0\", \"method\": \"ping\", \"method\": \"x\"}
+{\"jsonrpc\": \"2.0\", \"result\": {}}
+{\"jsonrpc\": \"2.0\", \"id\": null, \"result\": {}}
+{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\", \"result\": {}}
+\"hello\"
+not json at all
+{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"
+";
+    let out = traffic("shape", capture, P);
+    expect(
+        &out,
+        1,
+        "[FAIL] (unrouted) <- cap.jsonl:1
+  ERROR jsonrpc.shape jsonrpc: expected \"2.0\", found \"1.0\"
+[FAIL] (unrouted) <- cap.jsonl:2
+  ERROR jsonrpc.shape jsonrpc: required member is missing (JSON-RPC 2.0 messages carry \"jsonrpc\": \"2.0\")
+[FAIL] (unrouted) <- cap.jsonl:3
+  ERROR jsonrpc.shape <message>: neither 'method' (a request or notification) nor 'result' or 'error' (a response)
+[FAIL] (unrouted) <- cap.jsonl:4
+  ERROR jsonrpc.shape id: a request id is a string or a number, found an array
+[FAIL] (unrouted) <- cap.jsonl:5
+  ERROR jsonrpc.shape <message>: a response has 'result' or 'error', not both
+[FAIL] (unrouted) <- cap.jsonl:6
+  ERROR jsonrpc.shape method: expected a string, found 5
+[FAIL] (unrouted) <- cap.jsonl:7
+  ERROR jsonrpc.shape method: key 'method' appears more than once: readers disagree on which wins
+[FAIL] (unrouted) <- cap.jsonl:8
+  ERROR jsonrpc.shape id: required member is missing (a response names the request it answers)
+[FAIL] (unrouted) <- cap.jsonl:9
+  ERROR jsonrpc.shape id: a success response answers a request: its id is not null
+[FAIL] (unrouted) <- cap.jsonl:10
+  ERROR jsonrpc.shape <message>: a message has either 'method' (a request) or 'result'/'error' (a response), not both
+[FAIL] (unrouted) <- cap.jsonl:11
+  ERROR jsonrpc.shape <message>: a JSON-RPC message is an object, found a string
+[FAIL] (unrouted) <- cap.jsonl:12
+  ERROR jsonrpc.shape <message>: not JSON: expected ident at line 1 column 2
+[FAIL] (unrouted) <- cap.jsonl:13
+  ERROR jsonrpc.shape <message>: not JSON: EOF while parsing an object at line 1 column 44
+traffic mcp@2025-06-18: 13 messages, 0 passed, 13 failed; jsonrpc.shape 13
+",
+    );
+}
+
+#[test]
+fn tools_call_arguments_and_structured_content_follow_the_tool_contracts() {
+    let capture = r#"{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_weather", "arguments": {"location": "Paris"}}}
+{"jsonrpc": "2.0", "id": 1, "result": {"content": [], "structuredContent": {"temperature": 21.5}}}
+{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_weather", "arguments": {"location": 75}}}
+{"jsonrpc": "2.0", "id": 2, "result": {"content": [], "structuredContent": {"temperature": "warm"}}}
+{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_weather"}}
+{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "launch"}}
+{"jsonrpc": "2.0", "id": 3, "result": {"content": []}}
+{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "get_weather", "arguments": {"location": "Oslo"}}}
+{"jsonrpc": "2.0", "id": 5, "result": {"content": [], "isError": true}}
+"#;
+    let mut args = P.to_vec();
+    args.extend(["--tools", "tools"]);
+    let out = traffic("tools", capture, &args);
+    expect(
+        &out,
+        1,
+        "[PASS] mcp.tools/call.request@2025.6.18 + weather.get_weather@1.0.0 <- cap.jsonl:1
+[PASS] mcp.tools/call.response@2025.6.18 + weather.get_weather.output@1.0.0 <- cap.jsonl:2
+[FAIL] mcp.tools/call.request@2025.6.18 + weather.get_weather@1.0.0 <- cap.jsonl:3
+  ERROR field.type params.arguments.location: expected string, found integer
+[FAIL] mcp.tools/call.response@2025.6.18 + weather.get_weather.output@1.0.0 <- cap.jsonl:4
+  ERROR field.type result.structuredContent.temperature: expected number, found string
+[FAIL] mcp.tools/call.request@2025.6.18 + weather.get_weather@1.0.0 <- cap.jsonl:5
+  ERROR field.required params.arguments.location: required field is missing
+[PASS] mcp.tools/call.request@2025.6.18 <- cap.jsonl:6
+  WARNING route.tool params.name: no tool contract is named *.launch
+[FAIL] mcp.tools/call.response@2025.6.18 + weather.get_weather.output@1.0.0 <- cap.jsonl:7
+  ERROR field.required result.structuredContent: required field is missing (the tool declares an output schema)
+[PASS] mcp.tools/call.request@2025.6.18 + weather.get_weather@1.0.0 <- cap.jsonl:8
+[PASS] mcp.tools/call.response@2025.6.18 <- cap.jsonl:9
+traffic mcp@2025-06-18: 9 messages, 5 passed, 4 failed; field.required 2, field.type 2, route.tool 1
+",
+    );
+    // Without --tools, only the protocol's contracts judge.
+    let out = traffic("tools-off", capture, P);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+}
+
+#[test]
+fn the_initialize_request_picks_the_protocol_revision() {
+    // 2025-03-26 has no tools/call: routed there, the call is unknown.
+    let capture = r#"{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-03-26"}}
+{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x"}}
+"#;
+    let out = traffic("detect", capture, &[]);
+    expect(
+        &out,
+        1,
+        "[PASS] mcp.initialize.request@2025.3.26 <- cap.jsonl:1
+[FAIL] (unrouted) <- cap.jsonl:2
+  ERROR route.method method: no contract mcp.tools/call.request in the catalog of mcp@2025-03-26: the method is unknown to this protocol revision
+traffic mcp@2025-03-26: 2 messages, 1 passed, 1 failed; route.method 1
+",
+    );
+    assert_eq!(out.stderr, "note: protocol mcp@2025-03-26, from the initialize request at cap.jsonl:1\n");
+    // No initialize: the newest MCP revision.
+    let out = traffic(
+        "detect-newest",
+        "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\": {\"name\": \"x\"}}\n",
+        &[],
+    );
+    expect(
+        &out,
+        0,
+        "[PASS] mcp.tools/call.request@2025.6.18 <- cap.jsonl:1\ntraffic mcp@2025-06-18: 1 message, 1 passed, 0 failed\n",
+    );
+    assert_eq!(out.stderr, "note: protocol mcp@2025-06-18 (no initialize request: the newest MCP revision)\n");
+    // An initialize in a batch counts; a revision the catalog lacks is an input error.
+    let out = traffic(
+        "detect-missing",
+        "[{\"jsonrpc\": \"2.0\", \"id\": 0, \"method\": \"initialize\", \"params\": {\"protocolVersion\": \"2024-11-05\"}}]\n",
+        &[],
+    );
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            3,
+            "",
+            "error: cap.jsonl:1: the initialize request asks for protocolVersion '2024-11-05', which the catalog protocols has no revision of (it has mcp@2025-03-26, mcp@2025-06-18); pick one with --protocol\n"
+        )
+    );
+}
+
+#[test]
+fn usage_and_input_errors_exit_3() {
+    let dir = catalog("usage");
+    write_files(&dir, &[("cap.jsonl", b"{\"jsonrpc\": \"2.0\", \"method\": \"ping\"}\n")]);
+    let out = run_in(bin!(), &dir, &["traffic", "cap.jsonl", "--protocol", "mcp@1999-01-01"]);
+    assert_eq!(
+        (out.code, out.stderr.as_str()),
+        (3, "error: unknown protocol 'mcp@1999-01-01': the catalog protocols has mcp@2025-03-26, mcp@2025-06-18\n")
+    );
+    let out = run_in(bin!(), &dir, &["traffic", "missing.jsonl"]);
+    assert_eq!((out.code, out.stderr.as_str()), (3, "error: missing.jsonl: no such file or directory\n"));
+    let out = run_in(bin!(), &dir, &["traffic", "cap.jsonl", "--catalog", "nowhere"]);
+    assert_eq!(out.code, 3);
+    assert!(
+        out.stderr.starts_with("error: nowhere: cannot read the protocol catalog: no such file or directory"),
+        "{}",
+        out.stderr
+    );
+    let out = run_in(bin!(), &dir, &["traffic"]);
+    assert_eq!(out.code, 3);
+    let help = run_in(bin!(), &dir, &["traffic", "--help"]);
+    assert_eq!(help.code, 0);
+    for taught in [
+        "FILE:LINE[i]",
+        "protocolVersion of the first MCP initialize request",
+        "--tools DIR",
+        "Examples:",
+        "Exit codes:",
+    ] {
+        assert!(help.stdout.contains(taught), "--help lacks {taught:?}");
+    }
+    // A line over the cap stops the run; JSON output stays one document.
+    write_files(&dir, &[("long.jsonl", b"{\"jsonrpc\": \"2.0\", \"method\": \"ping\"}\n{\"jsonrpc\": \"2.0\", \"method\": \"ping\", \"params\": {\"pad\": \"................................................\"}}\n")]);
+    let out = std::process::Command::new(bin!())
+        .args(["protocolarc", "traffic", "long.jsonl", "--protocol", "mcp@2025-06-18", "--format", "json"])
+        .current_dir(&dir)
+        .env("PROTOCOLARC_MAX_LINE_BYTES", "64")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(3));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON document");
+    assert_eq!(
+        doc["error"],
+        "long.jsonl:2: line is longer than the limit of 64 bytes (PROTOCOLARC_MAX_LINE_BYTES raises it)"
+    );
+    assert_eq!(doc["summary"]["messages"], 1);
+}
+
+#[test]
+fn json_output_is_one_object_and_quiet_keeps_failures() {
+    let capture = r#"{"jsonrpc": "2.0", "id": 1, "method": "ping"}
+{"jsonrpc": "2.0", "id": 1, "result": {"x": 1}}
+"#;
+    let out = traffic("json", capture, &["--protocol", "mcp@2025-06-18", "--format", "json"]);
+    expect(
+        &out,
+        1,
+        r#"{"format_version":1,"protocol":"mcp@2025-06-18","results":[
+{"source":"cap.jsonl:1","contracts":["mcp.ping.request@2025.6.18"],"status":"pass","findings":[]},
+{"source":"cap.jsonl:2","contracts":["mcp.ping.response@2025.6.18"],"status":"fail","findings":[{"severity":"error","rule":"field.additionalProperties","field":"result.x","message":"key is not allowed: the object is closed (additionalProperties: false)"}]}
+],
+"summary":{"messages":2,"passed":1,"failed":1,"rules":{"field.additionalProperties":1}}}
+"#,
+    );
+    let out = traffic("quiet", capture, &["--protocol", "mcp@2025-06-18", "--quiet"]);
+    expect(
+        &out,
+        1,
+        "[FAIL] mcp.ping.response@2025.6.18 <- cap.jsonl:2
+  ERROR field.additionalProperties result.x: key is not allowed: the object is closed (additionalProperties: false)
+traffic mcp@2025-06-18: 2 messages, 1 passed, 1 failed; field.additionalProperties 1
+",
+    );
+}
+
+/// The real MCP 2025-06-18 schema, imported definition by definition into a
+/// scratch catalog as the bundled catalog names its contracts, judges real
+/// messages from the specification and two derived by one change each
+/// (`tests/data/traffic/README.md`).
+#[test]
+fn real_mcp_messages_against_contracts_imported_from_the_official_schema() {
+    let dir = scratch("real");
+    let schema = data("mcp-history/2025-06-18/schema.json");
+    let schema = schema.to_str().expect("utf-8 path");
+    let defs = [
+        ("InitializeRequest", "mcp.initialize.request", "request"),
+        ("InitializeResult", "mcp.initialize.response", "response"),
+        ("InitializedNotification", "mcp.notifications/initialized.request", "request"),
+        ("CallToolRequest", "mcp.tools/call.request", "request"),
+        ("CallToolResult", "mcp.tools/call.response", "response"),
+        ("JSONRPCError", "mcp.error.response", "response"),
+    ];
+    for (def, name, direction) in defs {
+        let out_file = format!("protocols/mcp/2025-06-18/{def}.json");
+        std::fs::create_dir_all(dir.join("protocols/mcp/2025-06-18")).expect("mkdir");
+        let out = run_in(
+            bin!(),
+            &dir,
+            &[
+                "import",
+                "schema",
+                schema,
+                "--def",
+                def,
+                "--name",
+                name,
+                "--revision",
+                "2025.6.18",
+                "--direction",
+                direction,
+                "--out",
+                &out_file,
+            ],
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        // The committed copy (the README's transcript uses it) is what the import writes.
+        let committed = data(&format!("traffic/{out_file}"));
+        let committed = std::fs::read_to_string(&committed).expect("committed contract");
+        assert_eq!(std::fs::read_to_string(dir.join(&out_file)).expect("imported"), committed, "{out_file}");
+    }
+    let capture = data("traffic/mcp-2025-06-18.jsonl");
+    let out = run_in(bin!(), &dir, &["traffic", capture.to_str().expect("utf-8 path")]);
+    expect(
+        &out,
+        1,
+        "[PASS] mcp.initialize.request@2025.6.18 <- mcp-2025-06-18.jsonl:1
+[PASS] mcp.initialize.response@2025.6.18 <- mcp-2025-06-18.jsonl:2
+[PASS] mcp.notifications/initialized.request@2025.6.18 <- mcp-2025-06-18.jsonl:3
+[PASS] mcp.tools/call.request@2025.6.18 <- mcp-2025-06-18.jsonl:4
+[PASS] mcp.tools/call.response@2025.6.18 <- mcp-2025-06-18.jsonl:5
+[FAIL] mcp.tools/call.request@2025.6.18 <- mcp-2025-06-18.jsonl:6
+  ERROR field.type params.name: expected string, found integer
+[FAIL] mcp.tools/call.response@2025.6.18 <- mcp-2025-06-18.jsonl:7
+  ERROR field.type result.isError: expected boolean, found string
+traffic mcp@2025-06-18: 7 messages, 5 passed, 2 failed; field.type 2
+",
+    );
+    assert_eq!(out.stderr, "note: protocol mcp@2025-06-18, from the initialize request at mcp-2025-06-18.jsonl:1\n");
+}
+
+/// The bundled catalog, once it is there: the same capture passes and fails
+/// on the same lines (skipped while `protocols/mcp/2025-06-18` is absent).
+#[test]
+fn real_mcp_messages_against_the_bundled_catalog() {
+    let root = protocolarc_tests::root();
+    if !root.join("protocols/mcp/2025-06-18").is_dir() {
+        return;
+    }
+    let capture = data("traffic/mcp-2025-06-18.jsonl");
+    let out = run_in(bin!(), &root, &["traffic", capture.to_str().expect("utf-8 path"), "--quiet"]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let failed: Vec<&str> = out.stdout.lines().filter(|l| l.starts_with("[FAIL]")).collect();
+    assert_eq!(failed.len(), 2, "{}", out.stdout);
+    assert!(
+        failed[0].ends_with("mcp-2025-06-18.jsonl:6") && failed[1].ends_with("mcp-2025-06-18.jsonl:7"),
+        "{}",
+        out.stdout
+    );
+}
+
+/// The protocol and tool catalogs of [`catalog`], loaded once.
+fn catalogs() -> &'static (Catalog, Catalog) {
+    static ONCE: std::sync::OnceLock<(Catalog, Catalog)> = std::sync::OnceLock::new();
+    ONCE.get_or_init(|| {
+        let dir = catalog("property");
+        let protocol = Catalog::load(&[dir.join("protocols/mcp/2025-06-18")]).expect("catalog");
+        let tools = Catalog::load(&[dir.join("tools")]).expect("tools");
+        (protocol, tools)
+    })
+}
+
+const SEEDS: &[&[u8]] = &[
+    br#"{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_weather", "arguments": {"location": "x"}}}"#,
+    br#"{"jsonrpc": "2.0", "id": 1, "result": {"content": [], "structuredContent": {"temperature": 1}}}"#,
+    br#"[{"jsonrpc": "2.0", "id": "a", "method": "ping"}, {"jsonrpc": "2.0", "id": "a", "error": {"code": 1, "message": "m"}}]"#,
+    br#"{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}"#,
+];
+
+proptest! {
+    #![proptest_config(crate::strategies::config(400))]
+
+    /// Damaged lines and random bytes: a verdict per message, never a panic.
+    #[test]
+    fn no_line_panics(seed in 0..SEEDS.len(), how in 0usize..7, at in 0usize..200, noise in proptest::collection::vec(any::<u8>(), 0..40)) {
+        let (catalog, tools) = catalogs();
+        let mut t = Traffic::new("mcp", "mcp@2025-06-18", catalog, Some(tools));
+        for line in [crate::strategies::damaged(SEEDS[seed], how, at), noise.clone()] {
+            let verdicts = t.line("cap.jsonl:1", &line);
+            for j in &verdicts {
+                prop_assert!(j.source.starts_with("cap.jsonl:1"));
+            }
+            let _ = protocolarc::traffic::initialize_version(&line);
+        }
+    }
+}
+
+#[test]
+fn damaged_captures_exit_0_or_1() {
+    let dir = catalog("damaged");
+    let mut capture = Vec::new();
+    for (i, seed) in SEEDS.iter().enumerate() {
+        for at in 0..seed.len() {
+            capture.extend(crate::strategies::damaged(seed, i + at, at * 7 + i));
+            capture.push(b'\n');
+        }
+    }
+    capture.extend(b"\xff\xfe\x00garbage\n[[[[[[[[[[\n{\"jsonrpc\": \"2.0\", \"method\": \"ping\", \"params\": ");
+    capture.extend(std::iter::repeat_n(b'[', 5000));
+    capture.push(b'\n');
+    write_files(&dir, &[("cap.jsonl", &capture)]);
+    for format in ["text", "json"] {
+        let out = run_in(bin!(), &dir, &["traffic", "cap.jsonl", "--tools", "tools", "--format", format]);
+        assert!([0, 1].contains(&out.code), "exit {}: {}", out.code, out.stderr);
+    }
+    // The library agrees, with tool contracts too.
+    let (catalog, tools) = catalogs();
+    let mut t = Traffic::new("mcp", "mcp@2025-06-18", catalog, Some(tools));
+    let verdicts: usize = capture
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .map(|(n, line)| t.line(&format!("cap.jsonl:{}", n + 1), line).len())
+        .sum();
+    assert!(verdicts > 0);
+}
