@@ -5,26 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use protocolarc_tests::{bin, run_in, scratch, write_files, Output};
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-}
+use protocolarc_tests::{bin, git, run_in, scratch, write_files, Output};
 
 const MANIFEST: &[u8] = b"[workspace]\nmembers = []\n\n[workspace.metadata.protocolarc]\ncontracts = \"contracts\"\n";
 

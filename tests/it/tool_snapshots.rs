@@ -5,30 +5,10 @@
 //! snapshots of one server diff tool by tool.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use protocolarc_tests::{bin, data, run_in, scratch, write_files, Output};
+use protocolarc_tests::{bin, data, git, run_in, scratch, write_files, Output};
 
 const MANIFEST: &[u8] = b"[workspace]\nmembers = []\n\n[workspace.metadata.protocolarc]\ncontracts = \"contracts\"\n";
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-}
 
 fn cli(dir: &Path, args: &[&str]) -> Output {
     run_in(bin!(), dir, args)
