@@ -321,35 +321,8 @@ impl Shape<'_> {
 
 /// The constraint keywords, values as the contract writes them.
 fn constraints(f: &FieldSpec, m: &mut Vec<(String, Json)>) {
-    let c = f.constraints();
-    let numbers = [
-        ("minimum", &c.minimum),
-        ("exclusiveMinimum", &c.exclusive_minimum),
-        ("maximum", &c.maximum),
-        ("exclusiveMaximum", &c.exclusive_maximum),
-        ("multipleOf", &c.multiple_of),
-    ];
-    for (k, v) in numbers {
-        if let Some(v) = v {
-            m.push((k.into(), Json::Raw(v.raw().to_string())));
-        }
-    }
-    let counts = [("minLength", c.min_length), ("maxLength", c.max_length)];
-    for (k, v) in counts {
-        if let Some(v) = v {
-            m.push((k.into(), Json::Raw(v.to_string())));
-        }
-    }
-    if let Some(p) = &c.pattern {
-        m.push(("pattern".into(), Json::string(p.source())));
-    }
-    for (k, v) in [("minItems", c.min_items), ("maxItems", c.max_items)] {
-        if let Some(v) = v {
-            m.push((k.into(), Json::Raw(v.to_string())));
-        }
-    }
-    if c.unique_items {
-        m.push(("uniqueItems".into(), Json::Raw("true".into())));
+    for (k, v) in f.constraints().keywords() {
+        m.push((k.into(), Json::Raw(v)));
     }
 }
 

@@ -684,33 +684,53 @@ impl Constraints {
         *self == Constraints::default()
     }
 
-    /// `keyword=value` pairs in keyword order, for tables and messages.
+    /// `keyword=value` pairs in keyword order, for tables and messages (the
+    /// pattern quoted as messages quote strings).
     pub fn describe(&self) -> Vec<String> {
+        self.keywords()
+            .into_iter()
+            .map(|(k, v)| match (&self.pattern, k) {
+                (Some(p), "pattern") => format!("pattern={}", quote(&p.source, 200)),
+                _ => format!("{k}={v}"),
+            })
+            .collect()
+    }
+
+    /// Every keyword set, in the order contracts and JSON Schema exports
+    /// write them (`minimum`, `exclusiveMinimum`, `maximum`,
+    /// `exclusiveMaximum`, `multipleOf`, `minLength`, `maxLength`, `pattern`,
+    /// `minItems`, `maxItems`, `uniqueItems`), each with its value as JSON
+    /// text: numbers as the contract spells them, the pattern as a JSON
+    /// string. Export, `describe` (the command) and [`Constraints::describe`]
+    /// read this one list.
+    pub fn keywords(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
-        let num = |out: &mut Vec<String>, k: &str, v: &Option<Decimal>| {
+        let numbers = [
+            ("minimum", &self.minimum),
+            ("exclusiveMinimum", &self.exclusive_minimum),
+            ("maximum", &self.maximum),
+            ("exclusiveMaximum", &self.exclusive_maximum),
+            ("multipleOf", &self.multiple_of),
+        ];
+        for (k, v) in numbers {
             if let Some(v) = v {
-                out.push(format!("{k}={}", v.raw()));
+                out.push((k, v.raw().to_string()));
             }
-        };
-        let int = |out: &mut Vec<String>, k: &str, v: &Option<u64>| {
-            if let Some(v) = v {
-                out.push(format!("{k}={v}"));
-            }
-        };
-        num(&mut out, "minimum", &self.minimum);
-        num(&mut out, "exclusiveMinimum", &self.exclusive_minimum);
-        num(&mut out, "maximum", &self.maximum);
-        num(&mut out, "exclusiveMaximum", &self.exclusive_maximum);
-        num(&mut out, "multipleOf", &self.multiple_of);
-        int(&mut out, "minLength", &self.min_length);
-        int(&mut out, "maxLength", &self.max_length);
-        if let Some(p) = &self.pattern {
-            out.push(format!("pattern={}", quote(&p.source, 200)));
         }
-        int(&mut out, "minItems", &self.min_items);
-        int(&mut out, "maxItems", &self.max_items);
+        let count = |out: &mut Vec<(&'static str, String)>, k: &'static str, v: Option<u64>| {
+            if let Some(v) = v {
+                out.push((k, v.to_string()));
+            }
+        };
+        count(&mut out, "minLength", self.min_length);
+        count(&mut out, "maxLength", self.max_length);
+        if let Some(p) = &self.pattern {
+            out.push(("pattern", serde_json::to_string(p.source()).unwrap_or_else(|_| "\"\"".into())));
+        }
+        count(&mut out, "minItems", self.min_items);
+        count(&mut out, "maxItems", self.max_items);
         if self.unique_items {
-            out.push("uniqueItems=true".into());
+            out.push(("uniqueItems", "true".into()));
         }
         out
     }

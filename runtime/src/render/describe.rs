@@ -263,35 +263,5 @@ fn scalar_json(s: &Scalar) -> Box<RawValue> {
 }
 
 pub(super) fn constraints_json(c: &Constraints) -> BTreeMap<&'static str, Box<RawValue>> {
-    let mut m = BTreeMap::new();
-    let numbers = [
-        ("minimum", &c.minimum),
-        ("exclusiveMinimum", &c.exclusive_minimum),
-        ("maximum", &c.maximum),
-        ("exclusiveMaximum", &c.exclusive_maximum),
-        ("multipleOf", &c.multiple_of),
-    ];
-    for (k, v) in numbers {
-        if let Some(v) = v {
-            m.insert(k, raw(v.raw().to_string()));
-        }
-    }
-    let counts = [
-        ("minLength", c.min_length),
-        ("maxLength", c.max_length),
-        ("minItems", c.min_items),
-        ("maxItems", c.max_items),
-    ];
-    for (k, v) in counts {
-        if let Some(v) = v {
-            m.insert(k, raw(v.to_string()));
-        }
-    }
-    if let Some(p) = &c.pattern {
-        m.insert("pattern", raw(serde_json::to_string(p.source()).unwrap_or_default()));
-    }
-    if c.unique_items {
-        m.insert("uniqueItems", raw("true".into()));
-    }
-    m
+    c.keywords().into_iter().map(|(k, v)| (k, raw(v))).collect()
 }
