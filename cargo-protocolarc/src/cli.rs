@@ -209,6 +209,9 @@ pub(crate) enum Command {
     /// Validate raw JSON-RPC 2.0 traffic (MCP, A2A) against a protocol's catalog.
     #[command(long_about = crate::cmd::traffic::ABOUT, after_help = crate::cmd::traffic::EXAMPLES)]
     Traffic(crate::cmd::traffic::TrafficArgs),
+    /// Measure what tool contracts lose on their way into OpenAI, Anthropic, Gemini or A2A.
+    #[command(long_about = crate::cmd::loss::ABOUT, after_help = crate::cmd::loss::EXAMPLES)]
+    Loss(crate::cmd::loss::LossArgs),
 }
 
 /// Text or JSON.

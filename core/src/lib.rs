@@ -5,6 +5,7 @@
 //! - the validator ([`ContractSpec::validate_json`]) and its [`Report`];
 //! - [`diff`]: the compatibility engine, with witnesses; [`chain`]: semver bumps;
 //! - [`lock`]: RFC 8785 canonical JSON and SHA-256 digests;
+//! - [`loss`]: what a tool contract loses on its way into OpenAI, Anthropic, Gemini or A2A;
 //! - [`protocols`]: the catalogs of MCP and A2A, generated from their official schemas;
 //! - [`envelope`]: envelope documents and the files that hold them;
 //! - `codegen` (feature `codegen`): a contract as Rust tokens, for the macro and the CLI.
@@ -31,6 +32,7 @@ pub mod input;
 mod json;
 mod keywords;
 pub mod lock;
+pub mod loss;
 pub mod protocols;
 pub mod report;
 pub mod rules;

@@ -34,7 +34,7 @@ pub use protocolarc_core::fast;
 #[doc(hidden)]
 pub use protocolarc_core::io_reason;
 pub use protocolarc_core::{
-    chain, contract, diff, envelope, export, import, input, lock, protocols, report, rules, suggest,
+    chain, contract, diff, envelope, export, import, input, lock, loss, protocols, report, rules, suggest,
 };
 pub use protocolarc_core::{
     line_col, ContractDirection, ContractError, ContractSpec, Envelope, FieldSpec, Finding, InputError, JsonType,

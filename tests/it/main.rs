@@ -21,6 +21,7 @@ mod git_ci;
 mod import_export;
 mod input_limits;
 mod invariants;
+mod loss;
 mod mcp_history;
 mod protocols;
 mod readme;

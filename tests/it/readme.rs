@@ -43,7 +43,7 @@ fn readme_transcripts_are_current() {
         checked += 1;
     }
     current.push_str(rest);
-    assert_eq!(checked, 21, "console blocks checked");
+    assert_eq!(checked, 22, "console blocks checked");
     if update {
         if current != readme {
             std::fs::write(&path, &current).expect("write README.md");

@@ -1,12 +1,17 @@
 //! Pinning third-party MCP servers in CI (issue 14, SPEC §10 `import
-//! tools-list`): every real `tools/list` capture in `tests/data/tools-list/`
+//! tools-list`): every real `tools/list` capture in `protocols/tools-list/`
 //! imports to contracts that load, lock and pass `check`; a tool description
 //! changed under the same revision (a "rug pull") fails `check`; two
 //! snapshots of one server diff tool by tool.
 
 use std::path::{Path, PathBuf};
 
-use protocolarc_tests::{bin, data, git, run_in, scratch, write_files, Output};
+use protocolarc_tests::{bin, git, root, run_in, scratch, write_files, Output};
+
+/// A bundled capture (`protocols/tools-list/`).
+fn capture(rel: &str) -> PathBuf {
+    root().join("protocols/tools-list").join(rel)
+}
 
 const MANIFEST: &[u8] = b"[workspace]\nmembers = []\n\n[workspace.metadata.protocolarc]\ncontracts = \"contracts\"\n";
 
@@ -17,7 +22,7 @@ fn cli(dir: &Path, args: &[&str]) -> Output {
 /// The captures, with the server name each is imported under.
 fn captures() -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(data("tools-list")).expect("tools-list") {
+    for entry in std::fs::read_dir(capture("")).expect("tools-list") {
         let path = entry.expect("entry").path();
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
         if !name.ends_with(".json") || name.starts_with("github-mcp-server-") {
@@ -87,7 +92,7 @@ fn every_real_capture_imports_locks_and_passes_check() {
 #[test]
 fn a_vendor_extension_on_a_real_tool_is_dropped_with_a_note() {
     let dir = scratch("tool-snapshots-x");
-    let out = import(&dir, &data("tools-list/agent-loss-map-deepwiki-mcp.capture.json"), "deepwiki", "1.0.0");
+    let out = import(&dir, &capture("agent-loss-map-deepwiki-mcp.capture.json"), "deepwiki", "1.0.0");
     assert_eq!(out.code, 0);
     assert_eq!(
         out.stderr.lines().next(),
@@ -104,7 +109,7 @@ fn a_vendor_extension_on_a_real_tool_is_dropped_with_a_note() {
 fn a_tool_changed_under_the_same_revision_fails_check() {
     let dir = scratch("tool-snapshots-rug-pull");
     write_files(&dir, &[("Cargo.toml", MANIFEST)]);
-    let capture = data("tools-list/agent-loss-map-context7.capture.json");
+    let capture = self::capture("agent-loss-map-context7.capture.json");
     assert_eq!(import(&dir, &capture, "context7", "1.0.0").code, 0);
     assert_eq!(cli(&dir, &["lock"]).code, 0);
     git(&dir, &["init", "-q"]);
@@ -137,9 +142,9 @@ fn two_snapshots_of_one_server_diff_tool_by_tool() {
     let dir = scratch("tool-snapshots-github");
     write_files(&dir, &[("Cargo.toml", MANIFEST)]);
     for (file, revision) in
-        [("github-mcp-server-2025-07-22.json", "1.0.0"), ("github-mcp-server-2025-08-13.json", "1.1.0")]
+        [("history/github-mcp-server-2025-07-22.json", "1.0.0"), ("github-mcp-server-2025-08-13.json", "1.1.0")]
     {
-        assert_eq!(import(&dir, &data(&format!("tools-list/{file}")), "github", revision).code, 0);
+        assert_eq!(import(&dir, &capture(file), "github", revision).code, 0);
     }
     let out = cli(&dir, &["diff", "--format", "json"]);
     let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");

@@ -8,6 +8,7 @@ mod export;
 mod generate;
 mod import;
 mod lock;
+pub(crate) mod loss;
 mod matrix;
 mod protocols;
 mod rules;
@@ -60,6 +61,7 @@ pub(crate) fn dispatch(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Re
         Command::Export(args) => export::run(args, out, err),
         Command::Protocols(args) => protocols::run(args, out, err),
         Command::Traffic(args) => traffic::run(&cx, args, out, err),
+        Command::Loss(args) => loss::run(&cx, args, out),
     }
 }
 

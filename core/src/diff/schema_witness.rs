@@ -710,7 +710,9 @@ impl<'c> Search<'c> {
                 && self.key_schemas(na, k).is_some()
                 && na.iter().any(|&at| {
                     let n = self.node(at);
-                    (n.additional.is_some() && !n.closed) || n.pattern_properties.iter().any(|(p, _)| p.is_match(k))
+                    // An open object takes the key whether or not it says
+                    // what its values are.
+                    !n.closed || n.pattern_properties.iter().any(|(p, _)| p.is_match(k))
                 })
         })
     }

@@ -4,6 +4,7 @@
 pub mod describe;
 mod describe_schema;
 pub mod diff;
+pub mod loss;
 mod markdown;
 pub mod matrix;
 pub mod traffic;
