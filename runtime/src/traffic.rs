@@ -47,6 +47,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::de::{Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -84,16 +85,89 @@ struct Pending {
 struct Router<'c> {
     protocol: String,
     label: String,
-    /// Each name's highest revision, and its `name@revision`.
-    contracts: HashMap<&'c str, (&'c ContractSpec, String)>,
+    /// Per method, the highest revision of `P.<method>.request` and its
+    /// `name@revision`.
+    requests: HashMap<&'c str, (&'c ContractSpec, String)>,
+    /// Per method, `P.<method>.response`.
+    results: HashMap<&'c str, (&'c ContractSpec, String)>,
+    /// `P.error.response`.
+    error: Option<(&'c ContractSpec, String)>,
     responses: Vec<&'c ContractSpec>,
     tools: Option<&'c Catalog>,
+}
+
+/// How many requests a request stays pending for: one unanswered after
+/// this many later requests of its file is forgotten (its response, if it
+/// comes, answers nothing), so that memory stays bounded on any capture.
+pub const PENDING_WINDOW: usize = 4096;
+
+/// The requests waiting for their responses: the last [`PENDING_WINDOW`]
+/// requests in order (`None` once answered), each linked to the previous
+/// pending request of its id, and per id the latest one. No allocation per
+/// request beyond its id.
+#[derive(Default)]
+struct Waiting {
+    /// Request `base + i` at `slots[i]`: its id, the previous request of
+    /// that id, the request.
+    slots: std::collections::VecDeque<Option<(Arc<str>, Option<u64>, Pending)>>,
+    base: u64,
+    latest: HashMap<Arc<str>, u64>,
+}
+
+impl Waiting {
+    fn clear(&mut self) {
+        self.base += self.slots.len() as u64;
+        self.slots.clear();
+        self.latest.clear();
+    }
+
+    fn slot(&mut self, seq: u64) -> Option<&mut Option<(Arc<str>, Option<u64>, Pending)>> {
+        let i = usize::try_from(seq.checked_sub(self.base)?).ok()?;
+        self.slots.get_mut(i)
+    }
+
+    fn push(&mut self, key: String, p: Pending) {
+        let seq = self.base + self.slots.len() as u64;
+        let (key, prev) = match self.latest.get_key_value(key.as_str()) {
+            Some((k, &prev)) => (k.clone(), Some(prev)),
+            None => (Arc::from(key), None),
+        };
+        self.latest.insert(key.clone(), seq);
+        self.slots.push_back(Some((key, prev, p)));
+        if self.slots.len() > PENDING_WINDOW {
+            let old = self.base;
+            self.base += 1;
+            if let Some(Some((key, _, _))) = self.slots.pop_front() {
+                // Forgotten; only the latest of its id is named in `latest`
+                // (older ones are reached through later ones, and skipped there).
+                if self.latest.get(&key) == Some(&old) {
+                    self.latest.remove(&key);
+                }
+            }
+        }
+    }
+
+    /// The latest still-unanswered request of this id, now answered.
+    fn answer(&mut self, key: &str) -> Option<Pending> {
+        let seq = *self.latest.get(key)?;
+        let (k, prev, p) = self.slot(seq).and_then(Option::take)?;
+        // The previous request of the id, if it is still waiting, is now the latest.
+        match prev.filter(|&s| self.slot(s).is_some_and(|slot| slot.is_some())) {
+            Some(prev) => {
+                self.latest.insert(k, prev);
+            }
+            None => {
+                self.latest.remove(key);
+            }
+        }
+        Some(p)
+    }
 }
 
 /// The routing state of one protocol revision over a capture.
 pub struct Traffic<'c> {
     router: Router<'c>,
-    pending: HashMap<String, Vec<Pending>>,
+    pending: Waiting,
 }
 
 /// A message as far as its own bytes judge it (on any thread); what is left
@@ -112,6 +186,8 @@ enum Parsed<'b> {
 /// A message after pairing.
 enum Step<'b> {
     Done(Judged),
+    /// Moved out (never judged).
+    Taken,
     /// A success response and the request it answers, if any.
     Result {
         j: Judged,
@@ -140,9 +216,27 @@ impl<'c> Traffic<'c> {
             .filter(|c| c.name().starts_with(&prefix) && c.name().ends_with(".response") && c.name() != error)
             .collect();
         responses.sort_by(|a, b| a.name().cmp(b.name()));
+        let (mut requests, mut results) = (HashMap::new(), HashMap::new());
+        for (name, (c, id)) in &contracts {
+            let Some(rest) = name.strip_prefix(&prefix) else { continue };
+            if let Some(method) = rest.strip_suffix(".request") {
+                requests.insert(method, (*c, id.clone()));
+            } else if let Some(method) = rest.strip_suffix(".response") {
+                results.insert(method, (*c, id.clone()));
+            }
+        }
+        let error = contracts.get(error.as_str()).cloned();
         Traffic {
-            router: Router { protocol: protocol.to_string(), label: label.to_string(), contracts, responses, tools },
-            pending: HashMap::new(),
+            router: Router {
+                protocol: protocol.to_string(),
+                label: label.to_string(),
+                requests,
+                results,
+                error,
+                responses,
+                tools,
+            },
+            pending: Waiting::default(),
         }
     }
 
@@ -239,22 +333,15 @@ fn in_parts_mut<T: Send, U: Send>(items: &mut [T], jobs: usize, f: impl Fn(&mut 
 
 /// Pairs a response with the latest still-unanswered request of its id, or
 /// remembers a request as pending: in input order.
-fn pair<'b>(pending: &mut HashMap<String, Vec<Pending>>, p: Parsed<'b>) -> Step<'b> {
+fn pair<'b>(pending: &mut Waiting, p: Parsed<'b>) -> Step<'b> {
     match p {
         Parsed::Done(j) => Step::Done(j),
         Parsed::Request(j, key, p) => {
-            pending.entry(key).or_default().push(p);
+            pending.push(key, p);
             Step::Done(j)
         }
         Parsed::Response { mut j, mut findings, id, result } => {
-            let paired = id.as_ref().and_then(|(key, _)| {
-                let stack = pending.get_mut(key)?;
-                let p = stack.pop();
-                if stack.is_empty() {
-                    pending.remove(key);
-                }
-                p
-            });
+            let paired = id.as_ref().and_then(|(key, _)| pending.answer(key));
             if let (Some((_, excerpt)), None) = (&id, &paired) {
                 let msg = format!("no request with id {excerpt} is waiting for a response in this file");
                 findings.insert(0, Finding::new(rules::ROUTE_ID, "id", msg));
@@ -271,10 +358,6 @@ fn pair<'b>(pending: &mut HashMap<String, Vec<Pending>>, p: Parsed<'b>) -> Step<
 }
 
 impl<'c> Router<'c> {
-    fn contract(&self, name: &str) -> Option<(&'c ContractSpec, &str)> {
-        self.contracts.get(name).map(|(c, id)| (*c, id.as_str()))
-    }
-
     /// Parses one line into `out`: nothing for a blank line, one message, or
     /// a batch's elements.
     fn parse_line<'b>(&self, out: &mut Vec<Parsed<'b>>, label: String, bytes: &'b [u8]) {
@@ -386,14 +469,16 @@ impl<'c> Router<'c> {
                 }
             }
             if result.is_none() {
-                let name = format!("{}.error.response", self.protocol);
-                match self.contract(&name) {
-                    Some((c, cid)) => judge(&mut j, &mut findings, c, cid.to_string(), bytes, ""),
-                    None => findings.push(Finding::new(
-                        rules::ROUTE_METHOD,
-                        "error",
-                        format!("no contract {} in the catalog of {}", crate::render::one_line(&name), self.label),
-                    )),
+                match &self.error {
+                    Some((c, cid)) => judge(&mut j, &mut findings, c, cid.clone(), bytes, ""),
+                    None => {
+                        let name = format!("{}.error.response", self.protocol);
+                        findings.push(Finding::new(
+                            rules::ROUTE_METHOD,
+                            "error",
+                            format!("no contract {} in the catalog of {}", crate::render::one_line(&name), self.label),
+                        ))
+                    }
                 }
             }
             let id = if kind(id) == Kind::Null { None } else { Some((id_key(id), excerpt(id))) };
@@ -409,6 +494,7 @@ impl<'c> Router<'c> {
     fn finish(&self, step: Step<'_>) -> Judged {
         match step {
             Step::Done(j) => j,
+            Step::Taken => Judged { source: String::new(), contracts: Vec::new(), report: Report::default() },
             Step::Result { mut j, mut findings, result, paired } => {
                 match paired {
                     Some(p) => self.result(&mut j, &mut findings, result, &p),
@@ -430,10 +516,10 @@ impl<'c> Router<'c> {
         bytes: &[u8],
         members: &Members<'_>,
     ) {
-        let name = format!("{}.{method}.request", self.protocol);
-        match self.contract(&name) {
-            Some((c, id)) => judge(j, findings, c, id.to_string(), bytes, ""),
+        match self.requests.get(method) {
+            Some((c, id)) => judge(j, findings, c, id.clone(), bytes, ""),
             None => {
+                let name = format!("{}.{method}.request", self.protocol);
                 let msg = format!(
                     "no contract {} in the catalog of {}: the method is unknown to this protocol revision",
                     crate::render::one_line(&name),
@@ -480,15 +566,14 @@ impl<'c> Router<'c> {
 
     /// A success response to a known request.
     fn result(&self, j: &mut Judged, findings: &mut Vec<Finding>, result: &RawValue, p: &Pending) {
-        let name = format!("{}.{}.response", self.protocol, p.method);
-        match self.contract(&name) {
-            Some((c, id)) => judge(j, findings, c, id.to_string(), result.get().as_bytes(), "result"),
+        match self.results.get(p.method.as_str()) {
+            Some((c, id)) => judge(j, findings, c, id.clone(), result.get().as_bytes(), "result"),
             None => findings.push(Finding::new(
                 rules::ROUTE_METHOD,
                 "result",
                 format!(
                     "no contract {} in the catalog of {} judges the response to {}",
-                    crate::render::one_line(&name),
+                    crate::render::one_line(&format!("{}.{}.response", self.protocol, p.method)),
                     self.label,
                     crate::render::one_line(&p.source)
                 ),
@@ -678,10 +763,9 @@ fn excerpt(v: &RawValue) -> String {
 /// A JSON string's text: borrowed when it has no escape.
 fn text(v: &RawValue) -> Option<Cow<'_, str>> {
     let raw = v.get();
-    if let Some(inner) = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-        if !inner.contains('\\') {
-            return Some(Cow::Borrowed(inner));
-        }
+    let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
+    if !inner.contains('\\') {
+        return Some(Cow::Borrowed(inner));
     }
     serde_json::from_str::<String>(raw).ok().map(Cow::Owned)
 }
