@@ -265,14 +265,23 @@ fn main() {
         invalid.len() as f64 / 1e6
     );
 
+    // What the schema walker alone costs: the request contract on every
+    // line, one core (a profile figure, not a target).
+    let request = catalog.contracts().find(|c| c.name() == "mcp.tools/call.request").expect("the request contract");
+    let walker = |file: &[u8]| {
+        file.split(|&b| b == b'\n').filter(|l| !l.is_empty() && !request.validate_json(l).is_valid()).count()
+    };
     let (mut floor_s, mut one, mut two, mut bad_floor, mut bad) = (vec![], vec![], vec![], vec![], vec![]);
-    let (mut r1, mut r2, mut rbad) = (vec![], vec![], vec![]);
+    let (mut r1, mut r2, mut rbad, mut walk, mut rwalk) = (vec![], vec![], vec![], vec![], vec![]);
     for _ in 0..ROUNDS {
         let f = seconds(|| floor(&big));
         let t1 = seconds(|| traffic(&catalog, &big, 1));
         let t2 = seconds(|| traffic(&catalog, &big, 2));
         let bf = seconds(|| floor(&invalid));
         let tb = seconds(|| traffic(&catalog, &invalid, 1));
+        let w = seconds(|| walker(&big));
+        walk.push(w);
+        rwalk.push(w / f);
         r1.push(t1 / f);
         r2.push(t2 / f);
         rbad.push(tb / bf);
@@ -295,6 +304,7 @@ fn main() {
     row("floor (IgnoredAny, 1 core), 400k requests", &floor_s, mb, None, "");
     row("traffic --jobs 1 --quiet", &one, mb, Some(median(r1)), "<= 2.0");
     row("traffic --jobs 2 --quiet", &two, mb, Some(median(r2)), "<= 1.2");
+    row("(profile) schema walker alone, 1 core", &walk, mb, Some(median(rwalk)), "");
     row("floor, 100k invalid requests", &bad_floor, bad_mb, None, "");
     row("traffic --jobs 1 --quiet, all invalid", &bad, bad_mb, Some(median(rbad)), "<= 2.5");
 }

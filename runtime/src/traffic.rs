@@ -74,10 +74,13 @@ pub struct Judged {
 
 /// A request waiting for its response.
 #[derive(Debug, Clone)]
-struct Pending {
-    method: String,
+struct Pending<'c> {
+    /// Borrowed from the catalog when it knows the method.
+    method: Cow<'c, str>,
     tool: Option<String>,
-    source: String,
+    /// The request's label, kept only when no response contract of its
+    /// method can judge the response (the finding then names it).
+    source: Option<String>,
 }
 
 /// What judges messages: the catalog, read-only, shared by the threads of
@@ -106,32 +109,29 @@ pub const PENDING_WINDOW: usize = 4096;
 /// pending request of its id, and per id the latest one. No allocation per
 /// request beyond its id.
 #[derive(Default)]
-struct Waiting {
+struct Waiting<'c> {
     /// Request `base + i` at `slots[i]`: its id, the previous request of
     /// that id, the request.
-    slots: std::collections::VecDeque<Option<(Arc<str>, Option<u64>, Pending)>>,
+    slots: std::collections::VecDeque<Option<(Arc<str>, Option<u64>, Pending<'c>)>>,
     base: u64,
     latest: HashMap<Arc<str>, u64>,
 }
 
-impl Waiting {
+impl<'c> Waiting<'c> {
     fn clear(&mut self) {
         self.base += self.slots.len() as u64;
         self.slots.clear();
         self.latest.clear();
     }
 
-    fn slot(&mut self, seq: u64) -> Option<&mut Option<(Arc<str>, Option<u64>, Pending)>> {
+    fn slot(&mut self, seq: u64) -> Option<&mut Option<(Arc<str>, Option<u64>, Pending<'c>)>> {
         let i = usize::try_from(seq.checked_sub(self.base)?).ok()?;
         self.slots.get_mut(i)
     }
 
-    fn push(&mut self, key: String, p: Pending) {
+    fn push(&mut self, key: Arc<str>, p: Pending<'c>) {
         let seq = self.base + self.slots.len() as u64;
-        let (key, prev) = match self.latest.get_key_value(key.as_str()) {
-            Some((k, &prev)) => (k.clone(), Some(prev)),
-            None => (Arc::from(key), None),
-        };
+        let prev = self.latest.get(&key).copied();
         self.latest.insert(key.clone(), seq);
         self.slots.push_back(Some((key, prev, p)));
         if self.slots.len() > PENDING_WINDOW {
@@ -148,7 +148,7 @@ impl Waiting {
     }
 
     /// The latest still-unanswered request of this id, now answered.
-    fn answer(&mut self, key: &str) -> Option<Pending> {
+    fn answer(&mut self, key: &str) -> Option<Pending<'c>> {
         let seq = *self.latest.get(key)?;
         let (k, prev, p) = self.slot(seq).and_then(Option::take)?;
         // The previous request of the id, if it is still waiting, is now the latest.
@@ -167,16 +167,16 @@ impl Waiting {
 /// The routing state of one protocol revision over a capture.
 pub struct Traffic<'c> {
     router: Router<'c>,
-    pending: Waiting,
+    pending: Waiting<'c>,
 }
 
 /// A message as far as its own bytes judge it (on any thread); what is left
 /// depends on the requests before it ([`Traffic::pair`]).
-enum Parsed<'b> {
+enum Parsed<'b, 'c> {
     /// Judged whole: not a message, a notification, a request without id.
     Done(Judged),
     /// A judged request with an id (its pairing key): it waits for its response.
-    Request(Judged, String, Pending),
+    Request(Judged, Arc<str>, Pending<'c>),
     /// A response. `findings`: the error contract's, for an error response;
     /// `id`: its pairing key and excerpt (none for a null id); `result`: a
     /// success response's result, judged once paired.
@@ -184,7 +184,7 @@ enum Parsed<'b> {
 }
 
 /// A message after pairing.
-enum Step<'b> {
+enum Step<'b, 'c> {
     Done(Judged),
     /// Moved out (never judged).
     Taken,
@@ -193,7 +193,7 @@ enum Step<'b> {
         j: Judged,
         findings: Vec<Finding>,
         result: &'b RawValue,
-        paired: Option<Pending>,
+        paired: Option<Pending<'c>>,
     },
 }
 
@@ -268,12 +268,12 @@ impl<'c> Traffic<'c> {
         let parsed = in_parts(lines, jobs, |part| {
             let mut out = Vec::with_capacity(part.len());
             for (number, bytes) in part {
-                router.parse_line(&mut out, format!("{file}:{number}"), bytes);
+                router.parse_line(&mut out, label(file, *number), bytes);
             }
             out
         });
         let mut waiting = 0;
-        let steps: Vec<Step<'_>> = parsed
+        let steps: Vec<Step<'_, 'c>> = parsed
             .into_iter()
             .map(|p| {
                 let step = pair(&mut self.pending, p);
@@ -284,9 +284,9 @@ impl<'c> Traffic<'c> {
         if waiting < 64 {
             return steps.into_iter().map(|s| router.finish(s)).collect();
         }
-        let mut steps: Vec<Option<Step<'_>>> = steps.into_iter().map(Some).collect();
+        let mut steps = steps;
         in_parts_mut(&mut steps, jobs, |part| {
-            part.iter_mut().filter_map(Option::take).map(|s| router.finish(s)).collect()
+            part.iter_mut().map(|s| router.finish(std::mem::replace(s, Step::Taken))).collect()
         })
     }
 }
@@ -333,7 +333,7 @@ fn in_parts_mut<T: Send, U: Send>(items: &mut [T], jobs: usize, f: impl Fn(&mut 
 
 /// Pairs a response with the latest still-unanswered request of its id, or
 /// remembers a request as pending: in input order.
-fn pair<'b>(pending: &mut Waiting, p: Parsed<'b>) -> Step<'b> {
+fn pair<'b, 'c>(pending: &mut Waiting<'c>, p: Parsed<'b, 'c>) -> Step<'b, 'c> {
     match p {
         Parsed::Done(j) => Step::Done(j),
         Parsed::Request(j, key, p) => {
@@ -360,7 +360,7 @@ fn pair<'b>(pending: &mut Waiting, p: Parsed<'b>) -> Step<'b> {
 impl<'c> Router<'c> {
     /// Parses one line into `out`: nothing for a blank line, one message, or
     /// a batch's elements.
-    fn parse_line<'b>(&self, out: &mut Vec<Parsed<'b>>, label: String, bytes: &'b [u8]) {
+    fn parse_line<'b>(&self, out: &mut Vec<Parsed<'b, 'c>>, label: String, bytes: &'b [u8]) {
         let text = trim(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes));
         if text.is_empty() {
             return;
@@ -383,7 +383,7 @@ impl<'c> Router<'c> {
     }
 
     /// Judges one message (not a batch) as far as its own bytes allow.
-    fn message<'b>(&self, source: String, bytes: &'b [u8]) -> Parsed<'b> {
+    fn message<'b>(&self, source: String, bytes: &'b [u8]) -> Parsed<'b, 'c> {
         let done = |j: Judged| Parsed::Done(j);
         let members = match parse_object(bytes) {
             Ok(m) => m,
@@ -435,8 +435,12 @@ impl<'c> Router<'c> {
             j.report = Report::new(findings);
             match id {
                 Some(id) => {
-                    let pending = Pending { method: method.into_owned(), tool, source: j.source.clone() };
-                    Parsed::Request(j, id_key(id), pending)
+                    let (method, source) = match self.results.get_key_value(method.as_ref()) {
+                        Some((known, _)) => (Cow::Borrowed(*known), None),
+                        None => (Cow::Owned(method.into_owned()), Some(j.source.clone())),
+                    };
+                    let pending = Pending { method, tool, source };
+                    Parsed::Request(j, Arc::from(id_key(id)), pending)
                 }
                 None => done(j),
             }
@@ -491,7 +495,7 @@ impl<'c> Router<'c> {
 
     /// A paired message's verdict: a success response judged by its
     /// request's method (or by any response contract, unpaired).
-    fn finish(&self, step: Step<'_>) -> Judged {
+    fn finish(&self, step: Step<'_, 'c>) -> Judged {
         match step {
             Step::Done(j) => j,
             Step::Taken => Judged { source: String::new(), contracts: Vec::new(), report: Report::default() },
@@ -565,8 +569,8 @@ impl<'c> Router<'c> {
     }
 
     /// A success response to a known request.
-    fn result(&self, j: &mut Judged, findings: &mut Vec<Finding>, result: &RawValue, p: &Pending) {
-        match self.results.get(p.method.as_str()) {
+    fn result(&self, j: &mut Judged, findings: &mut Vec<Finding>, result: &RawValue, p: &Pending<'_>) {
+        match self.results.get(p.method.as_ref()) {
             Some((c, id)) => judge(j, findings, c, id.clone(), result.get().as_bytes(), "result"),
             None => findings.push(Finding::new(
                 rules::ROUTE_METHOD,
@@ -575,7 +579,7 @@ impl<'c> Router<'c> {
                     "no contract {} in the catalog of {} judges the response to {}",
                     crate::render::one_line(&format!("{}.{}.response", self.protocol, p.method)),
                     self.label,
-                    crate::render::one_line(&p.source)
+                    crate::render::one_line(p.source.as_deref().unwrap_or_default())
                 ),
             )),
         }
@@ -772,10 +776,34 @@ fn text(v: &RawValue) -> Option<Cow<'_, str>> {
 
 /// Equal ids pair: strings by their decoded text, numbers as written.
 fn id_key(id: &RawValue) -> String {
-    match text(id) {
-        Some(s) => format!("s{s}"),
-        None => format!("n{}", id.get()),
+    let (tag, body) = match text(id) {
+        Some(s) => ('s', s),
+        None => ('n', Cow::Borrowed(id.get())),
+    };
+    let mut key = String::with_capacity(body.len() + 1);
+    key.push(tag);
+    key.push_str(&body);
+    key
+}
+
+/// `FILE:LINE`, without the formatting machinery (one per line).
+fn label(file: &str, number: usize) -> String {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = number;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
     }
+    let mut out = String::with_capacity(file.len() + 1 + digits.len() - at);
+    out.push_str(file);
+    out.push(':');
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+    out
 }
 
 /// An object's members in order, values as raw JSON text, repeated keys kept.
