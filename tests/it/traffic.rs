@@ -424,7 +424,8 @@ fn usage_and_input_errors_exit_3() {
     assert_eq!(help.code, 0);
     for taught in [
         "FILE:LINE[i]",
-        "protocolVersion of the first MCP initialize request",
+        "the first MCP initialize request or A2A agent card",
+        "--jobs N",
         "--tools DIR",
         "Examples:",
         "Exit codes:",

@@ -43,9 +43,15 @@ contract is route.method; what is not a JSON-RPC 2.0 message (not JSON, \"jsonrp
 jsonrpc.shape. `cargo protocolarc rules RULE` explains each.
 
 The protocol revision is --protocol NAME@REVISION (mcp@2025-06-18, a2a@0.3.0). Without it, the \
-capture tells: the protocolVersion of the first MCP initialize request picks that date's \
-catalog; a capture without one is judged by the newest MCP catalog. A protocolVersion the \
+capture tells (a note on stderr says how): the first MCP initialize request or A2A agent card \
+decides (the request's params.protocolVersion; the card's protocolVersion, read as the newest \
+catalog revision of its major.minor); else methods only A2A has (message/send, ...) pick the \
+newest A2A revision that has them all; else the newest MCP revision. A protocolVersion the \
 catalog has no revision of is an input error (give --protocol).
+
+--jobs N judges batches of lines on N threads (default: every core), output byte for byte \
+that of one job; a request waits for its response during the next 4096 requests of its file \
+at most. On a terminal, a run longer than a second shows progress on stderr.
 
 With --tools DIR (contracts written by `import tools-list`: SERVER.TOOL and SERVER.TOOL.output), \
 a tools/call request's params.arguments is also judged by the contract whose name ends with \
