@@ -145,7 +145,7 @@ fn arguments(rng: &mut Rng) -> (&'static str, String) {
 /// `mcp.tools/call.request` contract refuses.
 fn request(rng: &mut Rng, n: usize, invalid: bool, out: &mut String) {
     let (tool, args) = arguments(rng);
-    let id = if n % 3 == 0 { format!(r#""req-{n}""#) } else { n.to_string() };
+    let id = if n.is_multiple_of(3) { format!(r#""req-{n}""#) } else { n.to_string() };
     let params = if !invalid {
         format!(r#"{{"name":"{tool}","arguments":{args}}}"#)
     } else {

@@ -108,11 +108,15 @@ pub const PENDING_WINDOW: usize = 4096;
 /// requests in order (`None` once answered), each linked to the previous
 /// pending request of its id, and per id the latest one. No allocation per
 /// request beyond its id.
+/// A pending request: its id, the previous pending request of that id,
+/// the request (`None` once answered).
+type Slot<'c> = Option<(Arc<str>, Option<u64>, Pending<'c>)>;
+
 #[derive(Default)]
 struct Waiting<'c> {
     /// Request `base + i` at `slots[i]`: its id, the previous request of
     /// that id, the request.
-    slots: std::collections::VecDeque<Option<(Arc<str>, Option<u64>, Pending<'c>)>>,
+    slots: std::collections::VecDeque<Slot<'c>>,
     base: u64,
     latest: HashMap<Arc<str>, u64>,
 }
@@ -124,7 +128,7 @@ impl<'c> Waiting<'c> {
         self.latest.clear();
     }
 
-    fn slot(&mut self, seq: u64) -> Option<&mut Option<(Arc<str>, Option<u64>, Pending<'c>)>> {
+    fn slot(&mut self, seq: u64) -> Option<&mut Slot<'c>> {
         let i = usize::try_from(seq.checked_sub(self.base)?).ok()?;
         self.slots.get_mut(i)
     }
