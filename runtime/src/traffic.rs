@@ -135,8 +135,7 @@ impl<'c> Waiting<'c> {
 
     fn push(&mut self, key: Arc<str>, p: Pending<'c>) {
         let seq = self.base + self.slots.len() as u64;
-        let prev = self.latest.get(&key).copied();
-        self.latest.insert(key.clone(), seq);
+        let prev = self.latest.insert(key.clone(), seq);
         self.slots.push_back(Some((key, prev, p)));
         if self.slots.len() > PENDING_WINDOW {
             let old = self.base;
@@ -144,8 +143,10 @@ impl<'c> Waiting<'c> {
             if let Some(Some((key, _, _))) = self.slots.pop_front() {
                 // Forgotten; only the latest of its id is named in `latest`
                 // (older ones are reached through later ones, and skipped there).
-                if self.latest.get(&key) == Some(&old) {
-                    self.latest.remove(&key);
+                if let std::collections::hash_map::Entry::Occupied(e) = self.latest.entry(key) {
+                    if *e.get() == old {
+                        e.remove();
+                    }
                 }
             }
         }
@@ -444,7 +445,7 @@ impl<'c> Router<'c> {
                         None => (Cow::Owned(method.into_owned()), Some(j.source.clone())),
                     };
                     let pending = Pending { method, tool, source };
-                    Parsed::Request(j, Arc::from(id_key(id)), pending)
+                    Parsed::Request(j, KEY.with_borrow_mut(|k| id_key_into(k, id)), pending)
                 }
                 None => done(j),
             }
@@ -776,6 +777,27 @@ fn text(v: &RawValue) -> Option<Cow<'_, str>> {
         return Some(Cow::Borrowed(inner));
     }
     serde_json::from_str::<String>(raw).ok().map(Cow::Owned)
+}
+
+thread_local! {
+    /// Where a request's id key is built before it is shared.
+    static KEY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// [`id_key`] as a shared string, built in `buf` (one allocation).
+fn id_key_into(buf: &mut String, id: &RawValue) -> Arc<str> {
+    buf.clear();
+    match text(id) {
+        Some(s) => {
+            buf.push('s');
+            buf.push_str(&s);
+        }
+        None => {
+            buf.push('n');
+            buf.push_str(id.get());
+        }
+    }
+    Arc::from(buf.as_str())
 }
 
 /// Equal ids pair: strings by their decoded text, numbers as written.
