@@ -273,6 +273,7 @@ fn main() {
     };
     let (mut floor_s, mut one, mut two, mut bad_floor, mut bad) = (vec![], vec![], vec![], vec![], vec![]);
     let (mut r1, mut r2, mut rbad, mut walk, mut rwalk) = (vec![], vec![], vec![], vec![], vec![]);
+    let (mut walk_bad, mut rwalk_bad) = (vec![], vec![]);
     for _ in 0..ROUNDS {
         let f = seconds(|| floor(&big));
         let t1 = seconds(|| traffic(&catalog, &big, 1));
@@ -282,6 +283,9 @@ fn main() {
         let w = seconds(|| walker(&big));
         walk.push(w);
         rwalk.push(w / f);
+        let wb = seconds(|| walker(&invalid));
+        walk_bad.push(wb);
+        rwalk_bad.push(wb / bf);
         r1.push(t1 / f);
         r2.push(t2 / f);
         rbad.push(tb / bf);
@@ -307,4 +311,5 @@ fn main() {
     row("(profile) schema walker alone, 1 core", &walk, mb, Some(median(rwalk)), "");
     row("floor, 100k invalid requests", &bad_floor, bad_mb, None, "");
     row("traffic --jobs 1 --quiet, all invalid", &bad, bad_mb, Some(median(rbad)), "<= 2.5");
+    row("(profile) schema walker alone, all invalid, 1 core", &walk_bad, bad_mb, Some(median(rwalk_bad)), "");
 }
