@@ -54,12 +54,16 @@ enum Unit {
 }
 
 /// A unit's outcome: judged, skipped, or the input error it is.
-type Judged<'c> = Result<Option<(&'c ContractSpec, Envelope, Report)>, Failure>;
+/// A judged envelope: its report and its output, rendered on the worker
+/// (empty when `--quiet` leaves it out; JSON without the separating comma).
+type Judged = Result<Option<(Report, Vec<u8>)>, Failure>;
 
 /// Envelopes read and not yet judged. JSONL lines are parsed on the jobs'
 /// threads too, not only judged.
 struct Batch<'r, 'c> {
     jobs: usize,
+    format: ReportFormat,
+    quiet: bool,
     route: Route<'r, 'c>,
     /// `(label, origin)` of the files the lines come from.
     files: Vec<(String, String)>,
@@ -77,7 +81,7 @@ impl<'c> Batch<'_, 'c> {
     }
 
     /// One unit's outcome.
-    fn judge(&self, unit: &mut Unit) -> Judged<'c> {
+    fn judge(&self, unit: &mut Unit) -> Judged {
         let envelope = match unit {
             Unit::Read(e) => std::mem::replace(e, Envelope::new(String::new(), String::new(), None, Vec::new())),
             Unit::Line { file, number, start, end } => {
@@ -89,10 +93,19 @@ impl<'c> Batch<'_, 'c> {
                 }
             }
         };
-        Ok((self.route)(&envelope)?.map(|c| {
-            let report = c.validate_envelope(&envelope);
-            (c, envelope, report)
-        }))
+        let Some(contract) = (self.route)(&envelope)? else { return Ok(None) };
+        let report = contract.validate_envelope(&envelope);
+        let mut out = Vec::new();
+        if !(self.quiet && report.is_valid()) {
+            let revision = contract.revision().to_string();
+            let outcome =
+                Outcome { contract: contract.name(), revision: &revision, source: envelope.source(), report: &report };
+            match self.format {
+                ReportFormat::Text => validation::write_text(&mut out, &outcome)?,
+                ReportFormat::Json => validation::write_json_result(&mut out, true, &outcome)?,
+            }
+        }
+        Ok(Some((report, out)))
     }
 
     /// Parses and validates the batch (split among the jobs; each outcome is
@@ -101,7 +114,7 @@ impl<'c> Batch<'_, 'c> {
     fn flush(&mut self, sink: &mut Sink<'_>, progress: &mut Progress) -> Result<(), Failure> {
         let mut units = std::mem::take(&mut self.units);
         let this = &*self;
-        let judge = |part: &mut [Unit]| -> Vec<Judged<'c>> {
+        let judge = |part: &mut [Unit]| -> Vec<Judged> {
             let mut out = Vec::with_capacity(part.len());
             for unit in part {
                 let j = this.judge(unit);
@@ -114,7 +127,7 @@ impl<'c> Batch<'_, 'c> {
             }
             out
         };
-        let outcomes: Vec<Vec<Judged<'c>>> = if self.jobs <= 1 || units.len() < 2 {
+        let outcomes: Vec<Vec<Judged>> = if self.jobs <= 1 || units.len() < 2 {
             vec![judge(&mut units)]
         } else {
             let chunk = units.len().div_ceil(self.jobs);
@@ -136,8 +149,8 @@ impl<'c> Batch<'_, 'c> {
         let done = self.files.len().saturating_sub(1);
         self.files.drain(..done);
         for outcome in outcomes.into_iter().flatten() {
-            if let Some((contract, envelope, report)) = outcome? {
-                sink.push(contract, &envelope, &report)?;
+            if let Some((report, rendered)) = outcome? {
+                sink.push(&report, &rendered)?;
             }
         }
         Ok(())
@@ -209,18 +222,18 @@ impl Sink<'_> {
         }
     }
 
-    fn push(&mut self, contract: &ContractSpec, envelope: &Envelope, report: &Report) -> Result<(), Failure> {
+    /// Counts a report and writes its output, rendered by a worker.
+    fn push(&mut self, report: &Report, rendered: &[u8]) -> Result<(), Failure> {
         self.start()?;
-        let revision = contract.revision().to_string();
-        let outcome = Outcome { contract: contract.name(), revision: &revision, source: envelope.source(), report };
         self.summary.add(report);
         if self.quiet && report.is_valid() {
             return Ok(());
         }
-        match self.format {
-            ReportFormat::Text => validation::write_text(self.out, &outcome)?,
-            ReportFormat::Json => validation::write_json_result(self.out, self.written == 0, &outcome)?,
+        if self.format == ReportFormat::Json && self.written > 0 {
+            // What `write_json_result` writes before every result but the first.
+            self.out.write_all(b",\n")?;
         }
+        self.out.write_all(rendered)?;
         self.written += 1;
         Ok(())
     }
@@ -270,7 +283,15 @@ fn validate(cx: &Ctx, args: ValidateArgs, jobs: usize, sink: &mut Sink<'_>) -> R
             searched = describe_inputs(&sources);
             let route: Route<'_, '_> =
                 &|envelope| Ok((!own_fixtures || envelope.contract() == contract.name()).then_some(&contract));
-            let mut batch = Batch { jobs, route, files: Vec::new(), buf: Vec::new(), units: Vec::new() };
+            let mut batch = Batch {
+                jobs,
+                format: sink.format,
+                quiet: sink.quiet,
+                route,
+                files: Vec::new(),
+                buf: Vec::new(),
+                units: Vec::new(),
+            };
             let read = batch.read(&mut repo, &sources, sink, &mut progress);
             // What was read before an input error is still reported.
             batch.flush(sink, &mut progress)?;
@@ -292,7 +313,15 @@ fn validate(cx: &Ctx, args: ValidateArgs, jobs: usize, sink: &mut Sink<'_>) -> R
                     project.contracts.display()
                 ))),
             };
-            let mut batch = Batch { jobs, route, files: Vec::new(), buf: Vec::new(), units: Vec::new() };
+            let mut batch = Batch {
+                jobs,
+                format: sink.format,
+                quiet: sink.quiet,
+                route,
+                files: Vec::new(),
+                buf: Vec::new(),
+                units: Vec::new(),
+            };
             let read = batch.read(&mut repo, &sources, sink, &mut progress);
             batch.flush(sink, &mut progress)?;
             read?;
