@@ -1,7 +1,7 @@
 //! Progress of a long run on stderr: only when stderr is a terminal (never
 //! in a pipe, a file or CI logs), only once the run has taken a second, at
-//! most four times a second, on one line rewritten in place and erased at
-//! the end.
+//! most four times a second, on one line rewritten in place, erased before
+//! each batch of output is written (and that output flushed) and at the end.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -55,6 +55,17 @@ impl Progress {
         // Progress is a courtesy: a closed stderr does not stop the run.
         let _ = err.write_all(line.as_bytes()).and_then(|()| err.flush());
         self.shown = true;
+    }
+
+    /// Whether progress may be drawn (stderr is a terminal).
+    pub(crate) fn on(&self) -> bool {
+        self.on
+    }
+
+    /// Erases the progress line, if one is shown, before output that may
+    /// share its terminal (the next [`Progress::add`] draws it again).
+    pub(crate) fn hide(&mut self) {
+        self.finish();
     }
 
     /// Erases the progress line, if one is shown.

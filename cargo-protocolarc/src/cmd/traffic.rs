@@ -208,8 +208,14 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     for file in &files {
         traffic.start_file();
         let read = each_batch(file, limits, |lines, bytes| {
-            for j in traffic.lines(&file.label, lines, jobs) {
+            let judged = traffic.lines(&file.label, lines, jobs);
+            // Output and progress may share a terminal: one at a time.
+            progress.hide();
+            for j in judged {
                 sink.push(&j)?;
+            }
+            if progress.on() {
+                sink.out.flush()?;
             }
             progress.add(lines.len(), bytes);
             Ok(())

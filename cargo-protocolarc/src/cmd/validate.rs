@@ -143,16 +143,22 @@ impl<'c> Batch<'_, 'c> {
                 all
             })
         };
-        progress.add(units.len(), self.buf.len());
+        let (lines, bytes) = (units.len(), self.buf.len());
         self.buf.clear();
         // The file being read keeps its place; the others are done with.
         let done = self.files.len().saturating_sub(1);
         self.files.drain(..done);
+        // Output and progress may share a terminal: one at a time.
+        progress.hide();
         for outcome in outcomes.into_iter().flatten() {
             if let Some((report, rendered)) = outcome? {
                 sink.push(&report, &rendered)?;
             }
         }
+        if progress.on() {
+            sink.out.flush()?;
+        }
+        progress.add(lines, bytes);
         Ok(())
     }
 
