@@ -15,6 +15,7 @@ mod color;
 mod config;
 mod git;
 mod history;
+mod progress;
 mod project;
 mod source;
 mod write;

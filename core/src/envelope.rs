@@ -214,31 +214,46 @@ pub fn read_jsonl_within<R: BufRead, E: From<InputError>>(
         }
         number += 1;
         if read == Line::TooLong {
-            let msg = format!(
-                "line is longer than the limit of {} (PROTOCOLARC_MAX_LINE_BYTES raises it)",
-                size_phrase(limits.max_line)
-            );
-            let column = limits.max_line + 1;
-            return Err(InputError { origin: origin.to_string(), line: number, column, message: msg }.into());
+            return Err(line_too_long(origin, number, limits).into());
         }
-        let mut text = line.as_slice();
-        if number == 1 {
-            text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+        if let Some(envelope) = parse_jsonl_line(&line, label, origin, number) {
+            count += 1;
+            each(envelope?)?;
         }
-        // The line break is not part of the document: an error at its end
-        // is reported at the end of the line, not on the next one.
-        text = text.strip_suffix(b"\r").unwrap_or(text);
-        if text.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
-            continue;
-        }
-        let source = format!("{label}:{number}");
-        let envelope = parse_one(text, source).map_err(|(offset, message)| {
-            let (_, column) = line_col(text, offset);
-            InputError { origin: origin.to_string(), line: number, column, message }
-        })?;
-        count += 1;
-        each(envelope)?;
     }
+}
+
+/// The error of a JSONL line longer than [`Limits::max_line`], as
+/// [`read_jsonl_within`] words it.
+pub fn line_too_long(origin: &str, number: usize, limits: Limits) -> InputError {
+    let message = format!(
+        "line is longer than the limit of {} (PROTOCOLARC_MAX_LINE_BYTES raises it)",
+        size_phrase(limits.max_line)
+    );
+    InputError { origin: origin.to_string(), line: number, column: limits.max_line + 1, message }
+}
+
+/// Line `number` (1-based) of a JSONL file, as [`read_jsonl_within`] parses
+/// it from the bytes [`crate::input::next_line`] read (without the line
+/// break): none for a blank line, else its envelope (source `label:number`)
+/// or the input error naming `origin`, the line and the column. For readers
+/// that split the lines and parse them elsewhere (on other threads).
+pub fn parse_jsonl_line(line: &[u8], label: &str, origin: &str, number: usize) -> Option<Result<Envelope, InputError>> {
+    let mut text = line;
+    if number == 1 {
+        text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+    }
+    // The line break is not part of the document: an error at its end
+    // is reported at the end of the line, not on the next one.
+    text = text.strip_suffix(b"\r").unwrap_or(text);
+    if text.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
+        return None;
+    }
+    let source = format!("{label}:{number}");
+    Some(parse_one(text, source).map_err(|(offset, message)| {
+        let (_, column) = line_col(text, offset);
+        InputError { origin: origin.to_string(), line: number, column, message }
+    }))
 }
 
 /// Reads every envelope of a file in order, handing each to `each`. JSONL is

@@ -371,3 +371,66 @@ fn validate_jobs_are_byte_identical_to_one_job() {
     let zero = run_in(bin!(), &dir, &["validate", contract, "big.jsonl", "--jobs", "0"]);
     assert_eq!(zero.code, 3);
 }
+
+/// An envelope that is not JSON stops the run at its line whatever the
+/// jobs: what comes before it is printed alike, the error alike.
+#[test]
+fn validate_jobs_stop_alike_at_a_broken_line() {
+    let dir = scratch("validate-jobs-broken");
+    let seed = std::fs::read_to_string(protocolarc_tests::root().join("contracts/fixtures/mcp_calls.jsonl")).unwrap();
+    let lines: Vec<&str> = seed.lines().collect();
+    let mut body = String::new();
+    for i in 0..9_000 {
+        body.push_str(if i == 6_000 { "{\"contract\": " } else { lines[i % lines.len()] });
+        body.push('\n');
+    }
+    write_files(&dir, &[("big.jsonl", body.as_bytes())]);
+    let contract = protocolarc_tests::root().join("contracts/mcp_tool_call_1.1.0.json");
+    let contract = contract.to_str().unwrap();
+    for extra in [&[][..], &["--format", "json"][..]] {
+        let run = |jobs: &str| {
+            let mut args = vec!["validate", contract, "big.jsonl", "--jobs", jobs];
+            args.extend_from_slice(extra);
+            run_in(bin!(), &dir, &args)
+        };
+        let one = run("1");
+        assert_eq!(one.code, 3, "{}", one.stderr);
+        assert!(one.stderr.contains("big.jsonl:6001:"), "{}", one.stderr);
+        assert!(one.stdout.contains("big.jsonl:6000"), "what comes before is printed");
+        assert!(!one.stdout.contains("big.jsonl:6002"), "nothing after");
+        let two = run("2");
+        assert_eq!((two.code, &two.stdout, &two.stderr), (one.code, &one.stdout, &one.stderr), "{extra:?}");
+    }
+}
+
+/// Progress goes to a terminal's stderr only: piped, stderr holds no
+/// progress line (no carriage return, no counts), for `validate` and
+/// `traffic` alike.
+#[test]
+fn piped_runs_show_no_progress() {
+    let dir = scratch("progress-piped");
+    let seed = std::fs::read_to_string(protocolarc_tests::root().join("contracts/fixtures/mcp_calls.jsonl")).unwrap();
+    let lines: Vec<&str> = seed.lines().collect();
+    let mut body = String::new();
+    for i in 0..20_000 {
+        body.push_str(lines[i % lines.len()]);
+        body.push('\n');
+    }
+    let ping = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}\n".repeat(20_000);
+    write_files(&dir, &[("big.jsonl", body.as_bytes()), ("cap.jsonl", ping.as_bytes())]);
+    let contract = protocolarc_tests::root().join("contracts/mcp_tool_call_1.1.0.json");
+    let catalog = protocolarc_tests::root().join("protocols");
+    let runs = [
+        run_in(bin!(), &dir, &["validate", contract.to_str().unwrap(), "big.jsonl", "--quiet"]),
+        run_in(
+            bin!(),
+            &dir,
+            &["traffic", "cap.jsonl", "--catalog", catalog.to_str().unwrap(), "--protocol", "mcp@2025-06-18"],
+        ),
+    ];
+    for out in runs {
+        assert!([0, 1].contains(&out.code), "{}", out.stderr);
+        assert!(!out.stderr.contains('\r') && !out.stderr.contains("lines"), "{:?}", out.stderr);
+        assert!(!out.stdout.contains('\r'), "stdout never carries progress");
+    }
+}

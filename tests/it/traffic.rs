@@ -424,7 +424,8 @@ fn usage_and_input_errors_exit_3() {
     assert_eq!(help.code, 0);
     for taught in [
         "FILE:LINE[i]",
-        "protocolVersion of the first MCP initialize request",
+        "the first MCP initialize request or A2A agent card",
+        "--jobs N",
         "--tools DIR",
         "Examples:",
         "Exit codes:",
@@ -624,4 +625,139 @@ fn damaged_captures_exit_0_or_1() {
         .map(|(n, line)| t.line(&format!("cap.jsonl:{}", n + 1), line).len())
         .sum();
     assert!(verdicts > 0);
+}
+
+/// A capture mixing every kind of line, long enough to cross the CLI's
+/// batches (4096 lines), with responses answering requests of earlier
+/// batches and ids reused.
+fn mixed_capture(lines: usize) -> String {
+    let mut out = String::new();
+    for n in 0..lines {
+        let id = n % 97;
+        let line = match n % 11 {
+            0 => format!(r#"{{"jsonrpc": "2.0", "id": {id}, "method": "ping"}}"#),
+            1 => format!(r#"{{"jsonrpc": "2.0", "id": {}, "result": {{}}}}"#, (n + 50) % 97),
+            2 => format!(
+                r#"{{"jsonrpc": "2.0", "id": "t{id}", "method": "tools/call", "params": {{"name": "get_weather", "arguments": {{"location": {}}}}}}}"#,
+                if n % 3 == 0 { "1" } else { "\"Paris\"" }
+            ),
+            3 => format!(
+                r#"{{"jsonrpc": "2.0", "id": "t{}", "result": {{"content": [], "structuredContent": {{"temperature": {}}}}}}}"#,
+                (n + 7) % 97,
+                if n % 5 == 0 { "\"hot\"" } else { "21.5" }
+            ),
+            4 => format!(
+                r#"[{{"jsonrpc": "2.0", "id": "b{id}", "method": "ping"}}, {{"jsonrpc": "2.0", "id": "b{id}", "error": {{"code": -1, "message": "no"}}}}]"#
+            ),
+            5 => r#"{"jsonrpc": "2.0", "method": "notifications/initialized"}"#.to_string(),
+            6 => format!(r#"{{"jsonrpc": "1.0", "id": {id}, "method": "ping"}}"#),
+            7 => String::new(),
+            8 => format!(r#"{{"jsonrpc": "2.0", "id": {id}, "method": "unknown/{id}"}}"#),
+            9 => format!(r#"{{"jsonrpc": "2.0", "id": {id}, "error": {{"code": "x", "message": "m"}}}}"#),
+            _ => "not json at all {".to_string(),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// `--jobs N` prints byte for byte what one job prints, in text, JSON and
+/// quiet, and exits alike.
+#[test]
+fn traffic_jobs_are_byte_identical_to_one_job() {
+    let dir = catalog("traffic-jobs");
+    write_files(&dir, &[("cap.jsonl", mixed_capture(10_000).as_bytes())]);
+    for extra in [&[][..], &["--format", "json"][..], &["--quiet"][..], &["--quiet", "--format", "json"][..]] {
+        let run = |jobs: &str| {
+            let mut args = vec!["traffic", "cap.jsonl", "--tools", "tools", "--jobs", jobs];
+            args.extend_from_slice(P);
+            args.extend_from_slice(extra);
+            run_in(bin!(), &dir, &args)
+        };
+        let one = run("1");
+        assert_eq!(one.code, 1, "{}", one.stderr);
+        assert!(one.stdout.len() > 10_000, "{extra:?}");
+        for jobs in ["2", "3", "8"] {
+            let many = run(jobs);
+            assert_eq!((many.code, &many.stdout, &many.stderr), (one.code, &one.stdout, &one.stderr), "--jobs {jobs}");
+        }
+    }
+    let zero = run_in(bin!(), &dir, &["traffic", "cap.jsonl", "--jobs", "0"]);
+    assert_eq!(zero.code, 3);
+}
+
+/// The library: `Traffic::lines` on any jobs and any split into batches
+/// gives what `Traffic::line` gives line by line.
+#[test]
+fn lines_on_threads_agree_with_line_by_line() {
+    let (catalog, tools) = catalogs();
+    let capture = mixed_capture(3_000);
+    let lines: Vec<(usize, &[u8])> = capture.lines().enumerate().map(|(i, l)| (i + 1, l.as_bytes())).collect();
+    let mut t = Traffic::new("mcp", "mcp@2025-06-18", catalog, Some(tools));
+    let expected: Vec<_> = lines.iter().flat_map(|(n, l)| t.line(&format!("cap.jsonl:{n}"), l)).collect();
+    for (jobs, batch) in [(1, 3_000), (2, 1_000), (3, 257), (4, 1)] {
+        let mut t = Traffic::new("mcp", "mcp@2025-06-18", catalog, Some(tools));
+        let got: Vec<_> = lines.chunks(batch).flat_map(|part| t.lines("cap.jsonl", part, jobs)).collect();
+        assert_eq!(got, expected, "{jobs} jobs, batches of {batch}");
+    }
+}
+
+/// A request stays pending for the next PENDING_WINDOW requests of its
+/// file: memory stays bounded on captures that never answer.
+#[test]
+fn a_request_waits_for_a_bounded_number_of_later_requests() {
+    use protocolarc::traffic::PENDING_WINDOW;
+    let (catalog, _) = catalogs();
+    for (later, paired) in [(PENDING_WINDOW - 1, true), (PENDING_WINDOW, false)] {
+        let mut t = Traffic::new("mcp", "mcp@2025-06-18", catalog, None);
+        t.line("cap.jsonl:1", br#"{"jsonrpc": "2.0", "id": "first", "method": "ping"}"#);
+        for n in 0..later {
+            t.line("cap.jsonl:2", format!(r#"{{"jsonrpc": "2.0", "id": {n}, "method": "ping"}}"#).as_bytes());
+        }
+        let answer = t.line("cap.jsonl:3", br#"{"jsonrpc": "2.0", "id": "first", "result": {}}"#);
+        let warned = answer[0].report.findings().iter().any(|f| f.rule() == "route.id");
+        assert_eq!(warned, !paired, "{later} later requests");
+    }
+}
+
+/// Without --protocol, A2A captures tell their revision: real A2A
+/// specification messages (`tests/data/traffic/README.md`) by their methods
+/// (`agent/getAuthenticatedExtendedCard` is only in 0.3.0; `message/send`
+/// alone: the newest revision that knows it), an agent card by its
+/// `protocolVersion` (0.2.9: the newest 0.2.x of the catalog).
+#[test]
+fn a2a_captures_tell_their_revision() {
+    let root = protocolarc_tests::root();
+    if !root.join("protocols/a2a/0.3.0").is_dir() {
+        return;
+    }
+    let cases = [
+        (
+            "a2a-spec-docs-v0.3.0.jsonl",
+            "note: protocol a2a@0.3.0, from the A2A methods in the capture (agent/getAuthenticatedExtendedCard, message/send, message/stream)\n",
+            "traffic a2a@0.3.0: 19 messages, 5 passed, 14 failed",
+        ),
+        (
+            "a2a-spec-docs-v0.2.5.jsonl",
+            "note: protocol a2a@0.3.0, from the A2A methods in the capture (message/send)\n",
+            "traffic a2a@0.3.0: 17 messages, 4 passed, 13 failed",
+        ),
+        (
+            "a2a-card-v0.3.0-then-messages.jsonl",
+            "note: protocol a2a@0.2.6, from the agent card at a2a-card-v0.3.0-then-messages.jsonl:1 (protocolVersion 0.2.9)\n",
+            "traffic a2a@0.2.6: 7 messages, 0 passed, 7 failed",
+        ),
+    ];
+    for (file, note, summary) in cases {
+        let capture = data(&format!("traffic/{file}"));
+        let out = run_in(bin!(), &root, &["traffic", capture.to_str().expect("utf-8 path"), "--quiet"]);
+        assert_eq!(out.stderr, note, "{file}");
+        assert_eq!(out.code, 1, "{file}: {}", out.stdout);
+        assert!(out.stdout.lines().last().is_some_and(|l| l.starts_with(summary)), "{file}: {}", out.stdout);
+    }
+    // An MCP capture is still told by its initialize request.
+    let capture = data("traffic/mcp-2025-06-18.jsonl");
+    let out = run_in(bin!(), &root, &["traffic", capture.to_str().expect("utf-8 path"), "--quiet"]);
+    assert!(out.stderr.starts_with("note: protocol mcp@2025-06-18, from the initialize request"), "{}", out.stderr);
 }

@@ -11,11 +11,12 @@ use clap::Args;
 use protocolarc::envelope::{collect_files, EnvelopeFile};
 use protocolarc::input::{next_whole_line, size_phrase, Limits, Line};
 use protocolarc::render::traffic::{self as render, Summary};
-use protocolarc::traffic::{initialize_version, Judged, Traffic};
+use protocolarc::traffic::{hints, Hint, Judged, Traffic};
 use protocolarc::Catalog;
 
 use super::Ctx;
 use crate::cli::ReportFormat;
+use crate::progress::Progress;
 use crate::{exit, Failure};
 
 /// The long help of `traffic`.
@@ -42,9 +43,15 @@ contract is route.method; what is not a JSON-RPC 2.0 message (not JSON, \"jsonrp
 jsonrpc.shape. `cargo protocolarc rules RULE` explains each.
 
 The protocol revision is --protocol NAME@REVISION (mcp@2025-06-18, a2a@0.3.0). Without it, the \
-capture tells: the protocolVersion of the first MCP initialize request picks that date's \
-catalog; a capture without one is judged by the newest MCP catalog. A protocolVersion the \
+capture tells (a note on stderr says how): the first MCP initialize request or A2A agent card \
+decides (the request's params.protocolVersion; the card's protocolVersion, read as the newest \
+catalog revision of its major.minor); else methods only A2A has (message/send, ...) pick the \
+newest A2A revision that has them all; else the newest MCP revision. A protocolVersion the \
 catalog has no revision of is an input error (give --protocol).
+
+--jobs N judges batches of lines on N threads (default: every core), output byte for byte \
+that of one job; a request waits for its response during the next 4096 requests of its file \
+at most. On a terminal, a run longer than a second shows progress on stderr.
 
 With --tools DIR (contracts written by `import tools-list`: SERVER.TOOL and SERVER.TOOL.output), \
 a tools/call request's params.arguments is also judged by the contract whose name ends with \
@@ -101,7 +108,19 @@ pub(crate) struct TrafficArgs {
     /// failing results (JSON): for big captures.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Judge on N threads (default: every core). Output stays in input
+    /// order, byte for byte what one job prints; memory stays bounded (a
+    /// batch of lines at a time).
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
 }
+
+/// Lines judged together: on the jobs' threads, then written in input
+/// order. Enough to keep the threads busy; memory holds one batch (at most
+/// this many lines, or this many bytes past one line), whatever the
+/// capture's size.
+const BATCH_LINES: usize = 4096;
+const BATCH_BYTES: usize = 4 << 20;
 
 /// Writes verdicts as they come.
 struct Sink<'w> {
@@ -182,15 +201,27 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
         quiet: args.quiet,
         written: 0,
     };
+    let jobs = args
+        .jobs
+        .map_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get), usize::from);
+    let mut progress = Progress::new("traffic");
     for file in &files {
         traffic.start_file();
-        let read = each_line(file, limits, |label, line| {
-            for j in traffic.line(label, line) {
+        let read = each_batch(file, limits, |lines, bytes| {
+            let judged = traffic.lines(&file.label, lines, jobs);
+            // Output and progress may share a terminal: one at a time.
+            progress.hide();
+            for j in judged {
                 sink.push(&j)?;
             }
-            Ok(true)
+            if progress.on() {
+                sink.out.flush()?;
+            }
+            progress.add(lines.len(), bytes);
+            Ok(())
         });
         if let Err(Failure::Input(msg)) = read {
+            progress.finish();
             if sink.started {
                 sink.finish(Some(&msg))?;
             }
@@ -198,6 +229,7 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
         }
         read?;
     }
+    progress.finish();
     sink.finish(None)?;
     Ok(if sink.summary.failed > 0 { exit::FAILED } else { exit::OK })
 }
@@ -266,7 +298,9 @@ fn chosen(p: &str, root: &Path, available: &[(String, String)]) -> Result<(Strin
     }
 }
 
-/// The revision the capture's first `initialize` request asks for, else the newest MCP one.
+/// The revision the capture tells (see ABOUT): the first MCP `initialize`
+/// request or A2A agent card decides; else A2A methods pick the newest A2A
+/// revision that knows them all; else the newest MCP revision.
 fn detected(
     files: &[EnvelopeFile],
     root: &Path,
@@ -274,27 +308,70 @@ fn detected(
     limits: Limits,
     err: &mut dyn Write,
 ) -> Result<(String, String), Failure> {
-    let mut found: Option<(String, String)> = None;
+    /// Distinct methods kept for the decision: a capture uses a few.
+    const METHODS: usize = 256;
+    let mut found: Option<(Hint, String)> = None;
+    let mut methods: Vec<String> = Vec::new();
     for file in files {
         each_line(file, limits, |label, line| {
-            found = initialize_version(line).map(|v| (v, label.to_string()));
-            Ok(found.is_none())
+            for hint in hints(line) {
+                match hint {
+                    Hint::Method(m) => {
+                        if methods.len() < METHODS && !methods.contains(&m) {
+                            methods.push(m);
+                        }
+                    }
+                    decisive => {
+                        found = Some((decisive, label.to_string()));
+                        return Ok(false);
+                    }
+                }
+            }
+            Ok(true)
         })?;
         if found.is_some() {
             break;
         }
     }
-    if let Some((version, at)) = found {
-        if let Some(pair) = available.iter().find(|(n, r)| n == "mcp" && *r == version) {
-            writeln!(err, "note: protocol mcp@{version}, from the initialize request at {at}")?;
-            return Ok(pair.clone());
-        }
-        return Err(Failure::Input(format!(
-            "{at}: the initialize request asks for protocolVersion '{}', which the catalog {} has no revision of (it has {}); pick one with --protocol",
-            protocolarc::render::one_line(&version),
+    let unknown = |what: String| {
+        Failure::Input(format!(
+            "{what}, which the catalog {} has no revision of (it has {}); pick one with --protocol",
             root.display(),
             list(available)
-        )));
+        ))
+    };
+    match found {
+        Some((Hint::Initialize(version), at)) => {
+            if let Some(pair) = available.iter().find(|(n, r)| n == "mcp" && *r == version) {
+                writeln!(err, "note: protocol mcp@{version}, from the initialize request at {at}")?;
+                return Ok(pair.clone());
+            }
+            let shown = protocolarc::render::one_line(&version);
+            return Err(unknown(format!("{at}: the initialize request asks for protocolVersion '{shown}'")));
+        }
+        Some((Hint::AgentCard(version), at)) => {
+            // A2A patch releases keep their minor's messages: 0.2.9 is read as the newest 0.2.x.
+            let minor = |v: &str| v.split('.').take(2).map(str::to_string).collect::<Vec<_>>();
+            let pair = available
+                .iter()
+                .filter(|(n, r)| n == "a2a" && minor(r) == minor(&version))
+                .max_by_key(|(_, r)| numeric(r));
+            if let Some(pair) = pair {
+                writeln!(
+                    err,
+                    "note: protocol a2a@{}, from the agent card at {at} (protocolVersion {version})",
+                    pair.1
+                )?;
+                return Ok(pair.clone());
+            }
+            let shown = protocolarc::render::one_line(&version);
+            return Err(unknown(format!("{at}: the agent card declares protocolVersion '{shown}'")));
+        }
+        _ => {}
+    }
+    if let Some((pair, a2a)) = by_methods(root, available, &methods)? {
+        writeln!(err, "note: protocol a2a@{}, from the A2A methods in the capture ({})", pair.1, a2a.join(", "))?;
+        return Ok(pair);
     }
     match available.iter().rev().find(|(n, _)| n == "mcp") {
         Some(pair) => {
@@ -307,6 +384,51 @@ fn detected(
             list(available)
         ))),
     }
+}
+
+/// A catalog revision: `(protocol, revision)`.
+type Revision = (String, String);
+
+/// A revision's numbers, for ordering (`0.10.0` after `0.9.1`).
+fn numeric(revision: &str) -> Vec<u64> {
+    revision.split(['.', '-']).map(|p| p.parse().unwrap_or(0)).collect()
+}
+
+/// The A2A revision the methods tell, with the A2A-only methods seen: the
+/// methods some A2A catalog has a request contract for and no MCP catalog
+/// has (`message/send`, `agent/getAuthenticatedExtendedCard`); the newest
+/// A2A revision that knows them all, else the newest that knows the first.
+fn by_methods(
+    root: &Path,
+    available: &[(String, String)],
+    methods: &[String],
+) -> Result<Option<(Revision, Vec<String>)>, Failure> {
+    if methods.is_empty() || !available.iter().any(|(n, _)| n == "a2a") {
+        return Ok(None);
+    }
+    let mut known: Vec<(Revision, std::collections::HashSet<String>)> = Vec::new();
+    for pair in available.iter().filter(|(n, _)| n == "mcp" || n == "a2a") {
+        let catalog = Catalog::load(&[root.join(&pair.0).join(&pair.1)])?;
+        let prefix = format!("{}.", pair.0);
+        let names = catalog
+            .contracts()
+            .filter_map(|c| c.name().strip_prefix(&prefix)?.strip_suffix(".request").map(str::to_string))
+            .collect();
+        known.push((pair.clone(), names));
+    }
+    let knows = |protocol: &str, m: &String| known.iter().any(|((n, _), set)| n == protocol && set.contains(m));
+    let a2a: Vec<String> = methods.iter().filter(|m| knows("a2a", m) && !knows("mcp", m)).cloned().collect();
+    let Some(first) = a2a.first() else { return Ok(None) };
+    let newest = |all: bool| {
+        known
+            .iter()
+            .filter(|((n, _), set)| {
+                n == "a2a" && if all { a2a.iter().all(|m| set.contains(m)) } else { set.contains(first) }
+            })
+            .max_by_key(|((_, r), _)| numeric(r))
+            .map(|(pair, _)| pair.clone())
+    };
+    Ok(newest(true).or_else(|| newest(false)).map(|pair| (pair, a2a)))
 }
 
 /// Hands every line of `file` to `each` with its label `FILE:LINE`, each
@@ -336,6 +458,59 @@ fn each_line(
             Line::Whole | Line::Decided => {
                 if !each(&format!("{}:{number}", file.label), &line)? {
                     return Ok(());
+                }
+            }
+        }
+    }
+}
+
+/// Hands the lines of `file` to `each` a batch at a time, as `(LINE, bytes)`
+/// with the batch's byte count, each line read within the line cap (a
+/// longer line is an input error, after the lines before it are handed on).
+fn each_batch(
+    file: &EnvelopeFile,
+    limits: Limits,
+    mut each: impl FnMut(&[(usize, &[u8])], usize) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let shown = file.path.display().to_string();
+    let cannot = |e: std::io::Error| Failure::Input(format!("{shown}: cannot read: {}", crate::io_reason(&e)));
+    let mut reader = BufReader::with_capacity(1 << 16, File::open(&file.path).map_err(cannot)?);
+    let mut line = Vec::new();
+    let mut buf: Vec<u8> = Vec::new();
+    let mut spans: Vec<(usize, usize, usize)> = Vec::new();
+    let mut flush = |buf: &mut Vec<u8>, spans: &mut Vec<(usize, usize, usize)>| -> Result<(), Failure> {
+        if spans.is_empty() {
+            return Ok(());
+        }
+        let lines: Vec<(usize, &[u8])> = spans.iter().map(|&(n, a, b)| (n, &buf[a..b])).collect();
+        each(&lines, buf.len())?;
+        buf.clear();
+        spans.clear();
+        Ok(())
+    };
+    let mut number = 0usize;
+    loop {
+        let read = next_whole_line(&mut reader, &mut line, limits.max_line);
+        number += 1;
+        match read {
+            Err(e) => {
+                flush(&mut buf, &mut spans)?;
+                return Err(cannot(e));
+            }
+            Ok(Line::End) => return flush(&mut buf, &mut spans),
+            Ok(Line::TooLong) => {
+                flush(&mut buf, &mut spans)?;
+                return Err(Failure::Input(format!(
+                    "{shown}:{number}: line is longer than the limit of {} (PROTOCOLARC_MAX_LINE_BYTES raises it)",
+                    size_phrase(limits.max_line)
+                )));
+            }
+            Ok(Line::Whole | Line::Decided) => {
+                let start = buf.len();
+                buf.extend_from_slice(&line);
+                spans.push((number, start, buf.len()));
+                if spans.len() >= BATCH_LINES || buf.len() >= BATCH_BYTES {
+                    flush(&mut buf, &mut spans)?;
                 }
             }
         }

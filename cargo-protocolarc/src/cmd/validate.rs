@@ -2,19 +2,29 @@
 
 use std::io::Write;
 
-use protocolarc::envelope::Envelope;
+use std::fs::File;
+use std::io::BufReader;
+
+use protocolarc::envelope::{
+    collect_files, is_jsonl_name, line_too_long, parse_jsonl_line, read_file_within, Envelope,
+};
+use protocolarc::input::{next_line, Limits, Line as ReadLine};
 use protocolarc::render::validation::{self, Outcome, Summary};
+use protocolarc::InputError;
 use protocolarc::{ContractSpec, Report};
 
 use super::{input, inputs, Ctx};
 use crate::cli::{ReportFormat, ValidateArgs};
+use crate::progress::Progress;
 use crate::source::{Input, Repo};
 use crate::{exit, Failure};
 
 /// Envelopes validated together: on `jobs` threads, then written in input
 /// order. Big enough to keep the threads busy, small enough that memory
-/// does not grow with the input.
+/// does not grow with the input (at most this many envelopes, or this many
+/// bytes of lines past one line).
 const BATCH: usize = 4096;
+const BATCH_BYTES: usize = 4 << 20;
 
 /// Writes outcomes in input order.
 struct Sink<'w> {
@@ -28,45 +38,177 @@ struct Sink<'w> {
     written: usize,
 }
 
-/// Envelopes read and not yet judged, with their contract.
-struct Batch<'c> {
-    jobs: usize,
-    items: Vec<(&'c ContractSpec, Envelope)>,
+/// Which contract judges an envelope (none: skipped), or why none can.
+type Route<'r, 'c> = &'r (dyn Fn(&Envelope) -> Result<Option<&'c ContractSpec>, Failure> + Sync);
+
+/// An envelope to judge: already read, or a JSONL line still to parse.
+enum Unit {
+    Read(Envelope),
+    /// Line `number` of `files[file]`, at `buf[start..end]`.
+    Line {
+        file: usize,
+        number: usize,
+        start: usize,
+        end: usize,
+    },
 }
 
-impl<'c> Batch<'c> {
-    fn push(&mut self, contract: &'c ContractSpec, envelope: Envelope, sink: &mut Sink<'_>) -> Result<(), Failure> {
-        self.items.push((contract, envelope));
-        if self.items.len() >= BATCH {
-            self.flush(sink)?;
+/// A unit's outcome: judged, skipped, or the input error it is.
+/// A judged envelope: its report and its output, rendered on the worker
+/// (empty when `--quiet` leaves it out; JSON without the separating comma).
+type Judged = Result<Option<(Report, Vec<u8>)>, Failure>;
+
+/// Envelopes read and not yet judged. JSONL lines are parsed on the jobs'
+/// threads too, not only judged.
+struct Batch<'r, 'c> {
+    jobs: usize,
+    format: ReportFormat,
+    quiet: bool,
+    route: Route<'r, 'c>,
+    /// `(label, origin)` of the files the lines come from.
+    files: Vec<(String, String)>,
+    buf: Vec<u8>,
+    units: Vec<Unit>,
+}
+
+impl<'c> Batch<'_, 'c> {
+    fn push(&mut self, unit: Unit, sink: &mut Sink<'_>, progress: &mut Progress) -> Result<(), Failure> {
+        self.units.push(unit);
+        if self.units.len() >= BATCH || self.buf.len() >= BATCH_BYTES {
+            self.flush(sink, progress)?;
         }
         Ok(())
     }
 
-    /// Validates the batch (split among the jobs; each report is
-    /// independent of the others) and writes the outcomes in input order.
-    fn flush(&mut self, sink: &mut Sink<'_>) -> Result<(), Failure> {
-        let items = std::mem::take(&mut self.items);
-        let judge = |part: &[(&ContractSpec, Envelope)]| -> Vec<Report> {
-            part.iter().map(|(c, e)| c.validate_envelope(e)).collect()
+    /// One unit's outcome.
+    fn judge(&self, unit: &mut Unit) -> Judged {
+        let envelope = match unit {
+            Unit::Read(e) => std::mem::replace(e, Envelope::new(String::new(), String::new(), None, Vec::new())),
+            Unit::Line { file, number, start, end } => {
+                let (label, origin) = &self.files[*file];
+                match parse_jsonl_line(&self.buf[*start..*end], label, origin, *number) {
+                    None => return Ok(None),
+                    Some(Err(e)) => return Err(e.into()),
+                    Some(Ok(e)) => e,
+                }
+            }
         };
-        let reports: Vec<Report> = if self.jobs <= 1 || items.len() < 2 {
-            judge(&items)
+        let Some(contract) = (self.route)(&envelope)? else { return Ok(None) };
+        let report = contract.validate_envelope(&envelope);
+        let mut out = Vec::new();
+        if !(self.quiet && report.is_valid()) {
+            let revision = contract.revision().to_string();
+            let outcome =
+                Outcome { contract: contract.name(), revision: &revision, source: envelope.source(), report: &report };
+            match self.format {
+                ReportFormat::Text => validation::write_text(&mut out, &outcome)?,
+                ReportFormat::Json => validation::write_json_result(&mut out, true, &outcome)?,
+            }
+        }
+        Ok(Some((report, out)))
+    }
+
+    /// Parses and validates the batch (split among the jobs; each outcome is
+    /// independent of the others) and writes the outcomes in input order, up
+    /// to the first input error, which it returns.
+    fn flush(&mut self, sink: &mut Sink<'_>, progress: &mut Progress) -> Result<(), Failure> {
+        let mut units = std::mem::take(&mut self.units);
+        let this = &*self;
+        let judge = |part: &mut [Unit]| -> Vec<Judged> {
+            let mut out = Vec::with_capacity(part.len());
+            for unit in part {
+                let j = this.judge(unit);
+                let stop = j.is_err();
+                out.push(j);
+                // Nothing after an input error is written.
+                if stop {
+                    break;
+                }
+            }
+            out
+        };
+        let outcomes: Vec<Vec<Judged>> = if self.jobs <= 1 || units.len() < 2 {
+            vec![judge(&mut units)]
         } else {
-            let chunk = items.len().div_ceil(self.jobs);
+            let chunk = units.len().div_ceil(self.jobs);
             std::thread::scope(|scope| {
-                let handles: Vec<_> = items.chunks(chunk).map(|part| scope.spawn(move || judge(part))).collect();
-                // A validator never panics on input; should a thread fail
-                // anyway, its envelopes are judged again here.
-                handles
-                    .into_iter()
-                    .zip(items.chunks(chunk))
-                    .flat_map(|(h, part)| h.join().unwrap_or_else(|_| judge(part)))
-                    .collect()
+                let mut parts = units.chunks_mut(chunk);
+                let first = parts.next().unwrap_or_default();
+                let handles: Vec<_> = parts.map(|part| scope.spawn(move || judge(part))).collect();
+                let mut all = vec![judge(first)];
+                for h in handles {
+                    // A validator never panics on input; should one anyway, so does the run (as with one job).
+                    all.push(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+                }
+                all
             })
         };
-        for ((contract, envelope), report) in items.iter().zip(&reports) {
-            sink.push(contract, envelope, report)?;
+        let (lines, bytes) = (units.len(), self.buf.len());
+        self.buf.clear();
+        // The file being read keeps its place; the others are done with.
+        let done = self.files.len().saturating_sub(1);
+        self.files.drain(..done);
+        // Output and progress may share a terminal: one at a time.
+        progress.hide();
+        for outcome in outcomes.into_iter().flatten() {
+            if let Some((report, rendered)) = outcome? {
+                sink.push(&report, &rendered)?;
+            }
+        }
+        if progress.on() {
+            sink.out.flush()?;
+        }
+        progress.add(lines, bytes);
+        Ok(())
+    }
+
+    /// Reads `inputs` into the batch: JSONL files on disk line by line (the
+    /// lines parsed when the batch is judged), the rest as the repository
+    /// reads them.
+    fn read(
+        &mut self,
+        repo: &mut Repo,
+        inputs: &[Input],
+        sink: &mut Sink<'_>,
+        progress: &mut Progress,
+    ) -> Result<(), Failure> {
+        for input in inputs {
+            let Input::Disk(path) = input else {
+                repo.envelopes(std::slice::from_ref(input), |e| self.push(Unit::Read(e), sink, progress))?;
+                continue;
+            };
+            for file in collect_files(std::slice::from_ref(path))? {
+                let limits = Limits::from_env().map_err(|msg| InputError::new(file.path.display().to_string(), msg))?;
+                let name = file.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                if !is_jsonl_name(&name) {
+                    read_file_within(&file, limits, |e| self.push(Unit::Read(e), sink, progress))?;
+                    continue;
+                }
+                let origin = file.path.display().to_string();
+                let reader = File::open(&file.path).map_err(|e| InputError::io(&origin, &e))?;
+                let mut reader = BufReader::with_capacity(1 << 16, reader);
+                let mut line = Vec::new();
+                let mut number = 0;
+                loop {
+                    // The file's name stays while its lines are in the batch.
+                    if self.files.last().map(|(_, o)| o) != Some(&origin) {
+                        self.files.push((file.label.clone(), origin.clone()));
+                    }
+                    let read =
+                        next_line(&mut reader, &mut line, limits.max_line).map_err(|e| InputError::io(&origin, &e))?;
+                    if read == ReadLine::End {
+                        break;
+                    }
+                    number += 1;
+                    if read == ReadLine::TooLong {
+                        return Err(line_too_long(&origin, number, limits).into());
+                    }
+                    let start = self.buf.len();
+                    self.buf.extend_from_slice(&line);
+                    let unit = Unit::Line { file: self.files.len() - 1, number, start, end: self.buf.len() };
+                    self.push(unit, sink, progress)?;
+                }
+            }
         }
         Ok(())
     }
@@ -86,18 +228,18 @@ impl Sink<'_> {
         }
     }
 
-    fn push(&mut self, contract: &ContractSpec, envelope: &Envelope, report: &Report) -> Result<(), Failure> {
+    /// Counts a report and writes its output, rendered by a worker.
+    fn push(&mut self, report: &Report, rendered: &[u8]) -> Result<(), Failure> {
         self.start()?;
-        let revision = contract.revision().to_string();
-        let outcome = Outcome { contract: contract.name(), revision: &revision, source: envelope.source(), report };
         self.summary.add(report);
         if self.quiet && report.is_valid() {
             return Ok(());
         }
-        match self.format {
-            ReportFormat::Text => validation::write_text(self.out, &outcome)?,
-            ReportFormat::Json => validation::write_json_result(self.out, self.written == 0, &outcome)?,
+        if self.format == ReportFormat::Json && self.written > 0 {
+            // What `write_json_result` writes before every result but the first.
+            self.out.write_all(b",\n")?;
         }
+        self.out.write_all(rendered)?;
         self.written += 1;
         Ok(())
     }
@@ -137,6 +279,7 @@ pub(crate) fn run(cx: &Ctx, args: ValidateArgs, out: &mut dyn Write) -> Result<i
 fn validate(cx: &Ctx, args: ValidateArgs, jobs: usize, sink: &mut Sink<'_>) -> Result<i32, Failure> {
     let mut repo = Repo::default();
     let searched: Vec<String>;
+    let mut progress = Progress::new("validate");
     match args.contract {
         Some(path) => {
             let contract = repo.contract(&input(&path)?)?;
@@ -144,15 +287,20 @@ fn validate(cx: &Ctx, args: ValidateArgs, jobs: usize, sink: &mut Sink<'_>) -> R
             let sources =
                 if own_fixtures { vec![Input::Disk(cx.project()?.fixtures)] } else { inputs(&args.envelopes)? };
             searched = describe_inputs(&sources);
-            let mut batch = Batch { jobs, items: Vec::new() };
-            let read = repo.envelopes(&sources, |envelope| {
-                if own_fixtures && envelope.contract() != contract.name() {
-                    return Ok(());
-                }
-                batch.push(&contract, envelope, sink)
-            });
+            let route: Route<'_, '_> =
+                &|envelope| Ok((!own_fixtures || envelope.contract() == contract.name()).then_some(&contract));
+            let mut batch = Batch {
+                jobs,
+                format: sink.format,
+                quiet: sink.quiet,
+                route,
+                files: Vec::new(),
+                buf: Vec::new(),
+                units: Vec::new(),
+            };
+            let read = batch.read(&mut repo, &sources, sink, &mut progress);
             // What was read before an input error is still reported.
-            batch.flush(sink)?;
+            batch.flush(sink, &mut progress)?;
             read?;
         }
         None => {
@@ -160,23 +308,32 @@ fn validate(cx: &Ctx, args: ValidateArgs, jobs: usize, sink: &mut Sink<'_>) -> R
             let catalog = repo.catalog(&[Input::Disk(project.contracts.clone())])?;
             let sources = vec![Input::Disk(project.fixtures.clone())];
             searched = describe_inputs(&sources);
-            let mut batch = Batch { jobs, items: Vec::new() };
-            let read = repo.envelopes(&sources, |envelope| {
-                let Some(contract) = catalog.for_envelope(envelope.contract(), envelope.revision()) else {
-                    return Err(Failure::Input(format!(
-                        "{}: envelope {} targets '{}', which no contract in {} defines",
-                        project.fixtures.display(),
-                        envelope.source(),
-                        envelope.contract(),
-                        project.contracts.display()
-                    )));
-                };
-                batch.push(contract, envelope, sink)
-            });
-            batch.flush(sink)?;
+            let route: Route<'_, '_> = &|envelope| match catalog.for_envelope(envelope.contract(), envelope.revision())
+            {
+                Some(contract) => Ok(Some(contract)),
+                None => Err(Failure::Input(format!(
+                    "{}: envelope {} targets '{}', which no contract in {} defines",
+                    project.fixtures.display(),
+                    envelope.source(),
+                    envelope.contract(),
+                    project.contracts.display()
+                ))),
+            };
+            let mut batch = Batch {
+                jobs,
+                format: sink.format,
+                quiet: sink.quiet,
+                route,
+                files: Vec::new(),
+                buf: Vec::new(),
+                units: Vec::new(),
+            };
+            let read = batch.read(&mut repo, &sources, sink, &mut progress);
+            batch.flush(sink, &mut progress)?;
             read?;
         }
     }
+    progress.finish();
     if sink.summary.envelopes == 0 {
         return Err(Failure::Input(format!("no envelopes to validate in {}", searched.join(", "))));
     }

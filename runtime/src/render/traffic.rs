@@ -46,7 +46,12 @@ impl Summary {
             self.failed += 1;
         }
         for f in j.report.findings() {
-            *self.rules.entry(f.rule().to_string()).or_default() += 1;
+            match self.rules.get_mut(f.rule()) {
+                Some(n) => *n += 1,
+                None => {
+                    self.rules.insert(f.rule().to_string(), 1);
+                }
+            }
         }
     }
 }
