@@ -132,7 +132,7 @@ pub(crate) fn run(cx: &Ctx, args: LossArgs, out: &mut dyn Write) -> Result<i32, 
     let paths = if !args.paths.is_empty() {
         args.paths.clone()
     } else if args.matrix {
-        vec![bundled_captures(cx)]
+        vec![cx.bundled("protocols/tools-list")]
     } else {
         vec![cx.project()?.contracts]
     };
@@ -167,18 +167,6 @@ pub(crate) fn run(cx: &Ctx, args: LossArgs, out: &mut dyn Write) -> Result<i32, 
         (Some(limit), Some(worst)) if worst >= limit => exit::FAILED,
         _ => exit::OK,
     })
-}
-
-/// `protocols/tools-list/` here, else beside the project's manifest.
-fn bundled_captures(cx: &Ctx) -> PathBuf {
-    let here = PathBuf::from("protocols/tools-list");
-    if here.is_dir() {
-        return here;
-    }
-    match cx.project().ok().and_then(|p| p.manifest).and_then(|m| m.parent().map(Path::to_path_buf)) {
-        Some(root) if root.join("protocols/tools-list").is_dir() => root.join("protocols/tools-list"),
-        _ => here,
-    }
 }
 
 /// The tools of one path: a file is one source; a directory is one source

@@ -33,6 +33,20 @@ impl Ctx {
     pub fn project(&self) -> Result<Project, Failure> {
         Project::load(self.manifest_path.as_deref())
     }
+
+    /// Bundled data (`protocols`, `protocols/tools-list`): `rel` here when it
+    /// is a directory, else beside the project's manifest, else `rel` (whose
+    /// absence the caller reports).
+    pub fn bundled(&self, rel: &str) -> PathBuf {
+        let here = PathBuf::from(rel);
+        if here.is_dir() {
+            return here;
+        }
+        match self.project().ok().and_then(|p| p.manifest).and_then(|m| m.parent().map(Path::to_path_buf)) {
+            Some(root) if root.join(rel).is_dir() => root.join(rel),
+            _ => here,
+        }
+    }
 }
 
 /// Path arguments as inputs (`REV:PATH` or disk).

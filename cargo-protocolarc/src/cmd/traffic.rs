@@ -177,7 +177,7 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     let files = collect_files(&args.files)?;
     let root = match &args.catalog {
         Some(dir) => dir.clone(),
-        None => default_catalog(cx),
+        None => cx.bundled("protocols"),
     };
     let available = revisions(&root)?;
     let (name, revision) = match &args.protocol {
@@ -232,18 +232,6 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     progress.finish();
     sink.finish(None)?;
     Ok(if sink.summary.failed > 0 { exit::FAILED } else { exit::OK })
-}
-
-/// `protocols/` here, else beside the project's manifest.
-fn default_catalog(cx: &Ctx) -> PathBuf {
-    let here = PathBuf::from("protocols");
-    if here.is_dir() {
-        return here;
-    }
-    match cx.project().ok().and_then(|p| p.manifest).and_then(|m| m.parent().map(Path::to_path_buf)) {
-        Some(root) if root.join("protocols").is_dir() => root.join("protocols"),
-        _ => here,
-    }
 }
 
 /// Every `(name, revision)` directory of the catalog, sorted.
