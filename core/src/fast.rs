@@ -191,6 +191,19 @@ pub struct SchemaCursor<'m, 'a> {
     sw: SchemaWalk<'static, 'a, 'm, First>,
 }
 
+/// What [`SchemaCursor::key`] read.
+pub enum NextKey<'a> {
+    /// A key without escapes: its raw bytes.
+    Plain(&'a [u8]),
+    /// A key with an escape (the generated code matches raw bytes, so the
+    /// walker reads the object again).
+    Escaped,
+    /// The object's `}`.
+    End,
+    /// A syntax fault.
+    Syntax,
+}
+
 /// Runs a generated schema-form root check over `bytes` with the schema of
 /// `spec`: `true` exactly when the body is valid.
 pub fn run_schema(
@@ -268,19 +281,17 @@ impl<'a> SchemaCursor<'_, 'a> {
         Some(self.sw.w.keys_base())
     }
 
-    /// The next key: `Some(Some(raw))` for a plain key, `Some(None)` for an
-    /// escaped one (the caller reads the object again with the walker),
-    /// `None` at `}`; `Err` on a syntax fault.
+    /// The next key of the object being read.
     #[inline(always)]
-    #[allow(clippy::type_complexity)]
-    pub fn key(&mut self, first: &mut bool) -> Result<Option<Option<&'a [u8]>>, ()> {
-        let key = self.sw.w.s.object_key(*first).map_err(drop)?;
+    pub fn key(&mut self, first: &mut bool) -> NextKey<'a> {
+        let key = self.sw.w.s.object_key(*first);
         *first = false;
-        Ok(match key {
-            Some(k) if k.is_escaped() => Some(None),
-            Some(k) => Some(Some(k.raw())),
-            None => None,
-        })
+        match key {
+            Ok(Some(k)) if k.is_escaped() => NextKey::Escaped,
+            Ok(Some(k)) => NextKey::Plain(k.raw()),
+            Ok(None) => NextKey::End,
+            Err(_) => NextKey::Syntax,
+        }
     }
 
     /// An undeclared plain key: fails when another undeclared key of the

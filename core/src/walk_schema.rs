@@ -183,7 +183,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             return Ok(());
         }
         self.own(node, path, depth)?;
-        if node.in_place() {
+        if node.applies {
             let end = self.w.s.offset();
             self.applicators(node, start, path, depth, chain)?;
             self.w.s.seek(end);
@@ -825,6 +825,12 @@ pub(crate) fn validate(schema: &Schema, data: &[u8]) -> crate::report::Report {
     if passes(schema, data) {
         return crate::report::Report::default();
     }
+    collect(schema, data)
+}
+
+/// The collect walk alone: every finding of `data` (none for a valid body),
+/// for a caller that has run a first-fault check already.
+pub(crate) fn collect(schema: &Schema, data: &[u8]) -> crate::report::Report {
     let memo = Memo::default();
     let mut walk = SchemaWalk::new(schema, data, Collect::default(), &memo);
     let outcome = walk.document();

@@ -67,8 +67,7 @@ pub(super) fn fast_path(schema: &Schema) -> TokenStream {
         fn fast_path(bytes: &[u8]) -> bool {
             // Hygiene: the user's module may define its own `Option`, `Some`...
             use ::std::option::Option::{self, None, Some};
-            use ::std::result::Result::{Err, Ok};
-            use ::protocolarc::__private::fast::{self, Kind, SchemaCursor};
+            use ::protocolarc::__private::fast::{self, Kind, NextKey, SchemaCursor};
             #(#fns)*
             fast::run_schema(<Self as ::protocolarc::Contract>::spec(), bytes, |c| #root)
         }
@@ -337,11 +336,11 @@ impl Check<'_> {
             let mut count = 0u64;
             loop {
                 let key = match c.key(&mut first) {
-                    Ok(Some(Some(key))) => key,
+                    NextKey::Plain(key) => key,
                     // An escaped key: the walker reads the object again.
-                    Ok(Some(None)) => return c.object_again(#lit, start, base, depth),
-                    Ok(None) => break,
-                    Err(()) => return None,
+                    NextKey::Escaped => return c.object_again(#lit, start, base, depth),
+                    NextKey::End => break,
+                    NextKey::Syntax => return None,
                 };
                 count += 1;
                 match key {

@@ -145,6 +145,9 @@ pub(crate) struct Node {
     /// Set after compiling: whether some `required` name is not among
     /// `properties` (then every other key is looked up in `required`).
     pub required_elsewhere: bool,
+    /// Set after compiling: [`Node::in_place`], read by the walker on every
+    /// value.
+    pub applies: bool,
 }
 
 impl Node {
