@@ -79,15 +79,17 @@ pub(crate) struct Memo {
 /// Verdicts by (node, value offset): the first [`Verdicts::INLINE`] in a
 /// fixed array searched linearly (a body has few membership tests: no
 /// hashing, no allocation), the rest in a hash map.
+/// A verdict is the offset where the value ends when it is valid (a value
+/// never ends at 0), 0 when it is not.
 pub(crate) struct Verdicts {
     len: usize,
-    inline: [(Id, usize, bool); Verdicts::INLINE],
-    more: HashMap<(Id, usize), bool>,
+    inline: [(Id, usize, usize); Verdicts::INLINE],
+    more: HashMap<(Id, usize), usize>,
 }
 
 impl Default for Verdicts {
     fn default() -> Self {
-        Verdicts { len: 0, inline: [(0, 0, false); Verdicts::INLINE], more: HashMap::new() }
+        Verdicts { len: 0, inline: [(0, 0, 0); Verdicts::INLINE], more: HashMap::new() }
     }
 }
 
@@ -95,7 +97,7 @@ impl Verdicts {
     const INLINE: usize = 16;
 
     #[inline]
-    fn get(&self, id: Id, start: usize) -> Option<bool> {
+    fn get(&self, id: Id, start: usize) -> Option<usize> {
         if let Some(&(_, _, v)) = self.inline[..self.len].iter().find(|(i, s, _)| *i == id && *s == start) {
             return Some(v);
         }
@@ -106,7 +108,7 @@ impl Verdicts {
     }
 
     #[inline]
-    fn insert(&mut self, id: Id, start: usize, v: bool) {
+    fn insert(&mut self, id: Id, start: usize, v: usize) {
         if self.len < Verdicts::INLINE {
             self.inline[self.len] = (id, start, v);
             self.len += 1;
@@ -199,6 +201,13 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
 
     /// Whether the value at `start` is valid under `id` (memoised).
     fn valid(&mut self, id: Id, start: usize, depth: usize, chain: usize) -> bool {
+        self.valid_end(id, start, depth, chain) != 0
+    }
+
+    /// Where the value at `start` ends when it is valid under `id`, 0 when
+    /// it is not (memoised). A valid value was read whole, its syntax and
+    /// keys checked: the caller may go on from its end.
+    fn valid_end(&mut self, id: Id, start: usize, depth: usize, chain: usize) -> usize {
         if let Some(v) = self.memo.valid.borrow().get(id, start) {
             return v;
         }
@@ -206,10 +215,10 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         let (keys, spans) = (self.w.keys_base(), self.w.spans_base());
         let w = self.w.lend(start, First);
         let mut sub = SchemaWalk { schema: self.schema, w, memo: self.memo };
-        let ok = sub.value(id, &Path::Root, depth, chain + 1).is_ok();
+        let end = if sub.value(id, &Path::Root, depth, chain + 1).is_ok() { sub.w.s.offset() } else { 0 };
         self.w.give_back(sub.w, keys, spans);
-        self.memo.valid.borrow_mut().insert(id, start, ok);
-        ok
+        self.memo.valid.borrow_mut().insert(id, start, end);
+        end
     }
 
     /// Every finding of the value at `start` under `id`, with real paths.
@@ -294,16 +303,24 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             };
         }
         let mut passed: Vec<usize> = Vec::new();
+        let mut end = 0;
         for (i, &m) in members.iter().enumerate() {
-            if self.valid(m, start, depth, chain) {
-                passed.push(i);
+            let at = self.valid_end(m, start, depth, chain);
+            if at != 0 {
+                // The member read the whole value: go on from its end.
+                self.w.s.seek(at);
                 if !one {
                     return Ok(());
                 }
+                passed.push(i);
+                end = at;
             }
         }
         match passed.len() {
-            1 => Ok(()),
+            1 => {
+                self.w.s.seek(end);
+                Ok(())
+            }
             0 => self.fault_with(rule, path, |this| {
                 let keyword = if one { "oneOf" } else { "anyOf" };
                 format!("no member of '{keyword}' matches; {}", this.closest(members, start, path, depth, chain))
@@ -507,13 +524,43 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     /// offsets and stalls store forwarding (BENCHMARKS.md).
     #[inline(always)]
     fn read_string(&mut self) -> Result<Str<'a>, M::Stop> {
-        if M::COLLECTS {
-            Ok(self.w.s.string()?)
-        } else {
-            match self.w.s.string().ok() {
-                Some(s) => Ok(s),
-                None => Err(M::give_up()),
-            }
+        let at = self.w.s.offset();
+        match self.w.s.string().ok() {
+            Some(s) => Ok(s),
+            None if M::COLLECTS => Err(self.string_fault(at)),
+            None => Err(M::give_up()),
+        }
+    }
+
+    /// The syntax fault of the string at `at`, read again (off the hot path).
+    #[cold]
+    #[inline(never)]
+    fn string_fault(&mut self, at: usize) -> M::Stop {
+        self.w.s.seek(at);
+        match self.w.s.string() {
+            Err(e) => e.into(),
+            Ok(_) => M::give_up(),
+        }
+    }
+
+    /// The next key of an object, through `Option` as [`Self::read_string`].
+    #[inline(always)]
+    fn read_key(&mut self, first: bool) -> Result<Option<Str<'a>>, M::Stop> {
+        let at = self.w.s.offset();
+        match self.w.s.object_key(first).ok() {
+            Some(k) => Ok(k),
+            None if M::COLLECTS => Err(self.key_fault(at, first)),
+            None => Err(M::give_up()),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn key_fault(&mut self, at: usize, first: bool) -> M::Stop {
+        self.w.s.seek(at);
+        match self.w.s.object_key(first) {
+            Err(e) => e.into(),
+            Ok(_) => M::give_up(),
         }
     }
 
@@ -593,7 +640,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         let mut many: Option<HashSet<String>> = None;
         let mut first = true;
         let mut count = 0u64;
-        while let Some(key) = self.w.s.object_key(first)? {
+        while let Some(key) = self.read_key(first)? {
             first = false;
             count += 1;
             // The key as scalars (in registers), and its path frame only
