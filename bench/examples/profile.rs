@@ -4,7 +4,8 @@
 //!  valgrind --tool=callgrind target/release/examples/profile {tool_call|task_send|large|call_tool_result|a2a_message}[_bad] {floor|runtime|generated|setup}`
 //!
 //! `call_tool_result` and `a2a_message` are checked against the imported
-//! schema-form contracts, whose `generated` is the interpreted schema walker.
+//! schema-form contracts, whose `generated` is their generated check; with
+//! `_bad`, a one-change invalid mutant of the body (the full report).
 //!
 //! `setup` runs no round: subtract its count to get the rounds alone.
 
