@@ -253,6 +253,30 @@ impl<'a> SchemaCursor<'_, 'a> {
         self.sw.own(node, &Path::Root, depth).ok()
     }
 
+    /// A string nothing but its type constrains.
+    #[inline]
+    pub fn any_string(&mut self) -> Option<()> {
+        self.sw.w.s.string().ok().map(drop)
+    }
+
+    /// A number nothing but its type constrains, where `number` is allowed.
+    #[inline]
+    pub fn any_number(&mut self) -> Option<()> {
+        self.sw.w.s.skip_number().ok().map(drop)
+    }
+
+    /// Reads a number and tells whether it is an integer (`1.0` is).
+    #[inline]
+    pub fn integer(&mut self) -> Option<bool> {
+        self.sw.w.integer().ok().map(|t| t == crate::contract::JsonType::Integer)
+    }
+
+    /// `true`, `false` (`Some`) or `null` (`None`).
+    #[inline]
+    pub fn literal(&mut self) -> Option<Option<bool>> {
+        self.sw.w.s.literal().ok()
+    }
+
     /// The object that started at `start` judged by the object keywords of
     /// node `id`, read again by the walker (after an escaped key: the
     /// generated code matches raw bytes). `base` is the object's key base.

@@ -20,7 +20,7 @@
 //!
 //! Scalars (strings, numbers, booleans, null) are judged by the walker's own
 //! code for the node (`SchemaCursor::scalar`: type, enum, const, bounds,
-//! lengths, pattern, format). Every other schema (`allOf`, `not`, `if`,
+//! lengths, pattern, format), or read inline when only their type matters. Every other schema (`allOf`, `not`, `if`,
 //! `dependentSchemas`, `$ref` beside other keywords, `patternProperties`,
 //! `propertyNames`, `dependentRequired`, `prefixItems`, `contains`, `enum` or
 //! `const` on a container) is handed to the walker for that subtree
@@ -129,11 +129,41 @@ impl Check<'_> {
         let lit = Literal::u32_unsuffixed(id);
         let object = self.object(id);
         let array = self.array(id);
+        let n = self.schema.node(id);
+        let plain = n.enum_values.is_none() && n.constant.is_none() && n.format.is_none() && n.constraints.is_empty();
+        if !plain {
+            return quote! {
+                match c.kind()? {
+                    Kind::Object => { #object }
+                    Kind::Array => { #array }
+                    _ => c.scalar(#lit, depth),
+                }
+            };
+        }
+        // Only the type judges a scalar here: read it inline.
+        let string = if accepts(n, JsonType::String) {
+            quote! { c.any_string() }
+        } else {
+            quote! { None }
+        };
+        let number = if accepts(n, JsonType::Number) {
+            quote! { c.any_number() }
+        } else if accepts(n, JsonType::Integer) {
+            quote! { if c.integer()? { Some(()) } else { None } }
+        } else {
+            quote! { None }
+        };
+        let (boolean, null) = (accepts(n, JsonType::Boolean), accepts(n, JsonType::Null));
         quote! {
             match c.kind()? {
                 Kind::Object => { #object }
                 Kind::Array => { #array }
-                _ => c.scalar(#lit, depth),
+                Kind::String => #string,
+                Kind::Number => #number,
+                Kind::Bool | Kind::Null => {
+                    let v = c.literal()?;
+                    if (v.is_some() && #boolean) || (v.is_none() && #null) { Some(()) } else { None }
+                }
             }
         }
     }
