@@ -3,7 +3,8 @@
 //! verdict and, through `Contract::validate_json`, the same findings, on a
 //! contract that uses every construct the generator compiles (closed
 //! objects, typed maps, tagged and untagged `anyOf`, an untagged `oneOf`,
-//! arrays with bounds and `uniqueItems`, a recursive `$ref`, formats,
+//! arrays with bounds and `uniqueItems`, a recursive `$ref`, a recursive
+//! untagged union (left to the walker), formats,
 //! patterns) and some it hands to the walker (`enum` with an object member,
 //! `allOf`, `patternProperties`, `prefixItems`, `false`), on hand-written
 //! bodies (escaped keys, repeated keys, a tag that is not the first key) and
@@ -160,6 +161,17 @@ fn the_generated_check_gives_the_runtime_verdict_and_findings() {
     }
     assert!(total > 1000, "{total} bodies");
     assert!(valid > 100 && valid < total - 100, "{valid} of {total} valid: both verdicts must be exercised");
+}
+
+#[test]
+fn a_recursive_untagged_union_costs_one_walk_per_level() {
+    // Each level's first member fails (one element), the second passes: tried
+    // in code without a memo this would be 2^60 member walks.
+    let body =
+        format!(r#"{{"blocks": [{{"type": "text", "text": "hi"}}], "nest": {}1{}}}"#, "[".repeat(60), "]".repeat(60));
+    assert!(check(body.as_bytes()));
+    let bad = body.replace("1]", "\"x\"]");
+    assert!(!check(bad.as_bytes()));
 }
 
 #[test]

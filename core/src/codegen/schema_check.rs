@@ -15,7 +15,8 @@
 //!   when it is not the first key), then only the member it picks reads the
 //!   object;
 //! - an untagged union: each member tried on the same bytes (`anyOf` stops at
-//!   the first that passes, `oneOf` needs exactly one);
+//!   the first that passes, `oneOf` needs exactly one); one that contains
+//!   itself is left to the walker, whose memo bounds nested membership tests;
 //! - a bare `$ref`: a call to the target's function.
 //!
 //! Scalars (strings, numbers, booleans, null) are judged by the walker's own
@@ -107,9 +108,33 @@ impl Check<'_> {
             return true;
         }
         if n.only_applies {
-            return union_only(n);
+            // An untagged union that contains itself goes to the walker, whose
+            // memo bounds nested membership tests; tried member by member in
+            // code, their cost could multiply with the nesting of the data.
+            return union_only(n) && !(self.untagged(n) && self.on_cycle(n));
         }
         !n.in_place()
+    }
+
+    fn untagged(&self, n: &Node) -> bool {
+        n.any_of.as_ref().or(n.one_of.as_ref()).is_some_and(|u| u.tag.is_none())
+    }
+
+    /// Whether the node can reach itself (through any subschema).
+    fn on_cycle(&self, n: &Node) -> bool {
+        let target: *const Node = n;
+        let mut seen = HashSet::new();
+        let mut stack = subschemas(n);
+        while let Some(id) = stack.pop() {
+            let m = self.schema.node(id);
+            if std::ptr::eq(m, target) {
+                return true;
+            }
+            if seen.insert(id) {
+                stack.extend(subschemas(m));
+            }
+        }
+        false
     }
 
     fn body(&mut self, id: Id) -> TokenStream {
@@ -452,6 +477,30 @@ impl Check<'_> {
             Some(())
         }
     }
+}
+
+/// Every subschema a node applies to its value or to its children.
+fn subschemas(n: &Node) -> Vec<Id> {
+    let mut out: Vec<Id> = n.properties.iter().map(|(_, id)| *id).collect();
+    out.extend(n.pattern_properties.iter().map(|(_, id)| *id));
+    out.extend(n.additional);
+    out.extend(n.property_names);
+    out.extend(n.dependent_schemas.iter().map(|(_, id)| *id));
+    out.extend(&n.prefix_items);
+    out.extend(n.items);
+    out.extend(n.contains);
+    out.extend(n.reference);
+    out.extend(&n.all_of);
+    for u in [&n.any_of, &n.one_of].into_iter().flatten() {
+        out.extend(&u.members);
+    }
+    out.extend(n.not);
+    if let Some(c) = &n.condition {
+        out.push(c.test);
+        out.extend(c.then);
+        out.extend(c.otherwise);
+    }
+    out
 }
 
 /// Whether the node's only keyword is one `anyOf` or one `oneOf`.
