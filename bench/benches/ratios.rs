@@ -8,10 +8,13 @@
 //! serde).
 //!
 //! The last two bodies are checked against schema-form contracts imported
-//! from the official MCP and A2A schemas: their generated type has no
-//! generated check yet, so its `validate_json` interprets the contract
-//! (the schema walker), and `jsonschema` gets the contract's own `schema`,
-//! with formats validated.
+//! from the official MCP and A2A schemas: their generated type's
+//! `validate_json` is the generated check (`codegen/schema_check.rs`), and
+//! `jsonschema` gets the contract's own `schema`, with formats validated.
+//!
+//! A second table times bodies with findings (one change each, near the
+//! end; `bench/src/lib.rs`): the whole report, generated and runtime, and
+//! `jsonschema`'s verdict from bytes.
 //!
 //! `cargo bench -p protocolarc-bench --bench ratios`
 
@@ -21,10 +24,12 @@ use std::time::{Duration, Instant};
 use protocolarc::{Contract, ContractSpec, Report};
 use protocolarc_bench::typed::real::call_tool_result::CallToolResult;
 use protocolarc_bench::typed::real::message::Message;
+use protocolarc_bench::typed::real::tools_call_request::ToolsCallRequest;
 use protocolarc_bench::typed::{SamplingCreateMessage, TaskSend, ToolCall};
 use protocolarc_bench::{
-    a2a_message, contract, json_schema, large_sampling, mcp_call_tool_result, real_contract, real_schema, schema,
-    small_task_send, small_tool_call, A2A_MESSAGE, MCP_CALL_TOOL_RESULT,
+    a2a_message, catalog_contract, catalog_schema, contract, invalid_a2a_message, invalid_mcp_call_tool_result,
+    invalid_tools_call_request, json_schema, large_sampling, mcp_call_tool_result, real_contract, real_schema, schema,
+    small_task_send, small_tool_call, A2A_MESSAGE, MCP_CALL_TOOL_RESULT, MCP_TOOLS_CALL_REQUEST,
 };
 use serde::de::IgnoredAny;
 use serde_json::Value;
@@ -172,5 +177,80 @@ fn main() {
             body.len(),
             median(floors)
         );
+    }
+    invalid(&filter);
+}
+
+/// A body with findings and what reports them.
+struct Invalid {
+    name: &'static str,
+    body: Vec<u8>,
+    spec: ContractSpec,
+    schema: jsonschema::Validator,
+    generated: fn(&[u8]) -> Report,
+}
+
+impl Invalid {
+    fn new<T: Contract>(name: &'static str, body: Vec<u8>, spec: ContractSpec, schema: &Value) -> Invalid {
+        let schema = jsonschema::options().should_validate_formats(true).build(schema).expect("schema compiles");
+        let value: Value = serde_json::from_slice(&body).expect("json");
+        let report = spec.validate_json(&body);
+        assert!(!report.is_valid(), "{name}: the body must be invalid");
+        assert_eq!(T::validate_json(&body), report, "{name}: generated and runtime findings");
+        assert!(!schema.is_valid(&value), "{name}: jsonschema must refuse the body too");
+        Invalid { name, body, spec, schema, generated: T::validate_json }
+    }
+}
+
+/// The cost of a report with findings, as ratios to the floor.
+fn invalid(filter: &[String]) {
+    let cases = [
+        Invalid::new::<CallToolResult>(
+            "mcp_call_tool_result/bad",
+            invalid_mcp_call_tool_result(),
+            real_contract(MCP_CALL_TOOL_RESULT),
+            &real_schema(MCP_CALL_TOOL_RESULT),
+        ),
+        Invalid::new::<Message>(
+            "a2a_message/bad",
+            invalid_a2a_message(),
+            real_contract(A2A_MESSAGE),
+            &real_schema(A2A_MESSAGE),
+        ),
+        Invalid::new::<ToolsCallRequest>(
+            "mcp_tools_call_request/bad",
+            invalid_tools_call_request(),
+            catalog_contract(MCP_TOOLS_CALL_REQUEST),
+            &catalog_schema(MCP_TOOLS_CALL_REQUEST),
+        ),
+    ];
+    println!();
+    println!(
+        "{:<26} {:>6} {:>9} {:>10} {:>10} {:>11}",
+        "invalid body", "bytes", "floor ns", "generated", "runtime", "jsonschema"
+    );
+    for case in cases.iter().filter(|c| filter.is_empty() || filter.iter().any(|f| c.name.contains(f.as_str()))) {
+        let body = &case.body;
+        let floor = || serde_json::from_slice::<IgnoredAny>(black_box(body)).is_ok();
+        let candidates: [&dyn Fn() -> bool; 3] = [
+            &|| !(case.generated)(black_box(body)).is_valid(),
+            &|| !case.spec.validate_json(black_box(body)).is_valid(),
+            &|| {
+                let v: Value = serde_json::from_slice(black_box(body)).expect("json");
+                !case.schema.is_valid(&v)
+            },
+        ];
+        let n = ((BATCH.as_nanos() as f64 / batch(1000, &floor)) as usize).max(10);
+        let mut floors = Vec::new();
+        let mut ratios = vec![Vec::new(); candidates.len()];
+        for _ in 0..ROUNDS {
+            let base = batch(n, &floor);
+            floors.push(base);
+            for (r, f) in ratios.iter_mut().zip(&candidates) {
+                r.push(batch(n, *f) / base);
+            }
+        }
+        let [g, r, j] = [0, 1, 2].map(|i| median(ratios[i].clone()));
+        println!("{:<26} {:>6} {:>9.0} {g:>9.2}x {r:>9.2}x {j:>10.2}x", case.name, body.len(), median(floors));
     }
 }

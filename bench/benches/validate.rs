@@ -7,10 +7,9 @@
 //! typed parse of the generated types, on two small bodies and a ~100 KB
 //! one, and on two bodies checked against schema-form contracts imported from
 //! the official MCP and A2A schemas (a ~3 KB `CallToolResult`, an A2A
-//! message with 20 parts), all in one run. The schema-form types have no
-//! generated check yet: their `validate_json` interprets the contract (the
-//! schema walker), and `jsonschema` gets the contract's own `schema`, with
-//! formats validated.
+//! message with 20 parts), all in one run. The schema-form types'
+//! `validate_json` is their generated check (`codegen/schema_check.rs`), and
+//! `jsonschema` gets the contract's own `schema`, with formats validated.
 //!
 //! `cargo bench -p protocolarc-bench --bench validate`
 

@@ -1,10 +1,11 @@
 //! A fixed loop over one validator call, for `valgrind --tool=callgrind`
 //! (instruction counts, repeatable on a noisy machine):
 //! `cargo build --release -p protocolarc-bench --example profile &&
-//!  valgrind --tool=callgrind target/release/examples/profile {tool_call|task_send|large|call_tool_result|a2a_message} {floor|runtime|generated|setup}`
+//!  valgrind --tool=callgrind target/release/examples/profile {tool_call|task_send|large|call_tool_result|a2a_message}[_bad] {floor|runtime|generated|setup}`
 //!
 //! `call_tool_result` and `a2a_message` are checked against the imported
-//! schema-form contracts, whose `generated` is the interpreted schema walker.
+//! schema-form contracts, whose `generated` is their generated check; with
+//! `_bad`, a one-change invalid mutant of the body (the full report).
 //!
 //! `setup` runs no round: subtract its count to get the rounds alone.
 
@@ -31,6 +32,14 @@ fn main() {
             CallToolResult::validate_json,
         ),
         "a2a_message" => (real_contract(A2A_MESSAGE), protocolarc_bench::a2a_message(), Message::validate_json),
+        "call_tool_result_bad" => (
+            real_contract(MCP_CALL_TOOL_RESULT),
+            protocolarc_bench::invalid_mcp_call_tool_result(),
+            CallToolResult::validate_json,
+        ),
+        "a2a_message_bad" => {
+            (real_contract(A2A_MESSAGE), protocolarc_bench::invalid_a2a_message(), Message::validate_json)
+        }
         _ => (bundled("mcp_tool_call_1.1.0"), protocolarc_bench::small_tool_call(), ToolCall::validate_json),
     };
     let rounds = match (mode.as_str(), which.as_str()) {

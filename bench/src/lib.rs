@@ -134,6 +134,49 @@ pub fn a2a_message() -> Vec<u8> {
     body.into_bytes()
 }
 
+/// The MCP 2025-06-18 catalog contract of a `tools/call` request
+/// (`protocols/mcp/2025-06-18/`).
+pub const MCP_TOOLS_CALL_REQUEST: &str = "protocols/mcp/2025-06-18/mcp_tools_call_request.json";
+
+/// A contract of the bundled protocol catalogs, by its path under the root.
+pub fn catalog_contract(rel: &str) -> ContractSpec {
+    ContractSpec::from_path(root().join(rel)).expect("catalog contract")
+}
+
+/// The `schema` member of a catalog contract.
+pub fn catalog_schema(rel: &str) -> serde_json::Value {
+    let text = std::fs::read(root().join(rel)).expect("catalog contract");
+    let mut contract: serde_json::Value = serde_json::from_slice(&text).expect("contract is JSON");
+    contract["schema"].take()
+}
+
+/// Invalid bodies with one change each, for the cost of a body with
+/// findings: the change sits near the end, so a first-fault pass reads
+/// almost all of it before the findings are written.
+/// - [`mcp_call_tool_result`] with `"isError": "no"` (a string, not a boolean);
+/// - [`a2a_message`] with `"kind": "msg"` (not the constant `message`);
+/// - a small `tools/call` request whose `params.name` is a number.
+pub fn invalid_mcp_call_tool_result() -> Vec<u8> {
+    let body = String::from_utf8(mcp_call_tool_result()).expect("utf-8");
+    let out = body.replace(r#""isError": false"#, r#""isError": "no""#);
+    assert_ne!(out, body);
+    out.into_bytes()
+}
+
+/// See [`invalid_mcp_call_tool_result`].
+pub fn invalid_a2a_message() -> Vec<u8> {
+    let body = String::from_utf8(a2a_message()).expect("utf-8");
+    let out = body.replace(r#""kind": "message""#, r#""kind": "msg""#);
+    assert_ne!(out, body);
+    out.into_bytes()
+}
+
+/// See [`invalid_mcp_call_tool_result`].
+pub fn invalid_tools_call_request() -> Vec<u8> {
+    br#"{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": 42, "arguments": {"location": "New York"}}}"#
+        .to_vec()
+}
+
 /// A hand translation of a bundled contract to JSON Schema 2020-12
 /// (`bench/schemas/`), for the side-by-side with the `jsonschema` crate.
 pub fn json_schema(stem: &str) -> serde_json::Value {
@@ -158,13 +201,20 @@ pub mod typed {
 
     /// Schema-form contracts imported from the official schemas, each in its
     /// own module (their `$defs` types share names). Their `validate_json`
-    /// is the trait's default: the interpreted schema walker.
+    /// is the generated check (`fast_path`), then, for a body it fails, the
+    /// schema walker's findings.
     pub mod real {
         /// MCP `CallToolResult`.
         pub mod call_tool_result {
             /// `mcp.call_tool_result` 2025.6.18.
             #[protocolarc::contract("../tests/data/contracts/mcp/call_tool_result_2025.6.18.json")]
             pub struct CallToolResult;
+        }
+        /// MCP 2025-06-18 catalog: the `tools/call` request.
+        pub mod tools_call_request {
+            /// `mcp.tools/call.request` 2025.6.18.
+            #[protocolarc::contract("../protocols/mcp/2025-06-18/mcp_tools_call_request.json")]
+            pub struct ToolsCallRequest;
         }
         /// A2A `Message`.
         pub mod message {

@@ -25,6 +25,7 @@ pub use crate::json::text::Str;
 use crate::json::MAX_DEPTH;
 use crate::keywords::{enums, lengths, numbers, pattern as patterns};
 use crate::walk::{Path, Quick, Walk};
+use crate::walk_schema::{First, Memo, SchemaWalk};
 
 /// Where a generated validator is in the bytes: the walker in quick mode,
 /// without a contract (the generated code holds it).
@@ -177,6 +178,247 @@ impl<'a> Cursor<'a> {
     /// among two or more elements, or on many elements.
     pub fn distinct(&mut self, base: usize) -> Option<()> {
         self.w.unique(base, &Path::Root).ok()
+    }
+}
+
+/// Where a generated schema-form validator is in the bytes: the schema
+/// walker in first-fault mode (an exact verdict: it never gives up), with
+/// the compiled schema the generated code was written from. The generated
+/// code reads objects, arrays and unions itself and calls the walker for
+/// scalars and for every schema it does not compile ([`SchemaCursor::node`]),
+/// so its verdict is the runtime's by construction.
+pub struct SchemaCursor<'m, 'a> {
+    sw: SchemaWalk<'static, 'a, 'm, First>,
+}
+
+/// What [`SchemaCursor::key`] read.
+pub enum NextKey<'a> {
+    /// A key without escapes: its raw bytes.
+    Plain(&'a [u8]),
+    /// A key with an escape (the generated code matches raw bytes, so the
+    /// walker reads the object again).
+    Escaped,
+    /// The object's `}`.
+    End,
+    /// A syntax fault.
+    Syntax,
+}
+
+/// Runs a generated schema-form root check over `bytes` with the schema of
+/// `spec`: `true` exactly when the body is valid.
+pub fn run_schema(
+    spec: &'static ContractSpec,
+    bytes: &[u8],
+    root: impl FnOnce(&mut SchemaCursor<'_, '_>) -> Option<()>,
+) -> bool {
+    let Some(schema) = spec.schema() else { return spec.passes(bytes) };
+    let memo = Memo::default();
+    let mut c = SchemaCursor { sw: SchemaWalk::new(schema, bytes, First, &memo) };
+    let ok = root(&mut c).is_some() && c.sw.w.s.finish().is_ok();
+    c.sw.finish();
+    ok
+}
+
+impl<'a> SchemaCursor<'_, 'a> {
+    /// The kind of the next value.
+    #[inline]
+    pub fn kind(&mut self) -> Option<Kind> {
+        self.sw.w.s.peek_kind().ok()
+    }
+
+    /// The offset where the next value starts (its kind already read).
+    #[inline]
+    pub fn offset(&self) -> usize {
+        self.sw.w.s.offset()
+    }
+
+    /// Moves back to `at` (the start of a value read before).
+    #[inline]
+    pub fn seek(&mut self, at: usize) {
+        self.sw.w.s.seek(at);
+    }
+
+    /// The value here judged by node `id` of the schema: the walker itself
+    /// (a schema the generator does not compile).
+    #[inline(never)]
+    pub fn node(&mut self, id: u32, depth: usize, chain: usize) -> Option<()> {
+        self.sw.value(id, &Path::Root, depth, chain).ok()
+    }
+
+    /// The scalar here (string, number, boolean or null) judged by the own
+    /// keywords of node `id` (the walker's own code).
+    #[inline]
+    pub fn scalar(&mut self, id: u32, depth: usize) -> Option<()> {
+        let node = self.sw.schema.node(id);
+        self.sw.own(node, &Path::Root, depth).ok()
+    }
+
+    /// A string nothing but its type constrains.
+    #[inline]
+    pub fn any_string(&mut self) -> Option<()> {
+        self.sw.w.s.string().ok().map(drop)
+    }
+
+    /// A number nothing but its type constrains, where `number` is allowed.
+    #[inline]
+    pub fn any_number(&mut self) -> Option<()> {
+        self.sw.w.s.skip_number().ok().map(drop)
+    }
+
+    /// Reads a number and tells whether it is an integer (`1.0` is).
+    #[inline]
+    pub fn integer(&mut self) -> Option<bool> {
+        self.sw.w.integer().ok().map(|t| t == crate::contract::JsonType::Integer)
+    }
+
+    /// `true`, `false` (`Some`) or `null` (`None`).
+    #[inline]
+    pub fn literal(&mut self) -> Option<Option<bool>> {
+        self.sw.w.s.literal().ok()
+    }
+
+    /// The object that started at `start` judged by the object keywords of
+    /// node `id`, read again by the walker (after an escaped key: the
+    /// generated code matches raw bytes). `base` is the object's key base.
+    #[inline(never)]
+    pub fn object_again(&mut self, id: u32, start: usize, base: usize, depth: usize) -> Option<()> {
+        self.sw.w.end_object(base);
+        self.sw.w.s.seek(start);
+        let node = self.sw.schema.node(id);
+        self.sw.object(node, &Path::Root, depth).ok()
+    }
+
+    /// A value nothing constrains: syntax, depth and duplicate keys only.
+    #[inline]
+    pub fn skip(&mut self, depth: usize) -> Option<()> {
+        self.sw.w.skip(&Path::Root, depth).ok().map(drop)
+    }
+
+    /// Enters the object that starts here at `depth`; returns the base of
+    /// its undeclared keys.
+    #[inline]
+    pub fn object(&mut self, depth: usize) -> Option<usize> {
+        if depth >= MAX_DEPTH {
+            return None;
+        }
+        self.sw.w.s.object_start();
+        Some(self.sw.w.keys_base())
+    }
+
+    /// The next key of the object being read.
+    #[inline(always)]
+    pub fn key(&mut self, first: &mut bool) -> NextKey<'a> {
+        let key = self.sw.w.s.object_key(*first);
+        *first = false;
+        match key {
+            Ok(Some(k)) if k.is_escaped() => NextKey::Escaped,
+            Ok(Some(k)) => NextKey::Plain(k.raw()),
+            Ok(None) => NextKey::End,
+            Err(_) => NextKey::Syntax,
+        }
+    }
+
+    /// An undeclared plain key: fails when another undeclared key of the
+    /// same object repeats it.
+    #[inline]
+    pub fn entry(&mut self, base: usize, key: &'a [u8]) -> Option<()> {
+        let at = key.as_ptr() as usize - self.sw.w.s.bytes().as_ptr() as usize;
+        match self.sw.w.other_repeats(base, key, at, false, &mut None) {
+            Ok(false) => Some(()),
+            _ => None,
+        }
+    }
+
+    /// Leaves the object whose undeclared keys start at `base`.
+    #[inline]
+    pub fn end_object(&mut self, base: usize) {
+        self.sw.w.end_object(base);
+    }
+
+    /// Enters the array that starts here at `depth`.
+    #[inline]
+    pub fn array(&mut self, depth: usize) -> Option<()> {
+        if depth >= MAX_DEPTH {
+            return None;
+        }
+        self.sw.w.s.array_start();
+        Some(())
+    }
+
+    /// Moves to the next element; `false` at `]`.
+    #[inline]
+    pub fn next(&mut self, count: usize) -> Option<bool> {
+        self.sw.w.s.array_next(count == 0).ok()
+    }
+
+    /// The base of the element spans of a `uniqueItems` array.
+    #[inline]
+    pub fn spans(&self) -> usize {
+        self.sw.w.spans_base()
+    }
+
+    /// Records the element that started at `start` and has just been read.
+    #[inline]
+    pub fn span(&mut self, start: usize) {
+        self.sw.w.span(start);
+    }
+
+    /// `uniqueItems` over the elements recorded since `base` (exact).
+    pub fn distinct(&mut self, base: usize) -> Option<()> {
+        self.sw.w.unique(base, &Path::Root).ok()
+    }
+
+    /// The raw text of the plain string value of `key` in the object that
+    /// starts at `start` at `depth` (a union's tag); `None` when the key is
+    /// missing, its value is not a plain string, or the object is not well
+    /// formed before it (the caller then asks the walker). Leaves the
+    /// position unspecified: the caller seeks back to `start`.
+    #[inline]
+    pub fn tag(&mut self, start: usize, key: &[u8], depth: usize) -> Option<&'a [u8]> {
+        let (keys, spans) = (self.sw.w.keys_base(), self.sw.w.spans_base());
+        self.sw.w.s.seek(start);
+        let found = self.find_tag(key, depth);
+        self.sw.w.truncate(keys, spans);
+        found
+    }
+
+    fn find_tag(&mut self, key: &[u8], depth: usize) -> Option<&'a [u8]> {
+        if depth >= MAX_DEPTH {
+            return None;
+        }
+        self.sw.w.s.object_start();
+        let mut first = true;
+        while let Some(k) = self.sw.w.s.object_key(first).ok()? {
+            first = false;
+            if k.is_escaped() {
+                return None;
+            }
+            if k.raw() == key {
+                let s = &mut self.sw.w.s;
+                if s.peek_kind().ok()? != Kind::String {
+                    return None;
+                }
+                let v = s.string().ok()?;
+                return (!v.is_escaped()).then(|| v.raw());
+            }
+            // A member before the tag: skipped by the walker (no allocation).
+            self.sw.w.skip(&Path::Root, depth + 1).ok()?;
+        }
+        None
+    }
+
+    /// Runs `f` on the value at `start`, as a union member: on failure the
+    /// stacks and the position go back to where they were.
+    #[inline]
+    pub fn attempt(&mut self, start: usize, f: impl FnOnce(&mut Self) -> Option<()>) -> bool {
+        let (keys, spans) = (self.sw.w.keys_base(), self.sw.w.spans_base());
+        self.sw.w.s.seek(start);
+        if f(self).is_some() {
+            return true;
+        }
+        self.sw.w.truncate(keys, spans);
+        self.sw.w.s.seek(start);
+        false
     }
 }
 

@@ -86,7 +86,19 @@ pub(crate) fn is_asserted(format: &str) -> bool {
 
 /// Whether `text` is a valid `format`; `None` when the format is not asserted (an annotation).
 pub(crate) fn check(format: &str, text: &str) -> Option<bool> {
-    let b = text.as_bytes();
+    match format {
+        "regex" => Some(is_regex(text)),
+        "uri-template" => Some(is_uri_template(text)),
+        _ => check_bytes(format, text.as_bytes()),
+    }
+}
+
+/// [`check`] on the bytes of valid UTF-8 text, for every format whose parser
+/// reads bytes (all but `regex` and `uri-template`, which answer `None`
+/// here): the walker calls it on an unescaped string's raw bytes, without
+/// decoding them a second time.
+#[inline]
+pub(crate) fn check_bytes(format: &str, b: &[u8]) -> Option<bool> {
     Some(match format {
         "byte" => is_byte(b),
         "date" => is_date(b),
@@ -97,11 +109,9 @@ pub(crate) fn check(format: &str, text: &str) -> Option<bool> {
         "ipv4" => is_ipv4(b),
         "ipv6" => is_ipv6(b),
         "json-pointer" => is_json_pointer(b),
-        "regex" => is_regex(text),
         "time" => is_time(b),
         "uri" => is_uri(b, true),
         "uri-reference" => is_uri(b, false),
-        "uri-template" => is_uri_template(text),
         "uuid" => is_uuid(b),
         _ => return None,
     })
@@ -303,7 +313,7 @@ fn is_uuid(b: &[u8]) -> bool {
 
 /// RFC 4648 §4 base64 with padding.
 fn is_byte(b: &[u8]) -> bool {
-    let alphabet = |c: &u8| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/';
+    let alphabet = |c: &u8| CLASS[*c as usize] & BASE64 != 0;
     if !b.len().is_multiple_of(4) {
         return false;
     }
@@ -312,7 +322,8 @@ fn is_byte(b: &[u8]) -> bool {
         [body @ .., x, y, b'='] if alphabet(x) && alphabet(y) => body,
         _ => b,
     };
-    body.iter().all(alphabet)
+    // Branch-free over the body (the long part): one lookup and one `and`.
+    body.iter().fold(BASE64, |all, &c| all & CLASS[c as usize]) != 0
 }
 
 /// RFC 6901 JSON pointer.
@@ -712,12 +723,42 @@ fn sub_delim(c: u8) -> bool {
 
 /// RFC 3986 `pchar` and `/`, `?` (query and fragment characters).
 fn query_char(c: u8) -> bool {
-    unreserved(c) || sub_delim(c) || matches!(c, b':' | b'@' | b'/' | b'?')
+    CLASS[c as usize] & QUERY != 0
 }
+
+/// Byte classes, one table lookup per byte on the long strings (`data`,
+/// `blob`, URIs): base64's alphabet, RFC 3986 `query` and `pchar` / `/`.
+const BASE64: u8 = 1;
+const QUERY: u8 = 2;
+const PATH: u8 = 4;
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        let alnum = c.is_ascii_alphanumeric();
+        let unreserved = alnum || matches!(c, b'-' | b'.' | b'_' | b'~');
+        let sub_delim = matches!(c, b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=');
+        let query = unreserved || sub_delim || matches!(c, b':' | b'@' | b'/' | b'?');
+        let mut class = 0;
+        if alnum || c == b'+' || c == b'/' {
+            class |= BASE64;
+        }
+        if query {
+            class |= QUERY;
+        }
+        if query && c != b'?' {
+            class |= PATH;
+        }
+        t[i] = class;
+        i += 1;
+    }
+    t
+};
 
 /// RFC 3986 `pchar` and `/` (path characters).
 fn path_char(c: u8) -> bool {
-    c != b'?' && query_char(c)
+    CLASS[c as usize] & PATH != 0
 }
 
 /// Whether every byte is `allowed` or starts a `%XX` triplet.

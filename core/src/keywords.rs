@@ -464,6 +464,11 @@ pub(crate) mod format {
     /// format that is only an annotation). Decodes only an escaped string.
     #[inline]
     pub(crate) fn is_valid(name: &str, s: &Str<'_>) -> bool {
+        // An unescaped string's raw bytes are its text (the scanner has
+        // checked their UTF-8): no second pass for the byte-level formats.
+        if !s.is_escaped() && name != "regex" && name != "uri-template" {
+            return crate::format::check_bytes(name, s.raw()) != Some(false);
+        }
         crate::format::check(name, &s.decode()) != Some(false)
     }
 

@@ -64,7 +64,7 @@ impl ContractSpec {
     /// against. The same report as [`ContractSpec::validate_json`].
     pub fn validate_json_full(&self, data: &[u8]) -> Report {
         if let Some(schema) = &self.schema {
-            return crate::walk_schema::validate(schema, data);
+            return crate::walk_schema::collect(schema, data);
         }
         let mut w = Walk::new(&self.fields, data, Collect::default());
         let outcome = w.document(&self.tree, self.strict);

@@ -284,6 +284,38 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         Walk { fields, s: Scanner::new(bytes), keys, spans, mode }
     }
 
+    /// A walk in another mode over the same bytes, from `start`, on this
+    /// walk's stacks (no allocation, no pool round trip): a membership test
+    /// of the schema walk. Hand it back with [`Walk::give_back`].
+    #[inline]
+    pub(crate) fn lend<N: Mode>(&mut self, start: usize, mode: N) -> Walk<'c, 'a, N> {
+        let mut s = Scanner::new(self.s.bytes());
+        s.seek(start);
+        let keys = std::mem::take(&mut self.keys);
+        let spans = std::mem::take(&mut self.spans);
+        Walk { fields: self.fields, s, keys, spans, mode }
+    }
+
+    /// Takes back the stacks lent to `sub` (as they were when lent: a walk
+    /// that stopped early may have left entries) and returns its mode.
+    #[inline]
+    pub(crate) fn give_back<N: Mode>(&mut self, sub: Walk<'c, 'a, N>, keys: usize, spans: usize) -> N {
+        let Walk { keys: mut k, spans: mut sp, mode, .. } = sub;
+        k.truncate(keys);
+        sp.truncate(spans);
+        self.keys = k;
+        self.spans = sp;
+        mode
+    }
+
+    /// Drops the keys and spans recorded past `keys` and `spans` (a walk
+    /// that stopped early, read again from an earlier point).
+    #[inline]
+    pub(crate) fn truncate(&mut self, keys: usize, spans: usize) {
+        self.keys.truncate(keys);
+        self.spans.truncate(spans);
+    }
+
     /// Ends the walk: the stacks go back to the pool.
     pub(crate) fn finish(self) -> M {
         let Walk { mut keys, mut spans, mode, .. } = self;

@@ -71,15 +71,57 @@ impl Mode for First {
 #[derive(Default)]
 pub(crate) struct Memo {
     /// Verdicts of first-fault walks.
-    valid: RefCell<HashMap<(Id, usize), bool>>,
+    valid: RefCell<Verdicts>,
     /// Findings of collect walks (for the messages of failed unions).
     findings: RefCell<HashMap<(Id, usize), Vec<Finding>>>,
 }
 
+/// Verdicts by (node, value offset): the first [`Verdicts::INLINE`] in a
+/// fixed array searched linearly (a body has few membership tests: no
+/// hashing, no allocation), the rest in a hash map.
+/// A verdict is the offset where the value ends when it is valid (a value
+/// never ends at 0), 0 when it is not.
+pub(crate) struct Verdicts {
+    len: usize,
+    inline: [(Id, usize, usize); Verdicts::INLINE],
+    more: HashMap<(Id, usize), usize>,
+}
+
+impl Default for Verdicts {
+    fn default() -> Self {
+        Verdicts { len: 0, inline: [(0, 0, 0); Verdicts::INLINE], more: HashMap::new() }
+    }
+}
+
+impl Verdicts {
+    const INLINE: usize = 16;
+
+    #[inline]
+    fn get(&self, id: Id, start: usize) -> Option<usize> {
+        if let Some(&(_, _, v)) = self.inline[..self.len].iter().find(|(i, s, _)| *i == id && *s == start) {
+            return Some(v);
+        }
+        if self.more.is_empty() {
+            return None;
+        }
+        self.more.get(&(id, start)).copied()
+    }
+
+    #[inline]
+    fn insert(&mut self, id: Id, start: usize, v: usize) {
+        if self.len < Verdicts::INLINE {
+            self.inline[self.len] = (id, start, v);
+            self.len += 1;
+        } else {
+            self.more.insert((id, start), v);
+        }
+    }
+}
+
 pub(crate) struct SchemaWalk<'c, 'a, 'm, M> {
-    schema: &'c Schema,
+    pub(crate) schema: &'c Schema,
     pub(crate) w: Walk<'c, 'a, M>,
-    memo: &'m Memo,
+    pub(crate) memo: &'m Memo,
 }
 
 impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
@@ -111,7 +153,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
 
     /// One value at `path`, judged by node `id`. `depth` counts the value's
     /// nesting, `chain` the applicators applied to this same value.
-    fn value(&mut self, id: Id, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Result<(), M::Stop> {
+    pub(crate) fn value(&mut self, id: Id, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Result<(), M::Stop> {
         let schema = self.schema;
         let node = schema.node(id);
         if chain > MAX_CHAIN {
@@ -143,7 +185,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             return Ok(());
         }
         self.own(node, path, depth)?;
-        if node.in_place() {
+        if node.applies {
             let end = self.w.s.offset();
             self.applicators(node, start, path, depth, chain)?;
             self.w.s.seek(end);
@@ -159,15 +201,24 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
 
     /// Whether the value at `start` is valid under `id` (memoised).
     fn valid(&mut self, id: Id, start: usize, depth: usize, chain: usize) -> bool {
-        if let Some(&v) = self.memo.valid.borrow().get(&(id, start)) {
+        self.valid_end(id, start, depth, chain) != 0
+    }
+
+    /// Where the value at `start` ends when it is valid under `id`, 0 when
+    /// it is not (memoised). A valid value was read whole, its syntax and
+    /// keys checked: the caller may go on from its end.
+    fn valid_end(&mut self, id: Id, start: usize, depth: usize, chain: usize) -> usize {
+        if let Some(v) = self.memo.valid.borrow().get(id, start) {
             return v;
         }
-        let mut sub = SchemaWalk::new(self.schema, self.bytes(), First, self.memo);
-        sub.w.s.seek(start);
-        let ok = sub.value(id, &Path::Root, depth, chain + 1).is_ok();
-        sub.finish();
-        self.memo.valid.borrow_mut().insert((id, start), ok);
-        ok
+        // On this walk's own stacks: no fresh walk, no allocation.
+        let (keys, spans) = (self.w.keys_base(), self.w.spans_base());
+        let w = self.w.lend(start, First);
+        let mut sub = SchemaWalk { schema: self.schema, w, memo: self.memo };
+        let end = if sub.value(id, &Path::Root, depth, chain + 1).is_ok() { sub.w.s.offset() } else { 0 };
+        self.w.give_back(sub.w, keys, spans);
+        self.memo.valid.borrow_mut().insert(id, start, end);
+        end
     }
 
     /// Every finding of the value at `start` under `id`, with real paths.
@@ -252,16 +303,24 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             };
         }
         let mut passed: Vec<usize> = Vec::new();
+        let mut end = 0;
         for (i, &m) in members.iter().enumerate() {
-            if self.valid(m, start, depth, chain) {
-                passed.push(i);
+            let at = self.valid_end(m, start, depth, chain);
+            if at != 0 {
+                // The member read the whole value: go on from its end.
+                self.w.s.seek(at);
                 if !one {
                     return Ok(());
                 }
+                passed.push(i);
+                end = at;
             }
         }
         match passed.len() {
-            1 => Ok(()),
+            1 => {
+                self.w.s.seek(end);
+                Ok(())
+            }
             0 => self.fault_with(rule, path, |this| {
                 let keyword = if one { "oneOf" } else { "anyOf" };
                 format!("no member of '{keyword}' matches; {}", this.closest(members, start, path, depth, chain))
@@ -407,10 +466,10 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     }
 
     /// The keywords of `node` that judge the value itself, reading it once.
-    fn own(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+    pub(crate) fn own(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         match self.w.s.peek_kind()? {
             Kind::String => {
-                let s = self.w.s.string()?;
+                let s = self.read_string()?;
                 if self.type_ok(node, JsonType::String, path)? {
                     self.string(node, &s, path)?;
                 }
@@ -458,6 +517,51 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             }
         }
         Ok(())
+    }
+
+    /// A string value. First-fault mode reads it through `Option`: a
+    /// `Result<Str, SyntaxError>` copied through the stack overlaps at odd
+    /// offsets and stalls store forwarding (BENCHMARKS.md).
+    #[inline(always)]
+    fn read_string(&mut self) -> Result<Str<'a>, M::Stop> {
+        let at = self.w.s.offset();
+        match self.w.s.string().ok() {
+            Some(s) => Ok(s),
+            None if M::COLLECTS => Err(self.string_fault(at)),
+            None => Err(M::give_up()),
+        }
+    }
+
+    /// The syntax fault of the string at `at`, read again (off the hot path).
+    #[cold]
+    #[inline(never)]
+    fn string_fault(&mut self, at: usize) -> M::Stop {
+        self.w.s.seek(at);
+        match self.w.s.string() {
+            Err(e) => e.into(),
+            Ok(_) => M::give_up(),
+        }
+    }
+
+    /// The next key of an object, through `Option` as [`Self::read_string`].
+    #[inline(always)]
+    fn read_key(&mut self, first: bool) -> Result<Option<Str<'a>>, M::Stop> {
+        let at = self.w.s.offset();
+        match self.w.s.object_key(first).ok() {
+            Some(k) => Ok(k),
+            None if M::COLLECTS => Err(self.key_fault(at, first)),
+            None => Err(M::give_up()),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn key_fault(&mut self, at: usize, first: bool) -> M::Stop {
+        self.w.s.seek(at);
+        match self.w.s.object_key(first) {
+            Err(e) => e.into(),
+            Ok(_) => M::give_up(),
+        }
     }
 
     fn type_ok(&mut self, node: &Node, actual: JsonType, path: &Path<'_, '_>) -> Result<bool, M::Stop> {
@@ -522,34 +626,74 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         Ok(())
     }
 
-    fn object(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+    pub(crate) fn object(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         if depth >= MAX_DEPTH {
             return Err(self.w.mode.too_deep(path));
         }
         let start = self.w.s.offset();
         self.w.s.object_start();
         let mut seen = Seen::new(node.required.len());
+        // Declared properties find their repeats by seen-bits; only the
+        // other keys go on the walk's key stack.
+        let mut props = Seen::new(node.properties.len());
         let base = self.w.keys_base();
         let mut many: Option<HashSet<String>> = None;
         let mut first = true;
         let mut count = 0u64;
-        while let Some(key) = self.w.s.object_key(first)? {
+        while let Some(key) = self.read_key(first)? {
             first = false;
             count += 1;
-            let key_frame = Path::Key(path, key);
-            let here = M::frame(&key_frame);
-            if self.w.other_repeats(base, key.raw(), key.offset(), key.is_escaped(), &mut many)? {
+            // The key as scalars (in registers), and its path frame only
+            // in a mode that renders paths: a `Str` copied through the stack
+            // at odd offsets stalls store forwarding (see BENCHMARKS.md).
+            let (raw, at, escaped) = (key.raw(), key.offset(), key.is_escaped());
+            let key_frame;
+            let here = if M::COLLECTS {
+                key_frame = Path::Key(path, Str::new(raw, escaped, at));
+                &key_frame
+            } else {
+                &Path::Root
+            };
+            let declared = if escaped {
+                node.properties.iter().position(|(name, _)| Str::new(raw, escaped, at).eq_str(name))
+            } else {
+                node.properties.iter().position(|(name, _)| name.as_bytes() == raw)
+            };
+            let repeat = match declared {
+                Some(i) => {
+                    let again = props.get(i);
+                    props.set(i);
+                    again
+                }
+                None => self.w.other_repeats(base, raw, at, escaped, &mut many)?,
+            };
+            if repeat {
                 self.w.mode.fault(rules::JSON_DUPLICATE_KEY, here, || duplicate::MESSAGE.to_string())?;
                 self.w.skip(here, depth + 1)?;
                 continue;
             }
-            if let Some(i) = node.required.iter().position(|r| key.eq_str(r)) {
-                seen.set(i);
+            match declared {
+                Some(i) => {
+                    if let Some(r) = node.property_required[i] {
+                        seen.set(r as usize);
+                    }
+                }
+                None if node.required_elsewhere => {
+                    if let Some(i) = node.required.iter().position(|r| Str::new(raw, escaped, at).eq_str(r)) {
+                        seen.set(i);
+                    }
+                }
+                None => {}
             }
             if let Some(names) = node.property_names {
-                self.property_name(names, &key, here, depth)?;
+                self.property_name(names, &Str::new(raw, escaped, at), here, depth)?;
             }
-            self.member(node, &key, here, depth)?;
+            if let Some(i) = declared.filter(|_| node.pattern_properties.is_empty()) {
+                // The common case: a declared property and no pattern.
+                self.value(node.properties[i].1, here, depth + 1, 0)?;
+                continue;
+            }
+            self.member(node, declared, &Str::new(raw, escaped, at), here, depth)?;
         }
         self.w.end_object(base);
         for (i, name) in node.required.iter().enumerate() {
@@ -589,8 +733,15 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     }
 
     /// One member's value: every schema that applies to its key.
-    fn member(&mut self, node: &'c Node, key: &Str<'a>, here: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
-        let declared = node.properties.iter().find(|(name, _)| key.eq_str(name)).map(|(_, id)| *id);
+    fn member(
+        &mut self,
+        node: &'c Node,
+        declared: Option<usize>,
+        key: &Str<'a>,
+        here: &Path<'_, 'a>,
+        depth: usize,
+    ) -> Result<(), M::Stop> {
+        let declared = declared.map(|i| node.properties[i].1);
         let mut patterns = node.pattern_properties.iter().filter(|(p, _)| p.matches(key)).map(|(_, id)| *id);
         let first = declared.or_else(|| patterns.next());
         let Some(first) = first else {
@@ -606,6 +757,9 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                 }
             };
         };
+        if node.pattern_properties.is_empty() {
+            return self.value(first, here, depth + 1, 0);
+        }
         self.w.s.peek_kind()?;
         let start = self.w.s.offset();
         self.value(first, here, depth + 1, 0)?;
@@ -639,7 +793,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         Ok(())
     }
 
-    fn array(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+    pub(crate) fn array(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         if depth >= MAX_DEPTH {
             return Err(self.w.mode.too_deep(path));
         }
@@ -718,6 +872,12 @@ pub(crate) fn validate(schema: &Schema, data: &[u8]) -> crate::report::Report {
     if passes(schema, data) {
         return crate::report::Report::default();
     }
+    collect(schema, data)
+}
+
+/// The collect walk alone: every finding of `data` (none for a valid body),
+/// for a caller that has run a first-fault check already.
+pub(crate) fn collect(schema: &Schema, data: &[u8]) -> crate::report::Report {
     let memo = Memo::default();
     let mut walk = SchemaWalk::new(schema, data, Collect::default(), &memo);
     let outcome = walk.document();

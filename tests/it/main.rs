@@ -30,6 +30,7 @@ mod rebuild;
 mod regression;
 mod rule_records;
 mod rules;
+mod schema_check;
 mod schema_cli;
 mod schema_conformance;
 mod schema_diff;

@@ -9,7 +9,9 @@
 //! must agree: the runtime validator, a reference JSON Schema 2020-12
 //! validator (the `jsonschema` crate, format assertion on) on the same
 //! schema, and the generated type (`from_json` is `Ok` exactly when the body
-//! is valid, and `to_json` gives back the same JSON value).
+//! is valid, and `to_json` gives back the same JSON value). The generated
+//! check (`Contract::fast_path`) must give the runtime's verdict, and
+//! `Contract::validate_json` the runtime's findings.
 
 use protocolarc::{Contract, ContractSpec};
 use protocolarc_tests::typed::real;
@@ -159,6 +161,11 @@ fn agree<T: Contract + PartialEq + std::fmt::Debug>(kind: &str) -> (usize, usize
             let bytes = serde_json::to_vec(&candidate).unwrap();
             let ours = spec.validate_json(&bytes);
             let theirs = reference.is_valid(&candidate);
+            // The generated check (`fast_path`, the schema compiled into
+            // code) is an exact verdict, and `validate_json` through it
+            // gives the runtime's findings.
+            assert_eq!(T::fast_path(&bytes), ours.is_valid(), "{kind}: the generated check disagrees on {candidate}");
+            assert_eq!(T::validate_json(&bytes), ours, "{kind}: generated findings differ on {candidate}");
             if ours.is_valid() != theirs {
                 disagreements.push(format!("{candidate}: ours {:?}, reference valid={theirs}", ours.findings()));
             }

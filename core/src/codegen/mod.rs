@@ -19,6 +19,7 @@ use crate::contract::tree::Node;
 use crate::contract::{ContractSpec, FieldSpec, JsonType, Scalar};
 
 mod schema;
+mod schema_check;
 mod validator;
 
 /// The item the attribute sits on.

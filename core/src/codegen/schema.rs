@@ -16,8 +16,9 @@
 //!   stricter than the validator, so `from_json` is `Ok` exactly when the
 //!   body is valid.
 //!
-//! Validation is the runtime's schema walker (`Contract::fast_path`'s
-//! default), the same findings by construction.
+//! Validation: `Contract::fast_path` is generated (`schema_check.rs`), the
+//! schema walker specialised to the graph, an exact verdict; a body it fails
+//! gets its findings from the runtime's walker.
 
 use std::collections::{HashMap, HashSet};
 
@@ -45,7 +46,8 @@ pub(super) fn expand(spec: &ContractSpec, schema: &Schema, item: &Item, text: To
     g.root(&item.name, &docs, item.attrs.clone());
     let ident = format_ident!("{}", item.name);
     let items = g.out;
-    let contract = super::contract_impl(spec, &ident, &text, path, TokenStream::new());
+    let check = super::schema_check::fast_path(schema);
+    let contract = super::contract_impl(spec, &ident, &text, path, check);
     quote! {
         #(#items)*
 

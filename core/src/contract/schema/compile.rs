@@ -75,8 +75,12 @@ pub(in crate::contract) fn compile(cx: &mut Ctx<'_>, root: &Json<'_>) -> Option<
     c.tags();
     for n in &mut c.nodes {
         n.trivial = n.is_trivial();
-        n.only_applies = n.in_place() && n.has_no_own_keyword();
+        n.applies = n.in_place();
+        n.only_applies = n.applies && n.has_no_own_keyword();
         n.bare = if n.is_bare_ref() { n.reference } else { None };
+        n.property_required =
+            n.properties.iter().map(|(name, _)| n.required.iter().position(|r| r == name).map(|i| i as u32)).collect();
+        n.required_elsewhere = n.required.iter().any(|r| !n.properties.iter().any(|(name, _)| name == r));
     }
     let mut canon = String::new();
     let mut s = Scanner::new(c.cx.bytes);

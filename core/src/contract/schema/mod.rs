@@ -139,6 +139,15 @@ pub(crate) struct Node {
     /// Set after compiling: whether the node's own keywords constrain
     /// nothing (it only applies other schemas: a union, a `$ref`, `allOf`).
     pub only_applies: bool,
+    /// Set after compiling: for each of `properties`, its index in
+    /// `required` (the walker marks a required key as it reads the property).
+    pub property_required: Vec<Option<u32>>,
+    /// Set after compiling: whether some `required` name is not among
+    /// `properties` (then every other key is looked up in `required`).
+    pub required_elsewhere: bool,
+    /// Set after compiling: [`Node::in_place`], read by the walker on every
+    /// value.
+    pub applies: bool,
 }
 
 impl Node {

@@ -1,0 +1,518 @@
+//! (feature `codegen`) The generated check of a schema-form contract:
+//! `Contract::fast_path`, the schema walker (`walk_schema.rs`) specialised
+//! to one schema graph.
+//!
+//! One function per schema node the value can reach, recursion allowed (a
+//! `$ref` is a call). The generated code reads what gives the walker its
+//! cost itself:
+//! - an object: its keys matched by a compiled `match` on their raw bytes,
+//!   seen-bits for repeats and required keys, `additionalProperties` (closed,
+//!   a typed map or open) and `minProperties`/`maxProperties` as constants;
+//! - an array: `items`, `minItems`/`maxItems` as constants, `uniqueItems`
+//!   by the walker's own check;
+//! - a tagged union (`anyOf`/`oneOf` whose members are told apart by a
+//!   string `const`): the tag is found (read again from the object's start
+//!   when it is not the first key), then only the member it picks reads the
+//!   object;
+//! - an untagged union: each member tried on the same bytes (`anyOf` stops at
+//!   the first that passes, `oneOf` needs exactly one); one that contains
+//!   itself is left to the walker, whose memo bounds nested membership tests;
+//! - a bare `$ref`: a call to the target's function.
+//!
+//! Scalars (strings, numbers, booleans, null) are judged by the walker's own
+//! code for the node (`SchemaCursor::scalar`: type, enum, const, bounds,
+//! lengths, pattern, format), or read inline when only their type matters. Every other schema (`allOf`, `not`, `if`,
+//! `dependentSchemas`, `$ref` beside other keywords, `patternProperties`,
+//! `propertyNames`, `dependentRequired`, `prefixItems`, `contains`, `enum` or
+//! `const` on a container) is handed to the walker for that subtree
+//! (`SchemaCursor::node`), as is an object with an escaped key
+//! (`SchemaCursor::object_again`). The cursor runs the walker in its
+//! first-fault mode, which never gives up, so every generated function is an
+//! exact verdict: `Some` exactly when the runtime finds nothing. That is
+//! what lets an untagged `oneOf` count its passing members. A body the check
+//! fails goes to the finding engine for its findings.
+
+use std::collections::{BTreeMap, HashSet};
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::contract::schema::compile::MAX_CHAIN;
+use crate::contract::schema::{Id, Node, Schema};
+use crate::contract::JsonType;
+
+/// The `fast_path` method of `impl Contract for #ty`.
+pub(super) fn fast_path(schema: &Schema) -> TokenStream {
+    let mut g = Check { schema, fns: BTreeMap::new(), queued: HashSet::new(), pending: Vec::new() };
+    let root = g.call(Schema::ROOT, quote! { 0usize }, quote! { 0usize });
+    while let Some(id) = g.pending.pop() {
+        let body = g.body(id);
+        let name = fn_name(id);
+        let chain_max = Literal::usize_unsuffixed(MAX_CHAIN);
+        g.fns.insert(
+            id,
+            quote! {
+                #[allow(unused, clippy::all, clippy::pedantic)]
+                fn #name(c: &mut SchemaCursor<'_, '_>, depth: usize, chain: usize) -> Option<()> {
+                    if chain > #chain_max {
+                        return None;
+                    }
+                    #body
+                }
+            },
+        );
+    }
+    let fns = g.fns.values();
+    quote! {
+        /// The generated check: the schema walker with the schema compiled in.
+        fn fast_path(bytes: &[u8]) -> bool {
+            // Hygiene: the user's module may define its own `Option`, `Some`...
+            use ::std::option::Option::{self, None, Some};
+            use ::protocolarc::__private::fast::{self, Kind, NextKey, SchemaCursor};
+            #(#fns)*
+            fast::run_schema(<Self as ::protocolarc::Contract>::spec(), bytes, |c| #root)
+        }
+    }
+}
+
+fn fn_name(id: Id) -> proc_macro2::Ident {
+    format_ident!("node_{}", id)
+}
+
+struct Check<'s> {
+    schema: &'s Schema,
+    /// The functions written so far, by node.
+    fns: BTreeMap<Id, TokenStream>,
+    queued: HashSet<Id>,
+    pending: Vec<Id>,
+}
+
+impl Check<'_> {
+    /// An expression of type `Option<()>` that reads the next value with
+    /// node `id`: its function, or the walker when it is not compiled.
+    fn call(&mut self, id: Id, depth: TokenStream, chain: TokenStream) -> TokenStream {
+        if !self.compiled(self.schema.node(id)) {
+            let id = Literal::u32_unsuffixed(id);
+            return quote! { c.node(#id, #depth, #chain) };
+        }
+        if self.queued.insert(id) {
+            self.pending.push(id);
+        }
+        let name = fn_name(id);
+        quote! { #name(c, #depth, #chain) }
+    }
+
+    /// Whether the node gets a function of its own.
+    fn compiled(&self, n: &Node) -> bool {
+        if n.bare.is_some() || n.never || n.trivial {
+            return true;
+        }
+        if n.only_applies {
+            // An untagged union that contains itself goes to the walker, whose
+            // memo bounds nested membership tests; tried member by member in
+            // code, their cost could multiply with the nesting of the data.
+            return union_only(n) && !(self.untagged(n) && self.on_cycle(n));
+        }
+        !n.in_place()
+    }
+
+    fn untagged(&self, n: &Node) -> bool {
+        n.any_of.as_ref().or(n.one_of.as_ref()).is_some_and(|u| u.tag.is_none())
+    }
+
+    /// Whether the node can reach itself (through any subschema).
+    fn on_cycle(&self, n: &Node) -> bool {
+        let target: *const Node = n;
+        let mut seen = HashSet::new();
+        let mut stack = subschemas(n);
+        while let Some(id) = stack.pop() {
+            let m = self.schema.node(id);
+            if std::ptr::eq(m, target) {
+                return true;
+            }
+            if seen.insert(id) {
+                stack.extend(subschemas(m));
+            }
+        }
+        false
+    }
+
+    fn body(&mut self, id: Id) -> TokenStream {
+        let n = self.schema.node(id);
+        if let Some(to) = n.bare {
+            return self.call(to, quote! { depth }, quote! { chain + 1 });
+        }
+        if n.never {
+            return quote! { None };
+        }
+        if n.trivial {
+            return quote! { c.skip(depth) };
+        }
+        if n.only_applies {
+            return self.union(id);
+        }
+        let lit = Literal::u32_unsuffixed(id);
+        let object = self.object(id);
+        let array = self.array(id);
+        let n = self.schema.node(id);
+        let plain = n.enum_values.is_none() && n.constant.is_none() && n.format.is_none() && n.constraints.is_empty();
+        if !plain {
+            return quote! {
+                match c.kind()? {
+                    Kind::Object => { #object }
+                    Kind::Array => { #array }
+                    _ => c.scalar(#lit, depth),
+                }
+            };
+        }
+        // Only the type judges a scalar here: read it inline.
+        let string = if accepts(n, JsonType::String) {
+            quote! { c.any_string() }
+        } else {
+            quote! { None }
+        };
+        let number = if accepts(n, JsonType::Number) {
+            quote! { c.any_number() }
+        } else if accepts(n, JsonType::Integer) {
+            quote! { if c.integer()? { Some(()) } else { None } }
+        } else {
+            quote! { None }
+        };
+        let (boolean, null) = (accepts(n, JsonType::Boolean), accepts(n, JsonType::Null));
+        quote! {
+            match c.kind()? {
+                Kind::Object => { #object }
+                Kind::Array => { #array }
+                Kind::String => #string,
+                Kind::Number => #number,
+                Kind::Bool | Kind::Null => {
+                    let v = c.literal()?;
+                    if (v.is_some() && #boolean) || (v.is_none() && #null) { Some(()) } else { None }
+                }
+            }
+        }
+    }
+
+    /// A union node (nothing else): dispatch on its tag, or try its members.
+    fn union(&mut self, id: Id) -> TokenStream {
+        let n = self.schema.node(id);
+        let lit = Literal::u32_unsuffixed(id);
+        let (u, one) = match (&n.any_of, &n.one_of) {
+            (Some(u), None) => (u, false),
+            (None, Some(u)) => (u, true),
+            _ => unreachable!("union_only"),
+        };
+        if u.tag.as_ref().is_some_and(|t| t.values.iter().any(|v| v.string.is_none())) {
+            // A tag that is not a string: the walker matches it canonically.
+            return quote! { c.node(#lit, depth, chain) };
+        }
+        let members = u.members.clone();
+        let tag = u.tag.clone();
+        let untagged = if one {
+            let tries = members.iter().map(|&m| {
+                let call = self.call(m, quote! { depth }, quote! { chain + 1 });
+                quote! {
+                    if c.attempt(start, |c| #call) {
+                        if end.is_some() {
+                            return None;
+                        }
+                        end = Some(c.offset());
+                    }
+                }
+            });
+            let tries: Vec<TokenStream> = tries.collect();
+            quote! {
+                let mut end: Option<usize> = None;
+                #(#tries)*
+                c.seek(end?);
+                Some(())
+            }
+        } else {
+            let tries: Vec<TokenStream> = members
+                .iter()
+                .map(|&m| {
+                    let call = self.call(m, quote! { depth }, quote! { chain + 1 });
+                    quote! {
+                        if c.attempt(start, |c| #call) {
+                            return Some(());
+                        }
+                    }
+                })
+                .collect();
+            quote! {
+                #(#tries)*
+                None
+            }
+        };
+        let Some(tag) = tag else {
+            return quote! {
+                c.kind()?;
+                let start = c.offset();
+                #untagged
+            };
+        };
+        let key = Literal::byte_string(tag.key.as_bytes());
+        let mut arms = Vec::new();
+        let mut taken = HashSet::new();
+        for (i, &m) in members.iter().enumerate() {
+            let value = tag.values[i].string.as_deref().unwrap_or_default();
+            if !taken.insert(value.to_string()) {
+                // Two members with one tag value: the walker picks the first.
+                continue;
+            }
+            let value = Literal::byte_string(value.as_bytes());
+            let call = self.call(m, quote! { depth }, quote! { chain + 1 });
+            arms.push(quote! {
+                Some(#value) => {
+                    c.seek(start);
+                    #call
+                }
+            });
+        }
+        quote! {
+            if c.kind()? != Kind::Object {
+                // Not an object: the walker tries every member.
+                return c.node(#lit, depth, chain);
+            }
+            let start = c.offset();
+            match c.tag(start, #key, depth) {
+                #(#arms)*
+                // A tag no member has: `field.enum`.
+                Some(_) => None,
+                // Missing, escaped, not a string: the walker decides.
+                None => {
+                    c.seek(start);
+                    c.node(#lit, depth, chain)
+                }
+            }
+        }
+    }
+
+    /// The `Kind::Object` arm of a node with own keywords.
+    fn object(&mut self, id: Id) -> TokenStream {
+        let n = self.schema.node(id);
+        let lit = Literal::u32_unsuffixed(id);
+        if !accepts(n, JsonType::Object) {
+            return quote! { None };
+        }
+        if n.enum_values.is_some()
+            || n.constant.is_some()
+            || !n.pattern_properties.is_empty()
+            || n.property_names.is_some()
+            || !n.dependent_required.is_empty()
+            || n.required_elsewhere
+            || n.properties.len() > 256
+        {
+            return quote! { c.node(#lit, depth, chain) };
+        }
+        let no_keyword = n.properties.is_empty()
+            && n.required.is_empty()
+            && n.additional.is_none()
+            && n.min_properties.is_none()
+            && n.max_properties.is_none();
+        if no_keyword {
+            return quote! { c.skip(depth) };
+        }
+        let words = n.properties.len().div_ceil(64).max(1);
+        let words_lit = Literal::usize_unsuffixed(words);
+        let mut arms = Vec::new();
+        let props = n.properties.clone();
+        let mut names = HashSet::new();
+        for (i, (name, prop)) in props.iter().enumerate() {
+            if !names.insert(name.clone()) {
+                continue;
+            }
+            let (w, bit) = (Literal::usize_unsuffixed(i / 64), Literal::u64_unsuffixed(1u64 << (i % 64)));
+            let key = Literal::byte_string(name.as_bytes());
+            let call = self.call(*prop, quote! { depth + 1 }, quote! { 0usize });
+            arms.push(quote! {
+                #key => {
+                    if seen[#w] & #bit != 0 {
+                        return None;
+                    }
+                    seen[#w] |= #bit;
+                    #call?;
+                }
+            });
+        }
+        let n = self.schema.node(id);
+        let other = match n.additional {
+            Some(_) if n.closed => quote! { _ => return None, },
+            Some(extra) => {
+                let call = self.call(extra, quote! { depth + 1 }, quote! { 0usize });
+                quote! {
+                    _ => {
+                        c.entry(base, key)?;
+                        #call?;
+                    }
+                }
+            }
+            None => quote! {
+                _ => {
+                    c.entry(base, key)?;
+                    c.skip(depth + 1)?;
+                }
+            },
+        };
+        let n = self.schema.node(id);
+        let mut required = vec![0u64; words];
+        for r in n.property_required.iter().enumerate().filter_map(|(i, r)| r.map(|_| i)) {
+            required[r / 64] |= 1 << (r % 64);
+        }
+        let checks = required.iter().enumerate().filter(|(_, &r)| r != 0).map(|(w, &r)| {
+            let (w, r) = (Literal::usize_unsuffixed(w), Literal::u64_unsuffixed(r));
+            quote! {
+                if seen[#w] & #r != #r {
+                    return None;
+                }
+            }
+        });
+        let min = n.min_properties.map(|m| {
+            let m = Literal::u64_unsuffixed(m);
+            quote! {
+                if count < #m {
+                    return None;
+                }
+            }
+        });
+        let max = n.max_properties.map(|m| {
+            let m = Literal::u64_unsuffixed(m);
+            quote! {
+                if count > #m {
+                    return None;
+                }
+            }
+        });
+        quote! {
+            let start = c.offset();
+            let base = c.object(depth)?;
+            let mut seen = [0u64; #words_lit];
+            let mut first = true;
+            let mut count = 0u64;
+            loop {
+                let key = match c.key(&mut first) {
+                    NextKey::Plain(key) => key,
+                    // An escaped key: the walker reads the object again.
+                    NextKey::Escaped => return c.object_again(#lit, start, base, depth),
+                    NextKey::End => break,
+                    NextKey::Syntax => return None,
+                };
+                count += 1;
+                match key {
+                    #(#arms)*
+                    #other
+                }
+            }
+            c.end_object(base);
+            #(#checks)*
+            #min
+            #max
+            Some(())
+        }
+    }
+
+    /// The `Kind::Array` arm of a node with own keywords.
+    fn array(&mut self, id: Id) -> TokenStream {
+        let n = self.schema.node(id);
+        let lit = Literal::u32_unsuffixed(id);
+        if !accepts(n, JsonType::Array) {
+            return quote! { None };
+        }
+        if n.enum_values.is_some() || n.constant.is_some() || !n.prefix_items.is_empty() || n.contains.is_some() {
+            return quote! { c.node(#lit, depth, chain) };
+        }
+        let c = &n.constraints;
+        let unique = c.unique_items;
+        if n.items.is_none() && c.min_items.is_none() && c.max_items.is_none() && !unique {
+            return quote! { c.skip(depth) };
+        }
+        let min = c.min_items.map(|m| {
+            let m = Literal::u64_unsuffixed(m);
+            quote! {
+                if (count as u64) < #m {
+                    return None;
+                }
+            }
+        });
+        let max = c.max_items.map(|m| {
+            let m = Literal::u64_unsuffixed(m);
+            quote! {
+                if (count as u64) > #m {
+                    return None;
+                }
+            }
+        });
+        let element = match n.items {
+            Some(items) => {
+                let call = self.call(items, quote! { depth + 1 }, quote! { 0usize });
+                quote! { #call?; }
+            }
+            None => quote! { c.skip(depth + 1)?; },
+        };
+        let (open, each, close) = if unique {
+            (
+                quote! { let spans = c.spans(); },
+                quote! {
+                    c.kind()?;
+                    let at = c.offset();
+                    #element
+                    c.span(at);
+                },
+                quote! { c.distinct(spans)?; },
+            )
+        } else {
+            (TokenStream::new(), element, TokenStream::new())
+        };
+        quote! {
+            c.array(depth)?;
+            #open
+            let mut count = 0usize;
+            while c.next(count)? {
+                #each
+                count += 1;
+            }
+            #min
+            #max
+            #close
+            Some(())
+        }
+    }
+}
+
+/// Every subschema a node applies to its value or to its children.
+fn subschemas(n: &Node) -> Vec<Id> {
+    let mut out: Vec<Id> = n.properties.iter().map(|(_, id)| *id).collect();
+    out.extend(n.pattern_properties.iter().map(|(_, id)| *id));
+    out.extend(n.additional);
+    out.extend(n.property_names);
+    out.extend(n.dependent_schemas.iter().map(|(_, id)| *id));
+    out.extend(&n.prefix_items);
+    out.extend(n.items);
+    out.extend(n.contains);
+    out.extend(n.reference);
+    out.extend(&n.all_of);
+    for u in [&n.any_of, &n.one_of].into_iter().flatten() {
+        out.extend(&u.members);
+    }
+    out.extend(n.not);
+    if let Some(c) = &n.condition {
+        out.push(c.test);
+        out.extend(c.then);
+        out.extend(c.otherwise);
+    }
+    out
+}
+
+/// Whether the node's only keyword is one `anyOf` or one `oneOf`.
+fn union_only(n: &Node) -> bool {
+    n.reference.is_none()
+        && n.all_of.is_empty()
+        && n.not.is_none()
+        && n.condition.is_none()
+        && n.dependent_schemas.is_empty()
+        && (n.any_of.is_some() != n.one_of.is_some())
+}
+
+fn accepts(n: &Node, t: JsonType) -> bool {
+    n.types.is_none_or(|set| set.accepts(t))
+}
