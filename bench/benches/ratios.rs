@@ -88,6 +88,23 @@ impl Case {
 }
 
 /// Nanoseconds per call of `f` over a batch of `n` calls.
+/// `ROUNDS` rounds of a batch of the floor, then a batch of each candidate
+/// (calls per batch from a first estimate of the floor): the floor's
+/// per-call times, and each candidate's per-round ratios to the floor.
+fn interleave(floor: &dyn Fn() -> bool, candidates: &[&dyn Fn() -> bool]) -> (Vec<f64>, Vec<Vec<f64>>) {
+    let n = ((BATCH.as_nanos() as f64 / batch(1000, floor)) as usize).max(10);
+    let mut floors = Vec::new();
+    let mut ratios = vec![Vec::new(); candidates.len()];
+    for _ in 0..ROUNDS {
+        let base = batch(n, floor);
+        floors.push(base);
+        for (r, f) in ratios.iter_mut().zip(candidates) {
+            r.push(batch(n, *f) / base);
+        }
+    }
+    (floors, ratios)
+}
+
 fn batch(n: usize, f: &dyn Fn() -> bool) -> f64 {
     let start = Instant::now();
     let mut ok = 0;
@@ -159,17 +176,7 @@ fn main() {
             &|| parsed(&|v| case.schema.is_valid(v)),
             &|| parsed(&case.compiled),
         ];
-        // Calls per batch, from a first estimate of the floor.
-        let n = ((BATCH.as_nanos() as f64 / batch(1000, &floor)) as usize).max(10);
-        let mut floors = Vec::new();
-        let mut ratios = vec![Vec::new(); candidates.len()];
-        for _ in 0..ROUNDS {
-            let base = batch(n, &floor);
-            floors.push(base);
-            for (r, f) in ratios.iter_mut().zip(&candidates) {
-                r.push(batch(n, *f) / base);
-            }
-        }
+        let (floors, ratios) = interleave(&floor, &candidates);
         let [g, r, t, j, c] = [0, 1, 2, 3, 4].map(|i| median(ratios[i].clone()));
         println!(
             "{:<26} {:>6} {:>9.0} {g:>9.2}x {r:>9.2}x {t:>9.2}x {j:>10.2}x {c:>10.2}x",
@@ -240,16 +247,7 @@ fn invalid(filter: &[String]) {
                 !case.schema.is_valid(&v)
             },
         ];
-        let n = ((BATCH.as_nanos() as f64 / batch(1000, &floor)) as usize).max(10);
-        let mut floors = Vec::new();
-        let mut ratios = vec![Vec::new(); candidates.len()];
-        for _ in 0..ROUNDS {
-            let base = batch(n, &floor);
-            floors.push(base);
-            for (r, f) in ratios.iter_mut().zip(&candidates) {
-                r.push(batch(n, *f) / base);
-            }
-        }
+        let (floors, ratios) = interleave(&floor, &candidates);
         let [g, r, j] = [0, 1, 2].map(|i| median(ratios[i].clone()));
         println!("{:<26} {:>6} {:>9.0} {g:>9.2}x {r:>9.2}x {j:>10.2}x", case.name, body.len(), median(floors));
     }

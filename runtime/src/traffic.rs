@@ -270,10 +270,11 @@ impl<'c> Traffic<'c> {
     /// judged by their request's method on the threads again.
     pub fn lines(&mut self, file: &str, lines: &[(usize, &[u8])], jobs: usize) -> Vec<Judged> {
         let router = &self.router;
-        let parsed = in_parts(lines, jobs, |part| {
+        let mut lines: Vec<&(usize, &[u8])> = lines.iter().collect();
+        let parsed = in_parts(&mut lines, jobs, |part| {
             let mut out = Vec::with_capacity(part.len());
-            for (number, bytes) in part {
-                router.parse_line(&mut out, label(file, *number), bytes);
+            for &mut &(number, bytes) in part {
+                router.parse_line(&mut out, label(file, number), bytes);
             }
             out
         });
@@ -290,7 +291,7 @@ impl<'c> Traffic<'c> {
             return steps.into_iter().map(|s| router.finish(s)).collect();
         }
         let mut steps = steps;
-        in_parts_mut(&mut steps, jobs, |part| {
+        in_parts(&mut steps, jobs, |part| {
             part.iter_mut().map(|s| router.finish(std::mem::replace(s, Step::Taken))).collect()
         })
     }
@@ -298,27 +299,7 @@ impl<'c> Traffic<'c> {
 
 /// `f` on `items` split in up to `jobs` consecutive parts, on as many
 /// threads (this one included); the outputs in order.
-fn in_parts<T: Sync, U: Send>(items: &[T], jobs: usize, f: impl Fn(&[T]) -> Vec<U> + Sync) -> Vec<U> {
-    if jobs <= 1 || items.len() < 2 {
-        return f(items);
-    }
-    let size = items.len().div_ceil(jobs);
-    let f = &f;
-    std::thread::scope(|scope| {
-        let mut parts = items.chunks(size);
-        let first = parts.next().unwrap_or_default();
-        let handles: Vec<_> = parts.map(|part| scope.spawn(move || f(part))).collect();
-        let mut out = f(first);
-        for h in handles {
-            // A judge never panics on input; should one anyway, so does the run (as with one job).
-            out.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
-        }
-        out
-    })
-}
-
-/// [`in_parts`] on parts that can be taken from.
-fn in_parts_mut<T: Send, U: Send>(items: &mut [T], jobs: usize, f: impl Fn(&mut [T]) -> Vec<U> + Sync) -> Vec<U> {
+fn in_parts<T: Send, U: Send>(items: &mut [T], jobs: usize, f: impl Fn(&mut [T]) -> Vec<U> + Sync) -> Vec<U> {
     if jobs <= 1 || items.len() < 2 {
         return f(items);
     }

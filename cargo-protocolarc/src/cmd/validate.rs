@@ -71,6 +71,21 @@ struct Batch<'r, 'c> {
     units: Vec<Unit>,
 }
 
+impl<'r, 'c> Batch<'r, 'c> {
+    /// An empty batch judged on `jobs` threads, written as `sink` writes.
+    fn new(jobs: usize, sink: &Sink<'_>, route: Route<'r, 'c>) -> Self {
+        Batch {
+            jobs,
+            format: sink.format,
+            quiet: sink.quiet,
+            route,
+            files: Vec::new(),
+            buf: Vec::new(),
+            units: Vec::new(),
+        }
+    }
+}
+
 impl<'c> Batch<'_, 'c> {
     fn push(&mut self, unit: Unit, sink: &mut Sink<'_>, progress: &mut Progress) -> Result<(), Failure> {
         self.units.push(unit);
@@ -289,15 +304,7 @@ fn validate(cx: &Ctx, args: ValidateArgs, jobs: usize, sink: &mut Sink<'_>) -> R
             searched = describe_inputs(&sources);
             let route: Route<'_, '_> =
                 &|envelope| Ok((!own_fixtures || envelope.contract() == contract.name()).then_some(&contract));
-            let mut batch = Batch {
-                jobs,
-                format: sink.format,
-                quiet: sink.quiet,
-                route,
-                files: Vec::new(),
-                buf: Vec::new(),
-                units: Vec::new(),
-            };
+            let mut batch = Batch::new(jobs, sink, route);
             let read = batch.read(&mut repo, &sources, sink, &mut progress);
             // What was read before an input error is still reported.
             batch.flush(sink, &mut progress)?;
@@ -319,15 +326,7 @@ fn validate(cx: &Ctx, args: ValidateArgs, jobs: usize, sink: &mut Sink<'_>) -> R
                     project.contracts.display()
                 ))),
             };
-            let mut batch = Batch {
-                jobs,
-                format: sink.format,
-                quiet: sink.quiet,
-                route,
-                files: Vec::new(),
-                buf: Vec::new(),
-                units: Vec::new(),
-            };
+            let mut batch = Batch::new(jobs, sink, route);
             let read = batch.read(&mut repo, &sources, sink, &mut progress);
             batch.flush(sink, &mut progress)?;
             read?;

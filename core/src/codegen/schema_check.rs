@@ -485,21 +485,10 @@ fn subschemas(n: &Node) -> Vec<Id> {
     out.extend(n.pattern_properties.iter().map(|(_, id)| *id));
     out.extend(n.additional);
     out.extend(n.property_names);
-    out.extend(n.dependent_schemas.iter().map(|(_, id)| *id));
     out.extend(&n.prefix_items);
     out.extend(n.items);
     out.extend(n.contains);
-    out.extend(n.reference);
-    out.extend(&n.all_of);
-    for u in [&n.any_of, &n.one_of].into_iter().flatten() {
-        out.extend(&u.members);
-    }
-    out.extend(n.not);
-    if let Some(c) = &n.condition {
-        out.push(c.test);
-        out.extend(c.then);
-        out.extend(c.otherwise);
-    }
+    out.extend(crate::contract::schema::compile::in_place_edges(n));
     out
 }
 

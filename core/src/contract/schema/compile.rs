@@ -517,7 +517,7 @@ impl Compiler<'_, '_> {
 }
 
 /// The nodes applied to the same value as `n`.
-fn in_place_edges(n: &Node) -> Vec<Id> {
+pub(crate) fn in_place_edges(n: &Node) -> Vec<Id> {
     let mut out: Vec<Id> = n.reference.into_iter().collect();
     out.extend(&n.all_of);
     for u in [&n.any_of, &n.one_of].into_iter().flatten() {
