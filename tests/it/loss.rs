@@ -259,4 +259,10 @@ fn the_dialect_tables_cite_their_sources() {
         "{}",
         out.stdout
     );
+    // The rules only `loss` reports are records `rules` explains.
+    for id in [loss::SCHEMA_ABSENT, loss::ANNOTATION_DROPPED] {
+        let explained = cli(&["rules", id]);
+        assert_eq!(explained.code, 0, "{id}: {}", explained.stderr);
+        assert!(explained.stdout.starts_with(&format!("{id} [loss]\n")), "{}", explained.stdout);
+    }
 }

@@ -20,6 +20,7 @@ enum AnyRule {
     Validation(&'static Rule),
     Change(&'static ChangeRule),
     Check(&'static CheckRule),
+    Loss(&'static CheckRule),
 }
 
 impl AnyRule {
@@ -27,7 +28,7 @@ impl AnyRule {
         match self {
             AnyRule::Validation(r) => r.id,
             AnyRule::Change(r) => r.id,
-            AnyRule::Check(r) => r.id,
+            AnyRule::Check(r) | AnyRule::Loss(r) => r.id,
         }
     }
 
@@ -36,6 +37,7 @@ impl AnyRule {
             AnyRule::Validation(_) => "validate",
             AnyRule::Change(_) => "diff",
             AnyRule::Check(_) => "check",
+            AnyRule::Loss(_) => "loss",
         }
     }
 
@@ -43,7 +45,7 @@ impl AnyRule {
         match self {
             AnyRule::Validation(r) => r.summary,
             AnyRule::Change(r) => r.summary,
-            AnyRule::Check(r) => r.summary,
+            AnyRule::Check(r) | AnyRule::Loss(r) => r.summary,
         }
     }
 
@@ -52,7 +54,7 @@ impl AnyRule {
         match self {
             AnyRule::Validation(r) => r.severity.to_string(),
             AnyRule::Change(r) => impacts(r),
-            AnyRule::Check(_) => String::new(),
+            AnyRule::Check(_) | AnyRule::Loss(_) => String::new(),
         }
     }
 }
@@ -63,11 +65,12 @@ fn impacts(r: &ChangeRule) -> String {
     each.join(", ")
 }
 
-/// Every rule: validation, change, check, each in its table's order.
+/// Every rule: validation, change, check, loss, each in its table's order.
 fn every_rule() -> Vec<AnyRule> {
     let mut out: Vec<AnyRule> = validation::VALIDATION_RULES.iter().map(|r| AnyRule::Validation(r)).collect();
     out.extend(change::CHANGE_RULES.iter().map(|r| AnyRule::Change(r)));
     out.extend(checks::CHECK_RULES.iter().map(|r| AnyRule::Check(r)));
+    out.extend(protocolarc::loss::LOSS_RULES.iter().map(|r| AnyRule::Loss(r)));
     out
 }
 
@@ -115,7 +118,7 @@ fn explain(rule: AnyRule) -> String {
             }
             (r.explanation, r.example, r.fix)
         }
-        AnyRule::Check(r) => (r.explanation, r.example, r.fix),
+        AnyRule::Check(r) | AnyRule::Loss(r) => (r.explanation, r.example, r.fix),
     };
     para("", explanation);
     para("example: ", example);

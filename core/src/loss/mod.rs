@@ -20,16 +20,42 @@ use serde_json::{json, Value};
 
 pub use dialect::{tables, Action, Dialect, Format, Row, Source};
 
+use crate::chain::CheckRule;
 use crate::contract::{ContractDirection, ContractSpec};
 use crate::diff::{self, Impact};
 
 /// The field of a loss that concerns the whole tool.
 pub const TOOL_FIELD: &str = crate::diff::CONTRACT_FIELD;
 
-/// The rule of a blocker: the target has no input schema at all.
-pub const SCHEMA_ABSENT: &str = "loss.schema.absent";
-/// The rule of a dropped annotation (`description`, `title`, `examples`).
-pub const ANNOTATION_DROPPED: &str = "loss.annotation.dropped";
+/// The record of a blocker: the target has no input schema at all.
+pub const SCHEMA_ABSENT_RULE: &CheckRule = &CheckRule {
+    id: "loss.schema.absent",
+    summary: "the target format has nowhere to put an input schema: the tool's whole input contract is lost (blocker)",
+    explanation: "Some formats describe a tool without any schema for its input: an A2A agent skill has an id, a \
+                  name, a description, tags, examples and media types, and no member that holds a JSON Schema. \
+                  Whatever the tool checks, a peer reading only that format can send anything. The witness is \
+                  a body the tool rejects, which the target has no way to refuse.",
+    example: "`cargo protocolarc loss tools.json --to a2a`: one blocker per tool.",
+    fix: "Keep the contract beside the skill (an extension or a link to the tool's schema), or validate the \
+          input where the tool runs; no projection into the format itself can carry it.",
+};
+/// The record of a dropped annotation (`description`, `title`, `examples`).
+pub const ANNOTATION_DROPPED_RULE: &CheckRule = &CheckRule {
+    id: "loss.annotation.dropped",
+    summary: "an annotation (description, title, examples) does not cross into the target format (minor)",
+    explanation: "Annotations reject nothing, but a model chooses tools and fills arguments from them: a \
+                  description or title the target has no member for, or examples beyond the one it keeps, are \
+                  gone on the other side. Checks the target lets through are the compatibility engine's rules \
+                  (`field.pattern.relaxed`, ...), with witnesses.",
+    example: "An MCP tool's `title` sent to OpenAI function calling, which has no title member.",
+    fix: "Fold what matters into the description the target keeps.",
+};
+/// The rule id of a blocker.
+pub const SCHEMA_ABSENT: &str = SCHEMA_ABSENT_RULE.id;
+/// The rule id of a dropped annotation.
+pub const ANNOTATION_DROPPED: &str = ANNOTATION_DROPPED_RULE.id;
+/// The records of the rules only `loss` reports (the rest are change rules).
+pub const LOSS_RULES: &[&CheckRule] = &[SCHEMA_ABSENT_RULE, ANNOTATION_DROPPED_RULE];
 
 /// How much a loss costs, worst last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
