@@ -907,7 +907,10 @@ impl<'de> DeserializeSeed<'de> for TopVisitor {
 /// The members of a JSON object, or why the bytes are not one: one pass over
 /// the bytes, keys borrowed.
 fn parse_object(bytes: &[u8]) -> Result<Members<'_>, String> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
+    // The UTF-8 of the line checked once, fast, so that the reader need not
+    // check each borrowed member again (a `RawValue` read from bytes is).
+    let Ok(text) = std::str::from_utf8(bytes) else { return parse_object_slowly(bytes) };
+    let mut de = serde_json::Deserializer::from_str(text);
     let top = TopVisitor.deserialize(&mut de).and_then(|t| de.end().map(|()| t));
     match top {
         Ok(Top::Object(m)) => Ok(m),
