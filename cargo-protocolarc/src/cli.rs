@@ -265,19 +265,43 @@ pub(crate) struct ValidateArgs {
     pub contract: Option<PathBuf>,
     /// Envelope files or directories (default: the project's fixtures).
     pub envelopes: Vec<PathBuf>,
+    #[command(flatten)]
+    pub bulk: BulkArgs,
+}
+
+/// The output and threading options of the commands that judge many
+/// messages (`validate`, `traffic`).
+#[derive(Debug, Args)]
+pub(crate) struct BulkArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
-    /// Print only failing envelopes, then a summary line (text), or list only
-    /// failing results before the summary (JSON): for big captures.
+    /// Print only failing messages, then the summary line (text), or list
+    /// only failing results before the summary (JSON): for big captures.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Validate on N threads (default: every core). Output stays in input
+    /// Judge on N threads (default: every core). Output stays in input
     /// order, byte for byte what one job prints; memory stays bounded (a
-    /// batch of envelopes at a time).
+    /// batch of lines at a time).
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
 }
+
+impl BulkArgs {
+    /// `--jobs`, or every core.
+    pub fn jobs(&self) -> usize {
+        self.jobs
+            .map_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get), usize::from)
+    }
+}
+
+/// Lines judged together by `validate` and `traffic`: on the jobs' threads,
+/// then written in input order. Enough to keep the threads busy; memory
+/// holds one batch (at most this many lines, or [`BATCH_BYTES`] past one
+/// line), whatever the input's size.
+pub(crate) const BATCH_LINES: usize = 4096;
+/// The bytes of lines one batch holds at most (past its last line).
+pub(crate) const BATCH_BYTES: usize = 4 << 20;
 
 #[derive(Debug, Args)]
 pub(crate) struct DiffArgs {

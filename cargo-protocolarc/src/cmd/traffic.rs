@@ -15,7 +15,7 @@ use protocolarc::traffic::{hints, Hint, Judged, Traffic};
 use protocolarc::Catalog;
 
 use super::Ctx;
-use crate::cli::ReportFormat;
+use crate::cli::{BulkArgs, ReportFormat, BATCH_BYTES, BATCH_LINES};
 use crate::progress::Progress;
 use crate::{exit, Failure};
 
@@ -101,26 +101,9 @@ pub(crate) struct TrafficArgs {
     /// Tool contracts (from `import tools-list`) to judge tools/call arguments and structured results.
     #[arg(long, value_name = "DIR")]
     pub tools: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
-    pub format: ReportFormat,
-    /// Print only failing messages, then the summary (text), or list only
-    /// failing results (JSON): for big captures.
-    #[arg(long, short)]
-    pub quiet: bool,
-    /// Judge on N threads (default: every core). Output stays in input
-    /// order, byte for byte what one job prints; memory stays bounded (a
-    /// batch of lines at a time).
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
+    #[command(flatten)]
+    pub bulk: BulkArgs,
 }
-
-/// Lines judged together: on the jobs' threads, then written in input
-/// order. Enough to keep the threads busy; memory holds one batch (at most
-/// this many lines, or this many bytes past one line), whatever the
-/// capture's size.
-const BATCH_LINES: usize = 4096;
-const BATCH_BYTES: usize = 4 << 20;
 
 /// Writes verdicts as they come.
 struct Sink<'w> {
@@ -193,17 +176,15 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     let label = format!("{name}@{revision}");
     let mut traffic = Traffic::new(&name, &label, &catalog, tools.as_ref());
     let mut sink = Sink {
-        format: args.format,
+        format: args.bulk.format,
         out,
         protocol: label,
         summary: Summary::default(),
         started: false,
-        quiet: args.quiet,
+        quiet: args.bulk.quiet,
         written: 0,
     };
-    let jobs = args
-        .jobs
-        .map_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get), usize::from);
+    let jobs = args.bulk.jobs();
     let mut progress = Progress::new("traffic");
     for file in &files {
         traffic.start_file();

@@ -14,17 +14,10 @@ use protocolarc::InputError;
 use protocolarc::{ContractSpec, Report};
 
 use super::{input, inputs, Ctx};
-use crate::cli::{ReportFormat, ValidateArgs};
+use crate::cli::{ReportFormat, ValidateArgs, BATCH_BYTES, BATCH_LINES};
 use crate::progress::Progress;
 use crate::source::{Input, Repo};
 use crate::{exit, Failure};
-
-/// Envelopes validated together: on `jobs` threads, then written in input
-/// order. Big enough to keep the threads busy, small enough that memory
-/// does not grow with the input (at most this many envelopes, or this many
-/// bytes of lines past one line).
-const BATCH: usize = 4096;
-const BATCH_BYTES: usize = 4 << 20;
 
 /// Writes outcomes in input order.
 struct Sink<'w> {
@@ -89,7 +82,7 @@ impl<'r, 'c> Batch<'r, 'c> {
 impl<'c> Batch<'_, 'c> {
     fn push(&mut self, unit: Unit, sink: &mut Sink<'_>, progress: &mut Progress) -> Result<(), Failure> {
         self.units.push(unit);
-        if self.units.len() >= BATCH || self.buf.len() >= BATCH_BYTES {
+        if self.units.len() >= BATCH_LINES || self.buf.len() >= BATCH_BYTES {
             self.flush(sink, progress)?;
         }
         Ok(())
@@ -277,11 +270,9 @@ impl Sink<'_> {
 }
 
 pub(crate) fn run(cx: &Ctx, args: ValidateArgs, out: &mut dyn Write) -> Result<i32, Failure> {
-    let jobs = args
-        .jobs
-        .map_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get), usize::from);
-    let mut sink =
-        Sink { format: args.format, out, summary: Summary::default(), started: false, quiet: args.quiet, written: 0 };
+    let jobs = args.bulk.jobs();
+    let (format, quiet) = (args.bulk.format, args.bulk.quiet);
+    let mut sink = Sink { format, out, summary: Summary::default(), started: false, quiet, written: 0 };
     match validate(cx, args, jobs, &mut sink) {
         Err(Failure::Input(msg)) => {
             sink.abort(&msg)?;

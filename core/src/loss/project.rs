@@ -111,7 +111,7 @@ impl Projector<'_> {
         for (k, v) in m {
             self.keyword(k, v, field, &mut out);
         }
-        self.whole_object(m, &mut out, field);
+        self.whole_object(m, &mut out);
         Value::Object(out)
     }
 
@@ -165,15 +165,12 @@ impl Projector<'_> {
                     }
                 }
             }
-            // Whole-object actions are applied once the keywords are read.
-            Action::Close | Action::RequireAllNullable => {
-                if k == "additionalProperties" || k == "required" {
-                    if k == "required" {
-                        out.insert(k.to_string(), v.clone());
-                    }
-                } else {
-                    out.insert(k.to_string(), self.sub(k, v, field));
-                }
+            // The whole-object step writes `additionalProperties: false`.
+            Action::Close => {}
+            // The whole-object step lists every property where there are
+            // properties; elsewhere `required` stands as written.
+            Action::RequireAllNullable => {
+                out.insert(k.to_string(), v.clone());
             }
             // `$ref` is inlined before the keywords are read; a row naming
             // another keyword `inline` carries it as written.
@@ -225,8 +222,7 @@ impl Projector<'_> {
     }
 
     /// The actions that apply to every object schema, named or not.
-    fn whole_object(&mut self, original: &Map<String, Value>, out: &mut Map<String, Value>, field: &str) {
-        let _ = field;
+    fn whole_object(&self, original: &Map<String, Value>, out: &mut Map<String, Value>) {
         let is_object = original.contains_key("properties")
             || original.contains_key("additionalProperties")
             || match original.get("type") {
