@@ -1,7 +1,7 @@
 //! Bulk traffic (issue 14): a capture of ~400,000 raw MCP `tools/call`
 //! requests (realistic arguments, 2% invalid), generated deterministically,
 //! judged the way `cargo protocolarc traffic --quiet` judges it (lines read
-//! in batches, `Traffic::lines` on 1 and 2 jobs, the quiet text rendering
+//! in batches by `LineBatches`, `Traffic::lines` on 1 and 2 jobs, the quiet text rendering
 //! written to a sink), timed interleaved with the floor of merely reading
 //! the JSON: `serde_json::from_slice::<IgnoredAny>` line by line on one
 //! core. Then the invalid path: a capture of only invalid requests against
@@ -17,11 +17,11 @@
 
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::io::{BufReader, Cursor, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use protocolarc::input::{next_whole_line, Line};
+use protocolarc::input::LineBatches;
 use protocolarc::render::traffic::{write_text, Summary};
 use protocolarc::traffic::Traffic;
 use protocolarc::Catalog;
@@ -188,35 +188,19 @@ fn traffic(catalog: &Catalog, file: &[u8], jobs: usize) -> usize {
     let mut traffic = Traffic::new("mcp", "mcp@2025-06-18", catalog, None);
     let mut sink = std::io::sink();
     let mut summary = Summary::default();
-    let mut reader = BufReader::with_capacity(1 << 16, Cursor::new(file));
-    let (mut line, mut buf, mut spans) = (Vec::new(), Vec::new(), Vec::<(usize, usize, usize)>::new());
-    let mut number = 0;
-    let mut flush = |buf: &mut Vec<u8>, spans: &mut Vec<(usize, usize, usize)>| {
-        let lines: Vec<(usize, &[u8])> = spans.iter().map(|&(n, a, b)| (n, &buf[a..b])).collect();
+    let mut batches = LineBatches::new(file, usize::MAX);
+    loop {
+        let lines = batches.next_batch(BATCH_LINES, BATCH_BYTES).expect("memory reads");
+        if lines.is_empty() {
+            break;
+        }
         for j in traffic.lines("cap.jsonl", &lines, jobs) {
             summary.add(&j);
             if !j.report.is_valid() {
                 write_text(&mut sink, &j).expect("a sink takes anything");
             }
         }
-        buf.clear();
-        spans.clear();
-    };
-    loop {
-        number += 1;
-        match next_whole_line(&mut reader, &mut line, usize::MAX).expect("memory reads") {
-            Line::End => break,
-            _ => {
-                let start = buf.len();
-                buf.extend_from_slice(&line);
-                spans.push((number, start, buf.len()));
-                if spans.len() >= BATCH_LINES || buf.len() >= BATCH_BYTES {
-                    flush(&mut buf, &mut spans);
-                }
-            }
-        }
     }
-    flush(&mut buf, &mut spans);
     let _ = sink.flush();
     summary.failed
 }

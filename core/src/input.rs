@@ -88,6 +88,110 @@ pub fn is_regular_file(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 
+/// Whole lines read in batches straight into one buffer (no copy per
+/// line): what the bulk commands judge a batch at a time. Each line is
+/// `(number, bytes)`, numbered from 1, without its `\n`; a blank line is
+/// a line. A line longer than the cap ends the reading with
+/// [`BatchError::TooLong`] once the lines before it have been given.
+pub struct LineBatches<R> {
+    reader: R,
+    buf: Vec<u8>,
+    /// Unread bytes are `buf[start..end]`.
+    start: usize,
+    end: usize,
+    number: usize,
+    cap: usize,
+    eof: bool,
+    /// A line over the cap was found: given as an error by the next call.
+    too_long: Option<usize>,
+}
+
+/// Why [`LineBatches::next_batch`] stopped.
+#[derive(Debug)]
+pub enum BatchError {
+    /// Reading failed.
+    Io(std::io::Error),
+    /// Line `number` is longer than the cap.
+    TooLong(usize),
+}
+
+impl<R: Read> LineBatches<R> {
+    /// Lines of `reader`, each at most `cap` bytes.
+    pub fn new(reader: R, cap: usize) -> Self {
+        LineBatches { reader, buf: Vec::new(), start: 0, end: 0, number: 0, cap, eof: false, too_long: None }
+    }
+
+    /// The next lines, at least one and at most `max_lines` or about
+    /// `max_bytes` of them (a longer line comes alone); empty at the end.
+    pub fn next_batch(&mut self, max_lines: usize, max_bytes: usize) -> Result<Vec<(usize, &[u8])>, BatchError> {
+        if let Some(n) = self.too_long {
+            return Err(BatchError::TooLong(n));
+        }
+        // The buffer holds about two batches; it is refilled (the unread
+        // bytes moved to its front first) only once they run low, so that
+        // few bytes are moved.
+        let want = max_bytes.max(1 << 16).saturating_mul(2);
+        let unread = &self.buf[self.start..self.end];
+        if !self.eof && (unread.len() < want / 16 || memchr_newline(unread).is_none()) {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+            loop {
+                let line_fits = memchr_newline(&self.buf[..self.end]).is_some();
+                if self.eof || (self.end >= want && line_fits) || (!line_fits && self.end > self.cap) {
+                    break;
+                }
+                let room = (want.max(self.end + (self.end >> 1)).min(self.cap.saturating_add(2))).max(self.end + 1);
+                if self.buf.len() < room {
+                    self.buf.resize(room, 0);
+                }
+                match self.reader.read(&mut self.buf[self.end..]) {
+                    Ok(0) => self.eof = true,
+                    Ok(n) => self.end += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(BatchError::Io(e)),
+                }
+            }
+        }
+        let mut lines = Vec::new();
+        let (buf, end, cap) = (&self.buf[..self.end], self.end, self.cap);
+        let mut at = self.start;
+        let mut taken = 0;
+        while at < end && lines.len() < max_lines && (taken < max_bytes || lines.is_empty()) {
+            let (stop, next) = match memchr_newline(&buf[at..]) {
+                Some(i) => (at + i, at + i + 1),
+                None if self.eof => (end, end),
+                None => {
+                    // No line break within the cap: the line is too long.
+                    if lines.is_empty() || end - at > cap {
+                        self.too_long = Some(self.number + 1);
+                    }
+                    break;
+                }
+            };
+            if stop - at > cap {
+                self.too_long = Some(self.number + 1);
+                break;
+            }
+            self.number += 1;
+            lines.push((self.number, &buf[at..stop]));
+            taken += next - at;
+            at = next;
+        }
+        self.start = at;
+        if lines.is_empty() {
+            if let Some(n) = self.too_long {
+                return Err(BatchError::TooLong(n));
+            }
+        }
+        Ok(lines)
+    }
+}
+
+fn memchr_newline(b: &[u8]) -> Option<usize> {
+    memchr::memchr(b'\n', b)
+}
+
 /// What one call of [`next_line`] read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Line {
@@ -166,6 +270,89 @@ fn read_line<R: BufRead>(reader: &mut R, line: &mut Vec<u8>, cap: usize, decide:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A reader that gives at most `step` bytes a call.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.1.min(out.len()).min(self.0.len());
+            out[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// What the batches give: the numbered lines, then the line over the cap.
+    fn batched(
+        input: &[u8],
+        cap: usize,
+        step: usize,
+        max_lines: usize,
+        max_bytes: usize,
+    ) -> (Vec<(usize, Vec<u8>)>, Option<usize>) {
+        let mut batches = LineBatches::new(Trickle(input, step), cap);
+        let mut out = Vec::new();
+        loop {
+            match batches.next_batch(max_lines, max_bytes) {
+                Ok(b) if b.is_empty() => return (out, None),
+                Ok(b) => {
+                    assert!(b.len() <= max_lines);
+                    out.extend(b.into_iter().map(|(n, l)| (n, l.to_vec())));
+                }
+                Err(BatchError::TooLong(n)) => return (out, Some(n)),
+                Err(BatchError::Io(e)) => panic!("{e}"),
+            }
+        }
+    }
+
+    /// Line by line with [`next_whole_line`]: what the batches must give.
+    fn one_by_one(input: &[u8], cap: usize) -> (Vec<(usize, Vec<u8>)>, Option<usize>) {
+        let mut reader = std::io::BufReader::with_capacity(4, input);
+        let (mut out, mut line) = (Vec::new(), Vec::new());
+        for n in 1.. {
+            match next_whole_line(&mut reader, &mut line, cap).unwrap() {
+                Line::End => return (out, None),
+                Line::TooLong => return (out, Some(n)),
+                _ => out.push((n, line.clone())),
+            }
+        }
+        unreachable!()
+    }
+
+    #[test]
+    fn batches_give_the_lines_one_by_one_reading_gives() {
+        let inputs: [&[u8]; 8] = [
+            b"",
+            b"\n",
+            b"a",
+            b"a\n\nbb\r\nccc",
+            b"{\"x\": 1}\n[1,2]\n\n",
+            b"short\nthis line is long\nx\n",
+            b"0123456789\n01234567890\n",
+            b"\n\n\n0123456789012\nlater\n",
+        ];
+        for input in inputs {
+            for cap in [1, 5, 10, 11, 100] {
+                let want = one_by_one(input, cap);
+                for step in [1, 3, 64] {
+                    for (lines, bytes) in [(1, 1), (2, 4), (1000, 1 << 20)] {
+                        assert_eq!(
+                            batched(input, cap, step, lines, bytes),
+                            want,
+                            "{:?} cap {cap} step {step} batch {lines}/{bytes}",
+                            String::from_utf8_lossy(input)
+                        );
+                    }
+                }
+            }
+        }
+        // Past the first buffer: lines cross the refills.
+        let big: Vec<u8> = (0..50_000).flat_map(|i| format!("{{\"n\": {i}}}\n").into_bytes()).collect();
+        let (lines, over) = batched(&big, 64, 1000, 4096, 1 << 16);
+        assert_eq!((lines.len(), over), (50_000, None));
+        assert_eq!(lines[49_999], (50_000, b"{\"n\": 49999}".to_vec()));
+    }
 
     fn lines(input: &[u8], cap: usize) -> Vec<(Line, Vec<u8>)> {
         // A tiny buffer, so lines span many reads.

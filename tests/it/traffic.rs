@@ -591,7 +591,7 @@ proptest! {
         for line in [crate::strategies::damaged(SEEDS[seed], how, at), noise.clone()] {
             let verdicts = t.line("cap.jsonl:1", &line);
             for j in &verdicts {
-                prop_assert!(j.source.starts_with("cap.jsonl:1"));
+                prop_assert!(j.source.to_string().starts_with("cap.jsonl:1"));
             }
             let _ = protocolarc::traffic::initialize_version(&line);
         }
@@ -694,11 +694,14 @@ fn lines_on_threads_agree_with_line_by_line() {
     let (catalog, tools) = catalogs();
     let capture = mixed_capture(3_000);
     let lines: Vec<(usize, &[u8])> = capture.lines().enumerate().map(|(i, l)| (i + 1, l.as_bytes())).collect();
+    // What a verdict shows: its label, its contracts, its findings.
+    let shown = |j: protocolarc::traffic::Judged<'_>| (j.source.to_string(), j.contracts.ids(), j.report);
     let mut t = Traffic::new("mcp", "mcp@2025-06-18", catalog, Some(tools));
-    let expected: Vec<_> = lines.iter().flat_map(|(n, l)| t.line(&format!("cap.jsonl:{n}"), l)).collect();
+    let labels: Vec<String> = lines.iter().map(|(n, _)| format!("cap.jsonl:{n}")).collect();
+    let expected: Vec<_> = lines.iter().zip(&labels).flat_map(|((_, l), label)| t.line(label, l)).map(shown).collect();
     for (jobs, batch) in [(1, 3_000), (2, 1_000), (3, 257), (4, 1)] {
         let mut t = Traffic::new("mcp", "mcp@2025-06-18", catalog, Some(tools));
-        let got: Vec<_> = lines.chunks(batch).flat_map(|part| t.lines("cap.jsonl", part, jobs)).collect();
+        let got: Vec<_> = lines.chunks(batch).flat_map(|part| t.lines("cap.jsonl", part, jobs)).map(shown).collect();
         assert_eq!(got, expected, "{jobs} jobs, batches of {batch}");
     }
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use protocolarc::envelope::{collect_files, EnvelopeFile};
-use protocolarc::input::{next_whole_line, size_phrase, Limits, Line};
+use protocolarc::input::{next_whole_line, size_phrase, BatchError, Limits, Line, LineBatches};
 use protocolarc::render::traffic::{self as render, Summary};
 use protocolarc::traffic::{hints, Hint, Judged, Traffic};
 use protocolarc::Catalog;
@@ -443,44 +443,20 @@ fn each_batch(
 ) -> Result<(), Failure> {
     let shown = file.path.display().to_string();
     let cannot = |e: std::io::Error| Failure::Input(format!("{shown}: cannot read: {}", crate::io_reason(&e)));
-    let mut reader = BufReader::with_capacity(1 << 16, File::open(&file.path).map_err(cannot)?);
-    let mut line = Vec::new();
-    let mut buf: Vec<u8> = Vec::new();
-    let mut spans: Vec<(usize, usize, usize)> = Vec::new();
-    let mut flush = |buf: &mut Vec<u8>, spans: &mut Vec<(usize, usize, usize)>| -> Result<(), Failure> {
-        if spans.is_empty() {
-            return Ok(());
-        }
-        let lines: Vec<(usize, &[u8])> = spans.iter().map(|&(n, a, b)| (n, &buf[a..b])).collect();
-        each(&lines, buf.len())?;
-        buf.clear();
-        spans.clear();
-        Ok(())
-    };
-    let mut number = 0usize;
+    let mut batches = LineBatches::new(File::open(&file.path).map_err(cannot)?, limits.max_line);
     loop {
-        let read = next_whole_line(&mut reader, &mut line, limits.max_line);
-        number += 1;
-        match read {
-            Err(e) => {
-                flush(&mut buf, &mut spans)?;
-                return Err(cannot(e));
+        match batches.next_batch(BATCH_LINES, BATCH_BYTES) {
+            Ok(lines) if lines.is_empty() => return Ok(()),
+            Ok(lines) => {
+                let bytes = lines.iter().map(|(_, l)| l.len() + 1).sum();
+                each(&lines, bytes)?;
             }
-            Ok(Line::End) => return flush(&mut buf, &mut spans),
-            Ok(Line::TooLong) => {
-                flush(&mut buf, &mut spans)?;
+            Err(BatchError::Io(e)) => return Err(cannot(e)),
+            Err(BatchError::TooLong(number)) => {
                 return Err(Failure::Input(format!(
                     "{shown}:{number}: line is longer than the limit of {} (PROTOCOLARC_MAX_LINE_BYTES raises it)",
                     size_phrase(limits.max_line)
-                )));
-            }
-            Ok(Line::Whole | Line::Decided) => {
-                let start = buf.len();
-                buf.extend_from_slice(&line);
-                spans.push((number, start, buf.len()));
-                if spans.len() >= BATCH_LINES || buf.len() >= BATCH_BYTES {
-                    flush(&mut buf, &mut spans)?;
-                }
+                )))
             }
         }
     }

@@ -15,8 +15,8 @@ use crate::traffic::Judged;
 /// then every finding indented by two spaces.
 pub fn write_text(w: &mut dyn Write, j: &Judged) -> io::Result<()> {
     let status = if j.report.is_valid() { "PASS" } else { "FAIL" };
-    let by = if j.contracts.is_empty() { "(unrouted)".to_string() } else { j.contracts.join(" + ") };
-    writeln!(w, "[{status}] {} <- {}", super::one_line(&by), super::one_line(&j.source))?;
+    let by = if j.contracts.is_empty() { "(unrouted)".to_string() } else { j.contracts.ids().join(" + ") };
+    writeln!(w, "[{status}] {} <- {}", super::one_line(&by), super::one_line(&j.source.to_string()))?;
     for f in j.report.findings() {
         writeln!(w, "  {f}")?;
     }
@@ -95,8 +95,8 @@ pub fn write_json_result(w: &mut dyn Write, first: bool, j: &Judged) -> io::Resu
         w.write_all(b",\n")?;
     }
     let r = JsonResult {
-        source: &j.source,
-        contracts: &j.contracts,
+        source: &j.source.to_string(),
+        contracts: &j.contracts.ids(),
         status: if j.report.is_valid() { "pass" } else { "fail" },
         findings: j.report.findings(),
     };

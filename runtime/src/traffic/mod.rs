@@ -40,14 +40,13 @@
 //! let mut traffic = Traffic::new("mcp", "mcp@2025-06-18", &catalog, None);
 //! assert!(traffic.line("cap.jsonl:1", br#"{"jsonrpc": "2.0", "id": 1, "method": "ping"}"#)[0].report.is_valid());
 //! let answer = traffic.line("cap.jsonl:2", br#"{"jsonrpc": "2.0", "id": 1, "result": {"x": 1}}"#);
-//! assert_eq!(answer[0].contracts, ["mcp.ping.response@2025.6.18"]);
+//! assert_eq!(answer[0].contracts.ids(), ["mcp.ping.response@2025.6.18"]);
 //! assert_eq!(answer[0].report.findings()[0].field(), "result.x");
 //! ```
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
 
 use serde::de::{Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -57,19 +56,100 @@ use crate::report::{Finding, Report};
 use crate::rules::{self, Rule};
 use crate::{ContractDirection, ContractSpec};
 
+mod scan;
+
 /// The field of findings about a message as a whole.
 pub const MESSAGE_FIELD: &str = "<message>";
 
-/// One message's verdict.
+/// One message's verdict. It borrows its label and contracts (nothing is
+/// allocated for a message that passes); they are written out when shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Judged {
-    /// `LABEL` for a line's message, `LABEL[i]` for a batch element.
-    pub source: String,
-    /// The contracts that judged the message, as `name@revision`, in the
-    /// order applied (none when it could not be routed).
-    pub contracts: Vec<String>,
+pub struct Judged<'a> {
+    /// Where the message is: `FILE:LINE`, `FILE:LINE[i]` for a batch element.
+    pub source: Source<'a>,
+    /// The contracts that judged the message, in the order applied (none
+    /// when it could not be routed).
+    pub contracts: Judges<'a>,
     /// Every finding; the message passes when none is an error.
     pub report: Report,
+}
+
+/// Where a message is in its capture: `FILE:LINE`, or `FILE:LINE[i]` for
+/// element `i` (from 0) of a batch line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Source<'a> {
+    /// The file's label (or the whole label given to [`Traffic::line`]).
+    pub file: &'a str,
+    /// The line number, unless the label is whole.
+    pub line: Option<usize>,
+    /// The element of a batch.
+    pub element: Option<usize>,
+}
+
+impl fmt::Display for Source<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if let Some(i) = self.element {
+            write!(f, "[{i}]")?;
+        }
+        Ok(())
+    }
+}
+
+impl Source<'_> {
+    fn at(self, element: usize) -> Self {
+        Source { element: Some(element), ..self }
+    }
+}
+
+/// The contracts that judged a message, in the order applied: a message's
+/// own contract and its tool's, so at most two in practice, kept inline.
+#[derive(Debug, Clone, Default)]
+pub struct Judges<'a> {
+    inline: [Option<&'a ContractSpec>; 2],
+    more: Vec<&'a ContractSpec>,
+}
+
+impl<'a> Judges<'a> {
+    fn push(&mut self, c: &'a ContractSpec) {
+        match self.inline.iter_mut().find(|slot| slot.is_none()) {
+            Some(slot) => *slot = Some(c),
+            None => self.more.push(c),
+        }
+    }
+
+    /// The contracts in the order applied.
+    pub fn iter(&self) -> impl Iterator<Item = &'a ContractSpec> + '_ {
+        self.inline.iter().flatten().copied().chain(self.more.iter().copied())
+    }
+
+    /// Whether no contract judged the message (it could not be routed).
+    pub fn is_empty(&self) -> bool {
+        self.inline[0].is_none()
+    }
+
+    /// Each contract as `name@revision`.
+    pub fn ids(&self) -> Vec<String> {
+        self.iter().map(ContractSpec::id).collect()
+    }
+}
+
+impl PartialEq for Judges<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.iter().map(|c| (c.name(), c.revision())).eq(other.iter().map(|c| (c.name(), c.revision())))
+    }
+}
+
+impl Eq for Judges<'_> {}
+
+/// The contracts of a method the catalog knows.
+#[derive(Debug, Clone, Copy, Default)]
+struct Method<'c> {
+    request: Option<&'c ContractSpec>,
+    response: Option<&'c ContractSpec>,
 }
 
 /// A request waiting for its response.
@@ -88,13 +168,11 @@ struct Pending<'c> {
 struct Router<'c> {
     protocol: String,
     label: String,
-    /// Per method, the highest revision of `P.<method>.request` and its
-    /// `name@revision`.
-    requests: HashMap<&'c str, (&'c ContractSpec, String)>,
-    /// Per method, `P.<method>.response`.
-    results: HashMap<&'c str, (&'c ContractSpec, String)>,
+    /// Per method, the highest revision of `P.<method>.request` and of
+    /// `P.<method>.response`.
+    methods: HashMap<&'c str, Method<'c>, Hasher>,
     /// `P.error.response`.
-    error: Option<(&'c ContractSpec, String)>,
+    error: Option<&'c ContractSpec>,
     responses: Vec<&'c ContractSpec>,
     tools: Option<&'c Catalog>,
 }
@@ -104,22 +182,28 @@ struct Router<'c> {
 /// comes, answers nothing), so that memory stays bounded on any capture.
 pub const PENDING_WINDOW: usize = 4096;
 
+/// A pending request: the previous pending request of its id, the
+/// request (`None` once answered).
+type Slot<'c> = Option<(Option<u64>, Pending<'c>)>;
+
 /// The requests waiting for their responses: the last [`PENDING_WINDOW`]
 /// requests in order (`None` once answered), each linked to the previous
 /// pending request of its id, and per id the latest one. No allocation per
-/// request beyond its id.
-/// A pending request: its id, the previous pending request of that id,
-/// the request (`None` once answered).
-type Slot<'c> = Option<(Arc<str>, Option<u64>, Pending<'c>)>;
-
+/// request (an id is kept inline unless it is long).
 #[derive(Default)]
 struct Waiting<'c> {
-    /// Request `base + i` at `slots[i]`: its id, the previous request of
-    /// that id, the request.
+    /// Request `base + i` at `slots[i]`.
     slots: std::collections::VecDeque<Slot<'c>>,
     base: u64,
-    latest: HashMap<Arc<str>, u64>,
+    /// Per id, its latest request: waiting, or forgotten (before `base`;
+    /// such entries are swept out once they could outnumber the window).
+    latest: HashMap<IdKey, u64, Hasher>,
 }
+
+/// The hasher of the maps looked up once or twice per message: seeded per
+/// process (ids come from the capture), and several times faster than the
+/// standard library's on short keys.
+type Hasher = foldhash::fast::RandomState;
 
 impl<'c> Waiting<'c> {
     fn clear(&mut self) {
@@ -128,41 +212,33 @@ impl<'c> Waiting<'c> {
         self.latest.clear();
     }
 
-    fn slot(&mut self, seq: u64) -> Option<&mut Slot<'c>> {
-        let i = usize::try_from(seq.checked_sub(self.base)?).ok()?;
-        self.slots.get_mut(i)
-    }
-
-    fn push(&mut self, key: Arc<str>, p: Pending<'c>) {
+    fn push(&mut self, key: IdKey, p: Pending<'c>) {
         let seq = self.base + self.slots.len() as u64;
-        let prev = self.latest.insert(key.clone(), seq);
-        self.slots.push_back(Some((key, prev, p)));
+        let prev = self.latest.insert(key, seq);
+        self.slots.push_back(Some((prev, p)));
         if self.slots.len() > PENDING_WINDOW {
-            let old = self.base;
+            // Forgotten: its id's entry (if it is still the latest) names a
+            // request before `base`, which nothing answers.
+            self.slots.pop_front();
             self.base += 1;
-            if let Some(Some((key, _, _))) = self.slots.pop_front() {
-                // Forgotten; only the latest of its id is named in `latest`
-                // (older ones are reached through later ones, and skipped there).
-                if let std::collections::hash_map::Entry::Occupied(e) = self.latest.entry(key) {
-                    if *e.get() == old {
-                        e.remove();
-                    }
-                }
+            if self.latest.len() > 2 * PENDING_WINDOW {
+                let base = self.base;
+                self.latest.retain(|_, seq| *seq >= base);
             }
         }
     }
 
     /// The latest still-unanswered request of this id, now answered.
-    fn answer(&mut self, key: &str) -> Option<Pending<'c>> {
-        let seq = *self.latest.get(key)?;
-        let (k, prev, p) = self.slot(seq).and_then(Option::take)?;
+    fn answer(&mut self, key: &IdKey) -> Option<Pending<'c>> {
+        let Waiting { slots, base, latest } = self;
+        let at = |seq: u64| usize::try_from(seq.checked_sub(*base)?).ok();
+        let seq = latest.get_mut(key)?;
+        let (prev, p) = at(*seq).and_then(|i| slots.get_mut(i)).and_then(Option::take)?;
         // The previous request of the id, if it is still waiting, is now the latest.
-        match prev.filter(|&s| self.slot(s).is_some_and(|slot| slot.is_some())) {
-            Some(prev) => {
-                self.latest.insert(k, prev);
-            }
+        match prev.filter(|&s| at(s).and_then(|i| slots.get(i)).is_some_and(Option::is_some)) {
+            Some(prev) => *seq = prev,
             None => {
-                self.latest.remove(key);
+                latest.remove(key);
             }
         }
         Some(p)
@@ -177,27 +253,28 @@ pub struct Traffic<'c> {
 
 /// A message as far as its own bytes judge it (on any thread); what is left
 /// depends on the requests before it ([`Traffic::pair`]).
-enum Parsed<'b, 'c> {
+/// `'a`: the message's bytes and label; `'c`: the catalog.
+enum Parsed<'a, 'c> {
     /// Judged whole: not a message, a notification, a request without id.
-    Done(Judged),
+    Done(Judged<'a>),
     /// A judged request with an id (its pairing key): it waits for its response.
-    Request(Judged, Arc<str>, Pending<'c>),
+    Request(Judged<'a>, IdKey, Pending<'c>),
     /// A response. `findings`: the error contract's, for an error response;
     /// `id`: its pairing key and excerpt (none for a null id); `result`: a
     /// success response's result, judged once paired.
-    Response { j: Judged, findings: Vec<Finding>, id: Option<(String, String)>, result: Option<&'b RawValue> },
+    Response { j: Judged<'a>, findings: Vec<Finding>, id: Option<(IdKey, String)>, result: Option<&'a RawValue> },
 }
 
 /// A message after pairing.
-enum Step<'b, 'c> {
-    Done(Judged),
+enum Step<'a, 'c> {
+    Done(Judged<'a>),
     /// Moved out (never judged).
     Taken,
     /// A success response and the request it answers, if any.
     Result {
-        j: Judged,
+        j: Judged<'a>,
         findings: Vec<Finding>,
-        result: &'b RawValue,
+        result: &'a RawValue,
         paired: Option<Pending<'c>>,
     },
 }
@@ -211,32 +288,31 @@ impl<'c> Traffic<'c> {
         let mut contracts = HashMap::new();
         for c in catalog.contracts() {
             // Sorted by name then revision: the last one of a name is its highest.
-            contracts.insert(c.name(), (c, c.id()));
+            contracts.insert(c.name(), c);
         }
         let prefix = format!("{protocol}.");
         let error = format!("{protocol}.error.response");
         let mut responses: Vec<&ContractSpec> = contracts
             .values()
-            .map(|(c, _)| *c)
+            .copied()
             .filter(|c| c.name().starts_with(&prefix) && c.name().ends_with(".response") && c.name() != error)
             .collect();
         responses.sort_by(|a, b| a.name().cmp(b.name()));
-        let (mut requests, mut results) = (HashMap::new(), HashMap::new());
-        for (name, (c, id)) in &contracts {
+        let mut methods: HashMap<&str, Method<'_>, Hasher> = HashMap::default();
+        for (name, c) in &contracts {
             let Some(rest) = name.strip_prefix(&prefix) else { continue };
             if let Some(method) = rest.strip_suffix(".request") {
-                requests.insert(method, (*c, id.clone()));
+                methods.entry(method).or_default().request = Some(*c);
             } else if let Some(method) = rest.strip_suffix(".response") {
-                results.insert(method, (*c, id.clone()));
+                methods.entry(method).or_default().response = Some(*c);
             }
         }
-        let error = contracts.get(error.as_str()).cloned();
+        let error = contracts.get(error.as_str()).copied();
         Traffic {
             router: Router {
                 protocol: protocol.to_string(),
                 label: label.to_string(),
-                requests,
-                results,
+                methods,
                 error,
                 responses,
                 tools,
@@ -253,9 +329,12 @@ impl<'c> Traffic<'c> {
     /// Judges one line (without its line break) labelled `label`
     /// (`FILE:LINE`): no verdict for a blank line, one for a message, one per
     /// element for a batch.
-    pub fn line(&mut self, label: &str, bytes: &[u8]) -> Vec<Judged> {
+    pub fn line<'a>(&mut self, label: &'a str, bytes: &'a [u8]) -> Vec<Judged<'a>>
+    where
+        'c: 'a,
+    {
         let mut parsed = Vec::new();
-        self.router.parse_line(&mut parsed, label.to_string(), bytes);
+        self.router.parse_line(&mut parsed, Source { file: label, line: None, element: None }, bytes);
         parsed.into_iter().map(|p| self.router.finish(pair(&mut self.pending, p))).collect()
     }
 
@@ -268,18 +347,21 @@ impl<'c> Traffic<'c> {
     /// the threads; responses are then paired with their requests in input
     /// order on this thread (cheap: a map of ids), and success responses
     /// judged by their request's method on the threads again.
-    pub fn lines(&mut self, file: &str, lines: &[(usize, &[u8])], jobs: usize) -> Vec<Judged> {
+    pub fn lines<'a>(&mut self, file: &'a str, lines: &[(usize, &'a [u8])], jobs: usize) -> Vec<Judged<'a>>
+    where
+        'c: 'a,
+    {
         let router = &self.router;
-        let mut lines: Vec<&(usize, &[u8])> = lines.iter().collect();
+        let mut lines: Vec<&(usize, &'a [u8])> = lines.iter().collect();
         let parsed = in_parts(&mut lines, jobs, |part| {
             let mut out = Vec::with_capacity(part.len());
             for &mut &(number, bytes) in part {
-                router.parse_line(&mut out, label(file, number), bytes);
+                router.parse_line(&mut out, Source { file, line: Some(number), element: None }, bytes);
             }
             out
         });
         let mut waiting = 0;
-        let steps: Vec<Step<'_, 'c>> = parsed
+        let steps: Vec<Step<'a, 'c>> = parsed
             .into_iter()
             .map(|p| {
                 let step = pair(&mut self.pending, p);
@@ -319,7 +401,7 @@ fn in_parts<T: Send, U: Send>(items: &mut [T], jobs: usize, f: impl Fn(&mut [T])
 
 /// Pairs a response with the latest still-unanswered request of its id, or
 /// remembers a request as pending: in input order.
-fn pair<'b, 'c>(pending: &mut Waiting<'c>, p: Parsed<'b, 'c>) -> Step<'b, 'c> {
+fn pair<'a, 'c>(pending: &mut Waiting<'c>, p: Parsed<'a, 'c>) -> Step<'a, 'c> {
     match p {
         Parsed::Done(j) => Step::Done(j),
         Parsed::Request(j, key, p) => {
@@ -346,7 +428,10 @@ fn pair<'b, 'c>(pending: &mut Waiting<'c>, p: Parsed<'b, 'c>) -> Step<'b, 'c> {
 impl<'c> Router<'c> {
     /// Parses one line into `out`: nothing for a blank line, one message, or
     /// a batch's elements.
-    fn parse_line<'b>(&self, out: &mut Vec<Parsed<'b, 'c>>, label: String, bytes: &'b [u8]) {
+    fn parse_line<'a>(&self, out: &mut Vec<Parsed<'a, 'c>>, label: Source<'a>, bytes: &'a [u8])
+    where
+        'c: 'a,
+    {
         let text = trim(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes));
         if text.is_empty() {
             return;
@@ -362,20 +447,82 @@ impl<'c> Router<'c> {
             }
             Ok(items) => {
                 for (i, item) in items.iter().enumerate() {
-                    out.push(self.message(format!("{label}[{i}]"), item.get().as_bytes()));
+                    out.push(self.message(label.at(i), item.get().as_bytes()));
                 }
             }
         }
     }
 
     /// Judges one message (not a batch) as far as its own bytes allow.
-    fn message<'b>(&self, source: String, bytes: &'b [u8]) -> Parsed<'b, 'c> {
-        let done = |j: Judged| Parsed::Done(j);
+    fn message<'a>(&self, source: Source<'a>, bytes: &'a [u8]) -> Parsed<'a, 'c>
+    where
+        'c: 'a,
+    {
+        match self.quick(source, bytes) {
+            Some(parsed) => parsed,
+            None => self.exactly(source, bytes),
+        }
+    }
+
+    /// The common message the quick way: a request or notification whose
+    /// method has a contract (and no tool to judge), routed by the scan of
+    /// its top-level members and validated whole by the walker alone. `None`
+    /// for anything else, and for bytes the walker finds are not JSON:
+    /// [`Router::exactly`] then reads the message, so that both ways give
+    /// the same verdict.
+    fn quick<'a>(&self, source: Source<'a>, bytes: &'a [u8]) -> Option<Parsed<'a, 'c>>
+    where
+        'c: 'a,
+    {
+        let top = scan::top(bytes)?;
+        let (Ok(Some(br#""2.0""#)), Ok(Some(method)), Ok(id), Ok(None), Ok(None)) =
+            (top.once(b"jsonrpc"), top.once(b"method"), top.once(b"id"), top.once(b"result"), top.once(b"error"))
+        else {
+            return None;
+        };
+        let method = method.strip_prefix(b"\"")?.strip_suffix(b"\"").filter(|m| !m.contains(&b'\\'))?;
+        let (&method, known) = self.methods.get_key_value(std::str::from_utf8(method).ok()?)?;
+        let contract = known.request?;
+        if self.tools.is_some() && method == "tools/call" {
+            return None;
+        }
+        let key = match id {
+            None => None,
+            Some(id) => match id[0] {
+                b'"' if !id.contains(&b'\\') => Some(IdKey::new(b's', &id[1..id.len() - 1])),
+                b'-' | b'0'..=b'9' => Some(IdKey::new(b'n', id)),
+                _ => return None,
+            },
+        };
+        let report = contract.validate_json(bytes);
+        if report.findings().iter().any(|f| f.rule() == rules::JSON_SYNTAX.id || f.rule() == rules::JSON_DEPTH.id) {
+            return None;
+        }
+        let mut j = Judged { source, contracts: Judges::default(), report };
+        j.contracts.push(contract);
+        if j.report.findings().iter().any(|f| f.field() == crate::DATA_FIELD) {
+            let findings = std::mem::take(&mut j.report).into_findings();
+            j.report = Report::new(findings.into_iter().map(|f| f.under(MESSAGE_FIELD)).collect());
+        }
+        let Some(key) = key else { return Some(Parsed::Done(j)) };
+        // The request's label is kept only when no contract can judge the response.
+        let source = known.response.is_none().then(|| j.source.to_string());
+        let method = Cow::Borrowed(method);
+        Some(Parsed::Request(j, key, Pending { method, tool: None, source }))
+    }
+
+    /// Judges one message (not a batch) as far as its own bytes allow, every
+    /// member read and checked.
+    fn exactly<'a>(&self, source: Source<'a>, bytes: &'a [u8]) -> Parsed<'a, 'c>
+    where
+        'c: 'a,
+    {
+        let done = |j: Judged<'a>| Parsed::Done(j);
         let members = match parse_object(bytes) {
             Ok(m) => m,
             Err(why) => return done(shape(source, MESSAGE_FIELD, why)),
         };
-        let mut j = Judged { source, contracts: Vec::new(), report: Report::default() };
+        let mut j = Judged { source, contracts: Judges::default(), report: Report::default() };
         let mut findings = Vec::new();
         if let Some(key) = members.repeated(&["jsonrpc", "method", "id", "result", "error"]) {
             return done(shape(
@@ -421,12 +568,12 @@ impl<'c> Router<'c> {
             j.report = Report::new(findings);
             match id {
                 Some(id) => {
-                    let (method, source) = match self.results.get_key_value(method.as_ref()) {
-                        Some((known, _)) => (Cow::Borrowed(*known), None),
-                        None => (Cow::Owned(method.into_owned()), Some(j.source.clone())),
+                    let (method, source) = match self.methods.get_key_value(method.as_ref()) {
+                        Some((known, m)) if m.response.is_some() => (Cow::Borrowed(*known), None),
+                        _ => (Cow::Owned(method.into_owned()), Some(j.source.to_string())),
                     };
                     let pending = Pending { method, tool, source };
-                    Parsed::Request(j, KEY.with_borrow_mut(|k| id_key_into(k, id)), pending)
+                    Parsed::Request(j, id_key(id), pending)
                 }
                 None => done(j),
             }
@@ -460,7 +607,7 @@ impl<'c> Router<'c> {
             }
             if result.is_none() {
                 match &self.error {
-                    Some((c, cid)) => judge(&mut j, &mut findings, c, cid.clone(), bytes, ""),
+                    Some(c) => judge(&mut j, &mut findings, c, bytes, ""),
                     None => {
                         let name = format!("{}.error.response", self.protocol);
                         findings.push(Finding::new(
@@ -481,10 +628,17 @@ impl<'c> Router<'c> {
 
     /// A paired message's verdict: a success response judged by its
     /// request's method (or by any response contract, unpaired).
-    fn finish(&self, step: Step<'_, 'c>) -> Judged {
+    fn finish<'a>(&self, step: Step<'a, 'c>) -> Judged<'a>
+    where
+        'c: 'a,
+    {
         match step {
             Step::Done(j) => j,
-            Step::Taken => Judged { source: String::new(), contracts: Vec::new(), report: Report::default() },
+            Step::Taken => Judged {
+                source: Source { file: "", line: None, element: None },
+                contracts: Judges::default(),
+                report: Report::default(),
+            },
             Step::Result { mut j, mut findings, result, paired } => {
                 match paired {
                     Some(p) => self.result(&mut j, &mut findings, result, &p),
@@ -497,17 +651,19 @@ impl<'c> Router<'c> {
     }
 
     /// A request or notification: its own contract, and its tool's.
-    fn request(
+    fn request<'a>(
         &self,
-        j: &mut Judged,
+        j: &mut Judged<'a>,
         findings: &mut Vec<Finding>,
         method: &str,
         tool: Option<&str>,
         bytes: &[u8],
         members: &Members<'_>,
-    ) {
-        match self.requests.get(method) {
-            Some((c, id)) => judge(j, findings, c, id.clone(), bytes, ""),
+    ) where
+        'c: 'a,
+    {
+        match self.methods.get(method).and_then(|m| m.request) {
+            Some(c) => judge(j, findings, c, bytes, ""),
             None => {
                 let name = format!("{}.{method}.request", self.protocol);
                 let msg = format!(
@@ -525,7 +681,7 @@ impl<'c> Router<'c> {
                 let arguments = params.as_ref().and_then(|p| p.get("arguments"));
                 // No arguments are no arguments: the tool's contract judges `{}`.
                 let body = arguments.map_or(&b"{}"[..], |a| a.get().as_bytes());
-                judge(j, findings, c, c.id(), body, "params.arguments");
+                judge(j, findings, c, body, "params.arguments");
             }
             None => findings.push(Finding::new(
                 rules::ROUTE_TOOL,
@@ -555,9 +711,12 @@ impl<'c> Router<'c> {
     }
 
     /// A success response to a known request.
-    fn result(&self, j: &mut Judged, findings: &mut Vec<Finding>, result: &RawValue, p: &Pending<'_>) {
-        match self.results.get(p.method.as_ref()) {
-            Some((c, id)) => judge(j, findings, c, id.clone(), result.get().as_bytes(), "result"),
+    fn result<'a>(&self, j: &mut Judged<'a>, findings: &mut Vec<Finding>, result: &RawValue, p: &Pending<'_>)
+    where
+        'c: 'a,
+    {
+        match self.methods.get(p.method.as_ref()).and_then(|m| m.response) {
+            Some(c) => judge(j, findings, c, result.get().as_bytes(), "result"),
             None => findings.push(Finding::new(
                 rules::ROUTE_METHOD,
                 "result",
@@ -573,10 +732,10 @@ impl<'c> Router<'c> {
         let Some(output) = self.tool_contract(tool, true) else { return };
         let Ok(members) = parse_object(result.get().as_bytes()) else { return };
         match members.get("structuredContent") {
-            Some(s) => judge(j, findings, output, output.id(), s.get().as_bytes(), "result.structuredContent"),
+            Some(s) => judge(j, findings, output, s.get().as_bytes(), "result.structuredContent"),
             // A tool with an output schema returns structured content, unless the call failed.
             None if members.get("isError").map(|e| e.get()) != Some("true") => {
-                j.contracts.push(output.id());
+                j.contracts.push(output);
                 findings.push(Finding::new(
                     rules::FIELD_REQUIRED,
                     "result.structuredContent",
@@ -589,10 +748,13 @@ impl<'c> Router<'c> {
 
     /// A success response answering no pending request: any response
     /// contract of the protocol may accept it.
-    fn orphan(&self, j: &mut Judged, findings: &mut Vec<Finding>, result: &RawValue) {
+    fn orphan<'a>(&self, j: &mut Judged<'a>, findings: &mut Vec<Finding>, result: &RawValue)
+    where
+        'c: 'a,
+    {
         let body = result.get().as_bytes();
         match self.responses.iter().find(|c| c.validate_json(body).is_valid()) {
-            Some(c) => j.contracts.push(c.id()),
+            Some(c) => j.contracts.push(c),
             None => findings.push(Finding::new(
                 rules::ROUTE_RESPONSE,
                 "result",
@@ -607,8 +769,8 @@ impl<'c> Router<'c> {
 }
 
 /// Judges `body` with `contract`, its findings under `prefix`.
-fn judge(j: &mut Judged, findings: &mut Vec<Finding>, contract: &ContractSpec, id: String, body: &[u8], prefix: &str) {
-    j.contracts.push(id);
+fn judge<'a>(j: &mut Judged<'a>, findings: &mut Vec<Finding>, contract: &'a ContractSpec, body: &[u8], prefix: &str) {
+    j.contracts.push(contract);
     let report = contract.validate_json(body);
     for f in report.into_findings() {
         let f =
@@ -676,9 +838,9 @@ pub fn initialize_version(bytes: &[u8]) -> Option<String> {
     })
 }
 
-fn shape(source: String, field: &str, message: String) -> Judged {
+fn shape<'a>(source: Source<'a>, field: &str, message: String) -> Judged<'a> {
     let report = Report::new(vec![Finding::new(rules::JSONRPC_SHAPE, field, message)]);
-    Judged { source, contracts: Vec::new(), report }
+    Judged { source, contracts: Judges::default(), report }
 }
 
 /// The record of every rule this module emits besides the validators'.
@@ -760,57 +922,36 @@ fn text(v: &RawValue) -> Option<Cow<'_, str>> {
     serde_json::from_str::<String>(raw).ok().map(Cow::Owned)
 }
 
-thread_local! {
-    /// Where a request's id key is built before it is shared.
-    static KEY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+/// A request id as responses pair with it: a string by its decoded text
+/// (tagged `s`), a number as written (`n`); a short one (most are) inline,
+/// without allocating.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum IdKey {
+    Inline(u8, [u8; IdKey::INLINE]),
+    Heap(Box<[u8]>),
 }
 
-/// [`id_key`] as a shared string, built in `buf` (one allocation).
-fn id_key_into(buf: &mut String, id: &RawValue) -> Arc<str> {
-    buf.clear();
-    match text(id) {
-        Some(s) => {
-            buf.push('s');
-            buf.push_str(&s);
-        }
-        None => {
-            buf.push('n');
-            buf.push_str(id.get());
+impl IdKey {
+    const INLINE: usize = 30;
+
+    fn new(tag: u8, body: &[u8]) -> Self {
+        if body.len() < Self::INLINE {
+            let mut bytes = [0; Self::INLINE];
+            bytes[0] = tag;
+            bytes[1..=body.len()].copy_from_slice(body);
+            IdKey::Inline(body.len() as u8 + 1, bytes)
+        } else {
+            IdKey::Heap([&[tag][..], body].concat().into_boxed_slice())
         }
     }
-    Arc::from(buf.as_str())
 }
 
 /// Equal ids pair: strings by their decoded text, numbers as written.
-fn id_key(id: &RawValue) -> String {
-    let (tag, body) = match text(id) {
-        Some(s) => ('s', s),
-        None => ('n', Cow::Borrowed(id.get())),
-    };
-    let mut key = String::with_capacity(body.len() + 1);
-    key.push(tag);
-    key.push_str(&body);
-    key
-}
-
-/// `FILE:LINE`, without the formatting machinery (one per line).
-fn label(file: &str, number: usize) -> String {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = number;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+fn id_key(id: &RawValue) -> IdKey {
+    match text(id) {
+        Some(s) => IdKey::new(b's', s.as_bytes()),
+        None => IdKey::new(b'n', id.get().as_bytes()),
     }
-    let mut out = String::with_capacity(file.len() + 1 + digits.len() - at);
-    out.push_str(file);
-    out.push(':');
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
-    out
 }
 
 /// An object's members in order, values as raw JSON text, repeated keys kept.
@@ -933,5 +1074,73 @@ fn parse_object_slowly(bytes: &[u8]) -> Result<Members<'_>, String> {
         Ok(Top::Object(m)) => Ok(m),
         Ok(Top::Other(k)) => Err(format!("a JSON-RPC message is an object, found {}", k.name())),
         Err(e) => Err(format!("not JSON: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A parsed message as comparable data: its verdict, and for a
+    /// request its pairing key and what waits for the response.
+    fn outcome<'a>(p: Parsed<'a, '_>) -> (Judged<'a>, Option<(String, String, Option<String>)>) {
+        match p {
+            Parsed::Done(j) => (j, None),
+            Parsed::Request(j, key, p) => (j, Some((format!("{key:?}"), p.method.into_owned(), p.source))),
+            Parsed::Response { j, .. } => (j, Some(("response".into(), String::new(), None))),
+        }
+    }
+
+    /// The quick way, whenever it answers, gives exactly the exact
+    /// reader's verdict: on real requests and on every one-byte mutant of
+    /// them (a byte dropped, doubled, or replaced by one of JSON's own).
+    #[test]
+    fn the_quick_way_agrees_with_the_exact_reader() {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../protocols/mcp/2025-06-18");
+        let catalog = Catalog::load(&[root]).expect("the bundled catalog loads");
+        let traffic = Traffic::new("mcp", "mcp@2025-06-18", &catalog, None);
+        let seeds = [
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"fetch","arguments":{"url":"https://x.org/é","n":[1,{"a":"\"}"}]}}}"#,
+            r#"{"jsonrpc": "2.0", "id": "r-1", "method": "ping"}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":-1.5e3,"method":"tools/list","params":{"cursor":"c"}}"#,
+            r#"{"method":"resources/read","params":{"uri":"file:///a"},"id":"\u0041","jsonrpc":"2.0"}"#,
+        ];
+        let (mut quick, mut total) = (0, 0);
+        let mut check = |line: &[u8]| {
+            total += 1;
+            let text = trim(line);
+            if text.first() != Some(&b'{') {
+                return;
+            }
+            let at = Source { file: "cap", line: Some(1), element: None };
+            if let Some(fast) = traffic.router.quick(at, text) {
+                quick += 1;
+                let exact = traffic.router.exactly(at, text);
+                assert_eq!(outcome(fast), outcome(exact), "{}", String::from_utf8_lossy(line));
+            }
+        };
+        let odd: &[&[u8]] =
+            &[b"\xff", b"\xc3", b"\\ud800", b"\\", b"\"", b"{", b"}", b"[", b"]", b",", b":", b"0", b"-"];
+        for seed in seeds {
+            let seed = seed.as_bytes();
+            check(seed);
+            for i in 0..seed.len() {
+                check(&[&seed[..i], &seed[i + 1..]].concat());
+                check(&[&seed[..i], &seed[i..i + 1], &seed[i..]].concat());
+                for o in odd {
+                    check(&[&seed[..i], o, &seed[i + 1..]].concat());
+                    check(&[&seed[..i], o, &seed[i..]].concat());
+                }
+            }
+        }
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"a":{}1{}}}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        check(deep.as_bytes());
+        // The quick way takes most of them: the mutants it answers are worth comparing.
+        assert!(quick * 10 > total, "{quick} of {total}");
     }
 }
