@@ -221,7 +221,7 @@ impl<'c> Waiting<'c> {
             // request before `base`, which nothing answers.
             self.slots.pop_front();
             self.base += 1;
-            if self.latest.len() > 2 * PENDING_WINDOW {
+            if self.latest.len() > 4 * PENDING_WINDOW {
                 let base = self.base;
                 self.latest.retain(|_, seq| *seq >= base);
             }
@@ -253,30 +253,27 @@ pub struct Traffic<'c> {
 
 /// A message as far as its own bytes judge it (on any thread); what is left
 /// depends on the requests before it ([`Traffic::pair`]).
-/// `'a`: the message's bytes and label; `'c`: the catalog.
+/// `'a`: the message's bytes and label; `'c`: the catalog. Pairing fills
+/// it in place, in input order.
 enum Parsed<'a, 'c> {
     /// Judged whole: not a message, a notification, a request without id.
     Done(Judged<'a>),
-    /// A judged request with an id (its pairing key): it waits for its response.
-    Request(Judged<'a>, IdKey, Pending<'c>),
+    /// A judged request with an id: its pairing key and what waits for the
+    /// response (taken when it is paired).
+    Request(Judged<'a>, Option<(IdKey, Pending<'c>)>),
     /// A response. `findings`: the error contract's, for an error response;
     /// `id`: its pairing key and excerpt (none for a null id); `result`: a
-    /// success response's result, judged once paired.
-    Response { j: Judged<'a>, findings: Vec<Finding>, id: Option<(IdKey, String)>, result: Option<&'a RawValue> },
-}
-
-/// A message after pairing.
-enum Step<'a, 'c> {
-    Done(Judged<'a>),
-    /// Moved out (never judged).
-    Taken,
-    /// A success response and the request it answers, if any.
-    Result {
+    /// success response's result, judged once paired; `paired`: the request
+    /// it answers, once paired.
+    Response {
         j: Judged<'a>,
         findings: Vec<Finding>,
-        result: &'a RawValue,
+        id: Option<(IdKey, String)>,
+        result: Option<&'a RawValue>,
         paired: Option<Pending<'c>>,
     },
+    /// Moved out (never judged).
+    Taken,
 }
 
 impl<'c> Traffic<'c> {
@@ -335,7 +332,10 @@ impl<'c> Traffic<'c> {
     {
         let mut parsed = Vec::new();
         self.router.parse_line(&mut parsed, Source { file: label, line: None, element: None }, bytes);
-        parsed.into_iter().map(|p| self.router.finish(pair(&mut self.pending, p))).collect()
+        for p in &mut parsed {
+            pair(&mut self.pending, p);
+        }
+        parsed.into_iter().map(|p| self.router.finish(p)).collect()
     }
 
     /// Judges lines of one file in order, `(LINE, bytes)` labelled
@@ -360,21 +360,16 @@ impl<'c> Traffic<'c> {
             }
             out
         });
+        let mut parsed = parsed;
         let mut waiting = 0;
-        let steps: Vec<Step<'a, 'c>> = parsed
-            .into_iter()
-            .map(|p| {
-                let step = pair(&mut self.pending, p);
-                waiting += usize::from(matches!(step, Step::Result { .. }));
-                step
-            })
-            .collect();
-        if waiting < 64 {
-            return steps.into_iter().map(|s| router.finish(s)).collect();
+        for p in &mut parsed {
+            waiting += usize::from(pair(&mut self.pending, p));
         }
-        let mut steps = steps;
-        in_parts(&mut steps, jobs, |part| {
-            part.iter_mut().map(|s| router.finish(std::mem::replace(s, Step::Taken))).collect()
+        if waiting < 64 {
+            return parsed.into_iter().map(|p| router.finish(p)).collect();
+        }
+        in_parts(&mut parsed, jobs, |part| {
+            part.iter_mut().map(|p| router.finish(std::mem::replace(p, Parsed::Taken))).collect()
         })
     }
 }
@@ -400,28 +395,25 @@ fn in_parts<T: Send, U: Send>(items: &mut [T], jobs: usize, f: impl Fn(&mut [T])
 }
 
 /// Pairs a response with the latest still-unanswered request of its id, or
-/// remembers a request as pending: in input order.
-fn pair<'a, 'c>(pending: &mut Waiting<'c>, p: Parsed<'a, 'c>) -> Step<'a, 'c> {
+/// remembers a request as pending: in input order. Whether a result waits
+/// to be judged by the request's method.
+fn pair<'c>(pending: &mut Waiting<'c>, p: &mut Parsed<'_, 'c>) -> bool {
     match p {
-        Parsed::Done(j) => Step::Done(j),
-        Parsed::Request(j, key, p) => {
-            pending.push(key, p);
-            Step::Done(j)
+        Parsed::Request(_, waits) => {
+            if let Some((key, p)) = waits.take() {
+                pending.push(key, p);
+            }
+            false
         }
-        Parsed::Response { mut j, mut findings, id, result } => {
-            let paired = id.as_ref().and_then(|(key, _)| pending.answer(key));
+        Parsed::Response { findings, id, result, paired, .. } => {
+            *paired = id.as_ref().and_then(|(key, _)| pending.answer(key));
             if let (Some((_, excerpt)), None) = (&id, &paired) {
                 let msg = format!("no request with id {excerpt} is waiting for a response in this file");
                 findings.insert(0, Finding::new(rules::ROUTE_ID, "id", msg));
             }
-            match result {
-                Some(result) => Step::Result { j, findings, result, paired },
-                None => {
-                    j.report = Report::new(findings);
-                    Step::Done(j)
-                }
-            }
+            result.is_some()
         }
+        Parsed::Done(_) | Parsed::Taken => false,
     }
 }
 
@@ -508,7 +500,7 @@ impl<'c> Router<'c> {
         // The request's label is kept only when no contract can judge the response.
         let source = known.response.is_none().then(|| j.source.to_string());
         let method = Cow::Borrowed(method);
-        Some(Parsed::Request(j, key, Pending { method, tool: None, source }))
+        Some(Parsed::Request(j, Some((key, Pending { method, tool: None, source }))))
     }
 
     /// Judges one message (not a batch) as far as its own bytes allow, every
@@ -573,7 +565,7 @@ impl<'c> Router<'c> {
                         _ => (Cow::Owned(method.into_owned()), Some(j.source.to_string())),
                     };
                     let pending = Pending { method, tool, source };
-                    Parsed::Request(j, id_key(id), pending)
+                    Parsed::Request(j, Some((id_key(id), pending)))
                 }
                 None => done(j),
             }
@@ -619,7 +611,7 @@ impl<'c> Router<'c> {
                 }
             }
             let id = if kind(id) == Kind::Null { None } else { Some((id_key(id), excerpt(id))) };
-            Parsed::Response { j, findings, id, result }
+            Parsed::Response { j, findings, id, result, paired: None }
         } else {
             let msg = "neither 'method' (a request or notification) nor 'result' or 'error' (a response)";
             done(shape(j.source, MESSAGE_FIELD, msg.into()))
@@ -628,21 +620,22 @@ impl<'c> Router<'c> {
 
     /// A paired message's verdict: a success response judged by its
     /// request's method (or by any response contract, unpaired).
-    fn finish<'a>(&self, step: Step<'a, 'c>) -> Judged<'a>
+    fn finish<'a>(&self, parsed: Parsed<'a, 'c>) -> Judged<'a>
     where
         'c: 'a,
     {
-        match step {
-            Step::Done(j) => j,
-            Step::Taken => Judged {
+        match parsed {
+            Parsed::Done(j) | Parsed::Request(j, _) => j,
+            Parsed::Taken => Judged {
                 source: Source { file: "", line: None, element: None },
                 contracts: Judges::default(),
                 report: Report::default(),
             },
-            Step::Result { mut j, mut findings, result, paired } => {
-                match paired {
-                    Some(p) => self.result(&mut j, &mut findings, result, &p),
-                    None => self.orphan(&mut j, &mut findings, result),
+            Parsed::Response { mut j, mut findings, result, paired, .. } => {
+                match (result, paired) {
+                    (Some(result), Some(p)) => self.result(&mut j, &mut findings, result, &p),
+                    (Some(result), None) => self.orphan(&mut j, &mut findings, result),
+                    (None, _) => {}
                 }
                 j.report = Report::new(findings);
                 j
@@ -925,7 +918,7 @@ fn text(v: &RawValue) -> Option<Cow<'_, str>> {
 /// A request id as responses pair with it: a string by its decoded text
 /// (tagged `s`), a number as written (`n`); a short one (most are) inline,
 /// without allocating.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum IdKey {
     Inline(u8, [u8; IdKey::INLINE]),
     Heap(Box<[u8]>),
@@ -943,6 +936,21 @@ impl IdKey {
         } else {
             IdKey::Heap([&[tag][..], body].concat().into_boxed_slice())
         }
+    }
+}
+
+impl IdKey {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            IdKey::Inline(len, bytes) => &bytes[..usize::from(*len)],
+            IdKey::Heap(bytes) => bytes,
+        }
+    }
+}
+
+impl std::hash::Hash for IdKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write(self.bytes());
     }
 }
 
@@ -1086,8 +1094,10 @@ mod tests {
     fn outcome<'a>(p: Parsed<'a, '_>) -> (Judged<'a>, Option<(String, String, Option<String>)>) {
         match p {
             Parsed::Done(j) => (j, None),
-            Parsed::Request(j, key, p) => (j, Some((format!("{key:?}"), p.method.into_owned(), p.source))),
+            Parsed::Request(j, Some((key, p))) => (j, Some((format!("{key:?}"), p.method.into_owned(), p.source))),
+            Parsed::Request(j, None) => (j, None),
             Parsed::Response { j, .. } => (j, Some(("response".into(), String::new(), None))),
+            Parsed::Taken => panic!("a parsed message is never taken before it is paired"),
         }
     }
 

@@ -44,13 +44,47 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 /// Past the closing quote of a string whose content starts at `i`.
 fn skip_string(b: &[u8], mut i: usize) -> Option<usize> {
     loop {
-        let at = i + memchr2(b'"', b'\\', b.get(i..)?)?;
+        let at = i + quote_or_backslash(b.get(i..)?)?;
         if b[at] == b'"' {
             return Some(at + 1);
         }
         i = at + 2;
     }
 }
+
+/// The first `"` or `\` of `b`. Most strings of a message are short: they
+/// are read eight bytes a word (no call), a long one by `memchr2`.
+fn quote_or_backslash(b: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Bytes equal to `c` get their high bit set; the lowest set bit is
+    // always a true match (a false one only follows a true one).
+    let matches = |w: u64, c: u8| {
+        let x = w ^ (ONES * u64::from(c));
+        x.wrapping_sub(ONES) & !x & HIGH
+    };
+    let mut i = 0;
+    while i + 8 <= b.len() && i < 64 {
+        let w = u64::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3], b[i + 4], b[i + 5], b[i + 6], b[i + 7]]);
+        let m = matches(w, b'"') | matches(w, b'\\');
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    memchr2(b'"', b'\\', &b[i..]).map(|at| i + at)
+}
+
+/// The bytes that matter inside a container: quotes and brackets.
+const STRUCTURAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'{' as usize] = true;
+    t[b'}' as usize] = true;
+    t[b'[' as usize] = true;
+    t[b']' as usize] = true;
+    t
+};
 
 /// Past the value starting at `i` (a string, a container with everything
 /// in it, or a scalar up to the next delimiter).
@@ -61,6 +95,10 @@ fn skip_value(b: &[u8], i: usize) -> Option<usize> {
             let mut depth = 0usize;
             let mut i = i;
             while i < b.len() {
+                if !STRUCTURAL[usize::from(b[i])] {
+                    i += 1;
+                    continue;
+                }
                 match b[i] {
                     b'"' => {
                         i = skip_string(b, i + 1)?;
@@ -173,6 +211,27 @@ mod tests {
         ] {
             assert!(members(b).is_none(), "{b}");
         }
+    }
+
+    #[test]
+    fn quotes_and_backslashes_are_found_where_they_are() {
+        for len in 0..100 {
+            for at in 0..=len {
+                for c in [b'"', b'\\'] {
+                    let mut b = vec![b'a'; len];
+                    b.extend(std::iter::repeat_n(0xC3, 3));
+                    if at < len {
+                        b[at] = c;
+                        b.push(b'"');
+                        assert_eq!(quote_or_backslash(&b), Some(at), "{len} {at}");
+                    } else {
+                        assert_eq!(quote_or_backslash(&b), None, "{len}");
+                    }
+                }
+            }
+        }
+        // A byte just above or below a match is not one.
+        assert_eq!(quote_or_backslash(b"!#[]\x01\xa2\xdc!#[]!#[]\""), Some(15));
     }
 
     #[test]
