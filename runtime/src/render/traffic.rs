@@ -14,9 +14,26 @@ use crate::traffic::Judged;
 /// that judged the message joined by ` + `, `(unrouted)` when none did),
 /// then every finding indented by two spaces.
 pub fn write_text(w: &mut dyn Write, j: &Judged) -> io::Result<()> {
-    let status = if j.report.is_valid() { "PASS" } else { "FAIL" };
-    let by = if j.contracts.is_empty() { "(unrouted)".to_string() } else { j.contracts.ids().join(" + ") };
-    writeln!(w, "[{status}] {} <- {}", super::one_line(&by), super::one_line(&j.source.to_string()))?;
+    // Written piece by piece (`one_line` maps each character on its own, so
+    // the pieces read as the whole would): nothing is allocated per message.
+    w.write_all(if j.report.is_valid() { b"[PASS] " } else { b"[FAIL] " })?;
+    if j.contracts.is_empty() {
+        w.write_all(b"(unrouted)")?;
+    }
+    for (i, c) in j.contracts.iter().enumerate() {
+        if i > 0 {
+            w.write_all(b" + ")?;
+        }
+        write!(w, "{}@{}", super::one_line(c.name()), c.revision())?;
+    }
+    write!(w, " <- {}", super::one_line(j.source.file))?;
+    if let Some(line) = j.source.line {
+        write!(w, ":{line}")?;
+    }
+    if let Some(i) = j.source.element {
+        write!(w, "[{i}]")?;
+    }
+    w.write_all(b"\n")?;
     for f in j.report.findings() {
         writeln!(w, "  {f}")?;
     }
