@@ -1,6 +1,7 @@
 //! Any bytes as a raw JSON-RPC capture, line by line, routed to the bundled
 //! MCP 2025-06-18 catalog: `traffic` never panics, every message it judges
-//! has a source label, and a judged message's contracts are the catalog's.
+//! has a source label, a judged message's contracts are the catalog's, and
+//! the quick way of routing agrees with the exact reader.
 #![no_main]
 
 use std::path::PathBuf;
@@ -23,10 +24,12 @@ fuzz_target!(|data: &[u8]| {
     let mut traffic = Traffic::new("mcp", "mcp@2025-06-18", catalog, None);
     for (i, line) in data.split(|&b| b == b'\n').enumerate() {
         let _ = initialize_version(line);
-        for judged in traffic.line(&format!("f:{}", i + 1), line) {
-            assert!(judged.source.starts_with(&format!("f:{}", i + 1)));
-            for c in &judged.contracts {
-                assert!(c.starts_with("mcp."), "{c}");
+        assert!(traffic.__quick_agrees(line), "{}", String::from_utf8_lossy(line));
+        let label = format!("f:{}", i + 1);
+        for judged in traffic.line(&label, line) {
+            assert!(judged.source.to_string().starts_with(&label));
+            for c in judged.contracts.iter() {
+                assert!(c.name().starts_with("mcp."), "{}", c.name());
             }
         }
     }
