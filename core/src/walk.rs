@@ -203,7 +203,8 @@ impl Path<'_, '_> {
         if let Path::Root = self {
             return DATA_FIELD.to_string();
         }
-        let mut out = String::new();
+        // Room for most paths: one allocation, not one per key.
+        let mut out = String::with_capacity(32);
         self.write(&mut out);
         out
     }

@@ -33,7 +33,7 @@ use crate::contract::JsonType;
 use crate::json::canonical::canonical;
 use crate::json::number::Num;
 use crate::json::scan::{Kind, Scanner};
-use crate::json::text::{quote, Str};
+use crate::json::text::{quote, same_bytes, Str};
 use crate::json::MAX_DEPTH;
 use crate::keywords::{closed, duplicate, format, items, lengths, numbers, pattern, required, types, QUOTE_MAX};
 use crate::report::Finding;
@@ -708,7 +708,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             let declared = if escaped {
                 node.properties.iter().position(|(name, _)| Str::new(raw, escaped, at).eq_str(name))
             } else {
-                node.properties.iter().position(|(name, _)| name.as_bytes() == raw)
+                node.properties.iter().position(|(name, _)| same_bytes(name.as_bytes(), raw))
             };
             let repeat = match declared {
                 Some(i) => {
