@@ -254,4 +254,3 @@ mod tests {
         assert_eq!(quote("abcdef", 3), "'abc...'");
     }
 }
-
