@@ -35,8 +35,25 @@ pub(crate) mod types {
         types.accepts(actual)
     }
 
+    /// `expected string|null, found integer` (the types as
+    /// `TypeSet::label` writes them), built without `format!` or the
+    /// label's own allocations: a report with one finding is mostly this.
     pub(crate) fn message(types: TypeSet, actual: JsonType) -> String {
-        format!("expected {types}, found {}", actual.name())
+        let mut out = String::with_capacity(48);
+        out.push_str("expected ");
+        if types.is_any() {
+            out.push_str("any");
+        } else {
+            for (i, t) in types.iter().enumerate() {
+                if i > 0 {
+                    out.push('|');
+                }
+                out.push_str(t.name());
+            }
+        }
+        out.push_str(", found ");
+        out.push_str(actual.name());
+        out
     }
 }
 

@@ -26,6 +26,7 @@
 
 use std::cell::Cell;
 use std::collections::HashSet;
+use std::fmt::Write as _;
 
 use crate::contract::tree::Node;
 use crate::contract::{FieldSpec, JsonType, TypeSet};
@@ -203,7 +204,8 @@ impl Path<'_, '_> {
         if let Path::Root = self {
             return DATA_FIELD.to_string();
         }
-        let mut out = String::new();
+        // Room for most paths: one allocation, not one per key.
+        let mut out = String::with_capacity(32);
         self.write(&mut out);
         out
     }
@@ -213,7 +215,18 @@ impl Path<'_, '_> {
     /// reads as one key and a control character cannot forge output lines.
     fn write_key(&self, out: &mut String, key: &str) {
         self.write(out);
-        crate::contract::push_key(out, matches!(self, Path::Root), key);
+        let first = matches!(self, Path::Root);
+        // Most keys are printable ASCII without a path character: plain
+        // (`contract::is_plain_key` says so too), checked byte by byte.
+        let plain = |b: u8| matches!(b, 0x20..=0x7e) && !matches!(b, b'.' | b'[' | b']' | b'{' | b'}' | b'"' | b'\\');
+        if !key.is_empty() && key.bytes().all(plain) {
+            if !first {
+                out.push('.');
+            }
+            out.push_str(key);
+        } else {
+            crate::contract::push_key(out, first, key);
+        }
     }
 
     fn write(&self, out: &mut String) {
@@ -223,9 +236,8 @@ impl Path<'_, '_> {
             Path::Name(parent, key) => parent.write_key(out, key),
             Path::Index(parent, i) => {
                 parent.write(out);
-                out.push('[');
-                out.push_str(&i.to_string());
-                out.push(']');
+                // Into the path itself: no string per index.
+                let _ = write!(out, "[{i}]");
             }
         }
     }

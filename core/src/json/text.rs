@@ -48,7 +48,7 @@ impl<'a> Str<'a> {
         if self.is_escaped() {
             self.decode() == s
         } else {
-            self.raw == s.as_bytes()
+            same_bytes(self.raw, s.as_bytes())
         }
     }
 
@@ -178,8 +178,45 @@ pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// Whether two byte strings are equal; keys, tags and enum members are
+/// short, and `==` on slices calls `memcmp` (7 % of a schema walk over the
+/// MCP body, BENCHMARKS.md): up to 16 bytes are compared here as two
+/// overlapping words.
+#[inline(always)]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word8 = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().expect("8 bytes"));
+    let word4 = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().expect("4 bytes"));
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => word4(a, 0) == word4(b, 0) && word4(a, n - 4) == word4(b, n - 4),
+        8..=16 => word8(a, 0) == word8(b, 0) && word8(a, n - 8) == word8(b, n - 8),
+        _ => a == b,
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn same_bytes_is_slice_equality() {
+        let base: Vec<u8> = (b'a'..=b'z').collect();
+        for n in 0..=base.len() {
+            let a = &base[..n];
+            assert!(same_bytes(a, a));
+            if n > 0 {
+                assert!(!same_bytes(a, &base[..n - 1]));
+            }
+            for at in 0..n {
+                let mut b = a.to_vec();
+                b[at] = b'_';
+                assert!(!same_bytes(a, &b), "length {n}, differing at {at}");
+            }
+        }
+    }
     use super::*;
     use crate::json::scan::Scanner;
 
