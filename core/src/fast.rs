@@ -265,6 +265,16 @@ impl<'a> SchemaCursor<'_, 'a> {
         self.sw.w.s.skip_number().ok().map(drop)
     }
 
+    /// A string judged by `ok` (the generated code's string keywords of a
+    /// node: string `enum`/`const` members by [`Str::eq_str`], a format by
+    /// [`formats`]: what the walker's `own` checks for such a node, without
+    /// its dispatch).
+    #[inline]
+    pub fn string_where(&mut self, ok: impl FnOnce(&Str<'a>) -> bool) -> Option<()> {
+        let s = self.sw.w.s.string().ok()?;
+        ok(&s).then_some(())
+    }
+
     /// Reads a number and tells whether it is an integer (`1.0` is).
     #[inline]
     pub fn integer(&mut self) -> Option<bool> {
@@ -422,6 +432,49 @@ impl<'a> SchemaCursor<'_, 'a> {
     }
 }
 
+/// The byte-level `format` checks by name, for generated code: each exactly
+/// the walker's (`keywords::format::is_valid`), called directly: an
+/// unescaped string's raw bytes go to the format's parser, an escaped one
+/// to the walker's check, which decodes it.
+pub mod formats {
+    use crate::json::text::Str;
+
+    macro_rules! byte_formats {
+        ($($f:ident: $name:literal => $check:expr;)*) => {
+            $(
+                #[doc = concat!("`format: ", $name, "`")]
+                #[inline]
+                pub fn $f(s: &Str<'_>) -> bool {
+                    if s.is_escaped() {
+                        crate::keywords::format::is_valid($name, s)
+                    } else {
+                        $check(s.raw())
+                    }
+                }
+            )*
+            /// The format names with a function here, and its name.
+            #[cfg(feature = "codegen")]
+            pub(crate) const NAMES: &[(&str, &str)] = &[$(($name, stringify!($f))),*];
+        };
+    }
+
+    byte_formats! {
+        byte: "byte" => crate::format::is_byte;
+        date: "date" => crate::format::is_date;
+        date_time: "date-time" => crate::format::is_date_time;
+        duration: "duration" => crate::format::is_duration;
+        email: "email" => crate::format::is_email;
+        hostname: "hostname" => crate::format::is_hostname;
+        ipv4: "ipv4" => crate::format::is_ipv4;
+        ipv6: "ipv6" => crate::format::is_ipv6;
+        json_pointer: "json-pointer" => crate::format::is_json_pointer;
+        time: "time" => crate::format::is_time;
+        uri: "uri" => |b| crate::format::is_uri(b, true);
+        uri_reference: "uri-reference" => |b| crate::format::is_uri(b, false);
+        uuid: "uuid" => crate::format::is_uuid;
+    }
+}
+
 /// Whether a string passes every string rule of the field: enum, lengths,
 /// pattern.
 pub fn string(field: &FieldSpec, s: &Str<'_>) -> bool {
@@ -503,6 +556,61 @@ mod tests {
     fn num(text: &str) -> Option<i64> {
         let mut s = Scanner::new(text.as_bytes());
         small_int(&s.number().unwrap())
+    }
+
+    /// `fast::formats` holds every byte-level asserted format, and each
+    /// answers as the walker's check, on plain and escaped strings.
+    #[test]
+    fn formats_are_the_walkers() {
+        let names: Vec<&str> = super::formats::NAMES.iter().map(|(n, _)| *n).collect();
+        let byte_level: Vec<&str> =
+            crate::format::ASSERTED.iter().copied().filter(|n| !matches!(*n, "regex" | "uri-template")).collect();
+        assert_eq!(names, byte_level);
+        let samples = [
+            "\"\"",
+            "\"file:///a/b\"",
+            "\"file:\\/\\/\\/a\"",
+            "\"http://h/%zz\"",
+            "\"QUJD\"",
+            "\"QU\\u004aD\"",
+            "\"QUJ=\"",
+            "\"2025-05-03T14:30:00Z\"",
+            "\"2025-05-03\"",
+            "\"14:30:00Z\"",
+            "\"P1D\"",
+            "\"a@b.c\"",
+            "\"example.com\"",
+            "\"127.0.0.1\"",
+            "\"::1\"",
+            "\"/a~0b\"",
+            "\"6dbc13b5-bd57-4c2b-b503-24e381b6c8d6\"",
+            "\"\\u00e9\"",
+            "\"\u{e9}t\u{e9}\"",
+        ];
+        for text in samples {
+            let mut scanner = Scanner::new(text.as_bytes());
+            let s = scanner.string().expect("a string");
+            for (name, _) in super::formats::NAMES {
+                let by_name = match *name {
+                    "byte" => super::formats::byte(&s),
+                    "date" => super::formats::date(&s),
+                    "date-time" => super::formats::date_time(&s),
+                    "duration" => super::formats::duration(&s),
+                    "email" => super::formats::email(&s),
+                    "hostname" => super::formats::hostname(&s),
+                    "ipv4" => super::formats::ipv4(&s),
+                    "ipv6" => super::formats::ipv6(&s),
+                    "json-pointer" => super::formats::json_pointer(&s),
+                    "time" => super::formats::time(&s),
+                    "uri" => super::formats::uri(&s),
+                    "uri-reference" => super::formats::uri_reference(&s),
+                    "uuid" => super::formats::uuid(&s),
+                    other => panic!("{other}"),
+                };
+                assert_eq!(by_name, crate::keywords::format::is_valid(name, &s), "{name} {text}");
+                assert_eq!(by_name, crate::format::check(name, &s.decode()) != Some(false), "{name} {text}");
+            }
+        }
     }
 
     #[test]

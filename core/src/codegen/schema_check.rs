@@ -157,10 +157,17 @@ impl Check<'_> {
         let n = self.schema.node(id);
         let plain = n.enum_values.is_none() && n.constant.is_none() && n.format.is_none() && n.constraints.is_empty();
         if !plain {
+            // A string judged in code when its keywords allow (every other
+            // kind, and every other string, by the walker's own code).
+            let string = match string_keywords(n) {
+                Some(check) => quote! { Kind::String => c.string_where(|s| #check), },
+                None => TokenStream::new(),
+            };
             return quote! {
                 match c.kind()? {
                     Kind::Object => { #object }
                     Kind::Array => { #array }
+                    #string
                     _ => c.scalar(#lit, depth),
                 }
             };
@@ -490,6 +497,40 @@ fn subschemas(n: &Node) -> Vec<Id> {
     out.extend(n.contains);
     out.extend(crate::contract::schema::compile::in_place_edges(n));
     out
+}
+
+/// The string keywords of a node as one `bool` expression over `s: &Str`,
+/// when code can judge a string exactly as the walker's `own` does: the node
+/// accepts strings, its `enum` and `const` (if any) are strings (compared by
+/// `Str::eq_str`, as the walker compares them), its format (if any) is a
+/// byte-level one (`fast::formats`), and no length or pattern applies.
+/// `None` otherwise: the walker judges the string.
+fn string_keywords(n: &Node) -> Option<TokenStream> {
+    if !accepts(n, JsonType::String) || !n.constraints.is_empty() {
+        return None;
+    }
+    let mut checks = Vec::new();
+    if let Some(values) = &n.enum_values {
+        let texts = values.iter().map(|v| v.string.as_deref()).collect::<Option<Vec<&str>>>()?;
+        checks.push(if texts.is_empty() {
+            quote! { false }
+        } else {
+            quote! { (#(s.eq_str(#texts))||*) }
+        });
+    }
+    if let Some(c) = &n.constant {
+        let text = c.string.as_deref()?;
+        checks.push(quote! { s.eq_str(#text) });
+    }
+    if let Some(name) = n.format {
+        let (_, f) = crate::fast::formats::NAMES.iter().find(|(known, _)| *known == name)?;
+        let f = format_ident!("{}", f);
+        checks.push(quote! { fast::formats::#f(s) });
+    }
+    if checks.is_empty() {
+        return None;
+    }
+    Some(quote! { #(#checks)&&* })
 }
 
 /// Whether the node's only keyword is one `anyOf` or one `oneOf`.
