@@ -385,6 +385,9 @@ impl<'a> SchemaCursor<'_, 'a> {
     /// position unspecified: the caller seeks back to `start`.
     #[inline]
     pub fn tag(&mut self, start: usize, key: &[u8], depth: usize) -> Option<&'a [u8]> {
+        if let Some(found) = first_key_tag(self.sw.w.s.bytes(), start, key) {
+            return Some(found);
+        }
         let (keys, spans) = (self.sw.w.keys_base(), self.sw.w.spans_base());
         self.sw.w.s.seek(start);
         let found = self.find_tag(key, depth);
@@ -430,6 +433,51 @@ impl<'a> SchemaCursor<'_, 'a> {
         self.sw.w.s.seek(start);
         false
     }
+}
+
+/// The tag when it is the object's first key, read straight from the bytes
+/// (no scanner, no stacks): `{`, the key spelt as `key` (no escapes), `:`, and
+/// a string without `\\`, JSON whitespace between. `None` for anything else
+/// (then the scanner looks for the tag). When this answers, it is the tag
+/// the scanner would find first, or the object's bytes are not JSON: the
+/// member the tag picks reads the object again from its start with the
+/// scanner and fails on them, as the walker would; a value no member has is
+/// a fault both ways.
+#[inline]
+fn first_key_tag<'a>(bytes: &'a [u8], start: usize, key: &[u8]) -> Option<&'a [u8]> {
+    // A key that needs escapes (or holds `\\`) is never matched raw.
+    if key.iter().any(|&c| c == b'"' || c == b'\\' || c < 0x20) {
+        return None;
+    }
+    let ws = |i: &mut usize| {
+        while matches!(bytes.get(*i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            *i += 1;
+        }
+    };
+    let mut i = start;
+    ws(&mut i);
+    if bytes.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    ws(&mut i);
+    let quoted = bytes.get(i..i + key.len() + 2)?;
+    if quoted[0] != b'"' || &quoted[1..=key.len()] != key || quoted[key.len() + 1] != b'"' {
+        return None;
+    }
+    i += key.len() + 2;
+    ws(&mut i);
+    if bytes.get(i) != Some(&b':') {
+        return None;
+    }
+    i += 1;
+    ws(&mut i);
+    if bytes.get(i) != Some(&b'"') {
+        return None;
+    }
+    let value = &bytes[i + 1..];
+    let end = value.iter().position(|&c| c == b'"' || c == b'\\')?;
+    (value[end] == b'"').then(|| &value[..end])
 }
 
 /// The byte-level `format` checks by name, for generated code: each exactly
@@ -611,6 +659,54 @@ mod tests {
                 assert_eq!(by_name, crate::format::check(name, &s.decode()) != Some(false), "{name} {text}");
             }
         }
+    }
+
+    /// The tag read from the bytes is the scanner's first key's plain string
+    /// value whenever it answers, and it answers on the usual spellings.
+    #[test]
+    fn first_key_tag_is_the_scanners() {
+        let scanned = |text: &str| -> Option<Vec<u8>> {
+            let mut s = Scanner::new(text.as_bytes());
+            if s.peek_kind().ok()? != Kind::Object {
+                return None;
+            }
+            s.object_start();
+            let k = s.object_key(true).ok()??;
+            if k.is_escaped() || k.raw() != b"type" || s.peek_kind().ok()? != Kind::String {
+                return None;
+            }
+            let v = s.string().ok()?;
+            (!v.is_escaped()).then(|| v.raw().to_vec())
+        };
+        let cases = [
+            (r#"{"type": "text", "text": "x"}"#, true),
+            (r#"{"type":"text"}"#, true),
+            ("{ \t\r\n\"type\" \n: \t\"text\" }", true),
+            (r#"  {"type": "", "a": 1}"#, true),
+            (r#"{"type": "t\u0065xt"}"#, false),
+            (r#"{"typ\u0065": "text"}"#, false),
+            (r#"{"a": 1, "type": "text"}"#, false),
+            (r#"{"type": 1}"#, false),
+            (r#"{"type": null}"#, false),
+            (r#"{"types": "text"}"#, false),
+            (r#"{"typ": "text"}"#, false),
+            (r#"{}"#, false),
+            (r#"{"type""#, false),
+            (r#"{"type": "text"#, false),
+            (r#"{"type" "text"}"#, false),
+            (r#"["type", "text"]"#, false),
+            ("{\"type\": \"caf\u{e9}\"}", true),
+        ];
+        for (text, answers) in cases {
+            let fast = first_key_tag(text.as_bytes(), 0, b"type");
+            assert_eq!(fast.is_some(), answers, "{text}");
+            if let Some(tag) = fast {
+                assert_eq!(Some(tag.to_vec()), scanned(text), "{text}");
+            }
+        }
+        // Keys that need escapes are never matched raw.
+        assert_eq!(first_key_tag(br#"{"a\b": "x"}"#, 0, b"a\\b"), None);
+        assert_eq!(first_key_tag(br#"{"a"b": "x"}"#, 0, b"a\"b"), None);
     }
 
     #[test]
