@@ -11,9 +11,9 @@
 //! - an array: `items`, `minItems`/`maxItems` as constants, `uniqueItems`
 //!   by the walker's own check;
 //! - a tagged union (`anyOf`/`oneOf` whose members are told apart by a
-//!   string `const`): the tag is found (read again from the object's start
-//!   when it is not the first key), then only the member it picks reads the
-//!   object;
+//!   string `const`): the tag is found (straight from the bytes when it is
+//!   the first key, else by the scanner from the object's start), then only
+//!   the member it picks reads the object;
 //! - an untagged union: each member tried on the same bytes (`anyOf` stops at
 //!   the first that passes, `oneOf` needs exactly one); one that contains
 //!   itself is left to the walker, whose memo bounds nested membership tests;
@@ -21,7 +21,10 @@
 //!
 //! Scalars (strings, numbers, booleans, null) are judged by the walker's own
 //! code for the node (`SchemaCursor::scalar`: type, enum, const, bounds,
-//! lengths, pattern, format), or read inline when only their type matters. Every other schema (`allOf`, `not`, `if`,
+//! lengths, pattern, format), or read inline when only their type matters,
+//! or, for a string whose keywords are string `enum`/`const` members and a
+//! byte-level format, judged in code by the same checks
+//! (`SchemaCursor::string_where`, `fast::formats`). Every other schema (`allOf`, `not`, `if`,
 //! `dependentSchemas`, `$ref` beside other keywords, `patternProperties`,
 //! `propertyNames`, `dependentRequired`, `prefixItems`, `contains`, `enum` or
 //! `const` on a container) is handed to the walker for that subtree
