@@ -385,7 +385,7 @@ impl<'a> SchemaCursor<'_, 'a> {
     /// position unspecified: the caller seeks back to `start`.
     #[inline]
     pub fn tag(&mut self, start: usize, key: &[u8], depth: usize) -> Option<&'a [u8]> {
-        if let Some(found) = first_key_tag(self.sw.w.s.bytes(), start, key) {
+        if let Some((found, _)) = first_key_tag(self.sw.w.s.bytes(), start, key) {
             return Some(found);
         }
         let (keys, spans) = (self.sw.w.keys_base(), self.sw.w.spans_base());
@@ -393,6 +393,14 @@ impl<'a> SchemaCursor<'_, 'a> {
         let found = self.find_tag(key, depth);
         self.sw.w.truncate(keys, spans);
         found
+    }
+
+    /// The tag when it is the first key of the object at `start`, read
+    /// straight from the bytes, and the offset just after its value (see
+    /// [`first_key_tag`]); `None` otherwise (then [`Self::tag`] looks for it).
+    #[inline]
+    pub fn first_tag(&self, start: usize, key: &[u8]) -> Option<(&'a [u8], usize)> {
+        first_key_tag(self.sw.w.s.bytes(), start, key)
     }
 
     fn find_tag(&mut self, key: &[u8], depth: usize) -> Option<&'a [u8]> {
@@ -443,8 +451,9 @@ impl<'a> SchemaCursor<'_, 'a> {
 /// member the tag picks reads the object again from its start with the
 /// scanner and fails on them, as the walker would; a value no member has is
 /// a fault both ways.
+/// With the tag, the offset just after its closing quote.
 #[inline]
-fn first_key_tag<'a>(bytes: &'a [u8], start: usize, key: &[u8]) -> Option<&'a [u8]> {
+fn first_key_tag<'a>(bytes: &'a [u8], start: usize, key: &[u8]) -> Option<(&'a [u8], usize)> {
     // A key that needs escapes (or holds `\\`) is never matched raw.
     if key.iter().any(|&c| c == b'"' || c == b'\\' || c < 0x20) {
         return None;
@@ -477,7 +486,7 @@ fn first_key_tag<'a>(bytes: &'a [u8], start: usize, key: &[u8]) -> Option<&'a [u
     }
     let value = &bytes[i + 1..];
     let end = value.iter().position(|&c| c == b'"' || c == b'\\')?;
-    (value[end] == b'"').then(|| &value[..end])
+    (value[end] == b'"').then(|| (&value[..end], i + 1 + end + 1))
 }
 
 /// The byte-level `format` checks by name, for generated code: each exactly
@@ -700,8 +709,10 @@ mod tests {
         for (text, answers) in cases {
             let fast = first_key_tag(text.as_bytes(), 0, b"type");
             assert_eq!(fast.is_some(), answers, "{text}");
-            if let Some(tag) = fast {
+            if let Some((tag, after)) = fast {
                 assert_eq!(Some(tag.to_vec()), scanned(text), "{text}");
+                assert_eq!(text.as_bytes()[after - 1], b'"', "{text}");
+                assert_eq!(&text.as_bytes()[after - 1 - tag.len()..after - 1], tag, "{text}");
             }
         }
         // Keys that need escapes are never matched raw.
