@@ -13,7 +13,9 @@
 //! - a tagged union (`anyOf`/`oneOf` whose members are told apart by a
 //!   string `const`): the tag is found (straight from the bytes when it is
 //!   the first key, else by the scanner from the object's start), then only
-//!   the member it picks reads the object;
+//!   the member it picks reads the object: from its start, or, after a
+//!   first-key tag whose property asks nothing but that value, on from the
+//!   tag (`node_N_after_I`: the tag is not read twice);
 //! - an untagged union: each member tried on the same bytes (`anyOf` stops at
 //!   the first that passes, `oneOf` needs exactly one); one that contains
 //!   itself is left to the walker, whose memo bounds nested membership tests;
