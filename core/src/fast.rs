@@ -265,6 +265,16 @@ impl<'a> SchemaCursor<'_, 'a> {
         self.sw.w.s.skip_number().ok().map(drop)
     }
 
+    /// A string judged by `ok` (the generated code's string keywords of a
+    /// node: string `enum`/`const` members by [`Str::eq_str`], a format by
+    /// [`formats`]: what the walker's `own` checks for such a node, without
+    /// its dispatch).
+    #[inline]
+    pub fn string_where(&mut self, ok: impl FnOnce(&Str<'a>) -> bool) -> Option<()> {
+        let s = self.sw.w.s.string().ok()?;
+        ok(&s).then_some(())
+    }
+
     /// Reads a number and tells whether it is an integer (`1.0` is).
     #[inline]
     pub fn integer(&mut self) -> Option<bool> {
@@ -375,11 +385,22 @@ impl<'a> SchemaCursor<'_, 'a> {
     /// position unspecified: the caller seeks back to `start`.
     #[inline]
     pub fn tag(&mut self, start: usize, key: &[u8], depth: usize) -> Option<&'a [u8]> {
+        if let Some((found, _)) = first_key_tag(self.sw.w.s.bytes(), start, key) {
+            return Some(found);
+        }
         let (keys, spans) = (self.sw.w.keys_base(), self.sw.w.spans_base());
         self.sw.w.s.seek(start);
         let found = self.find_tag(key, depth);
         self.sw.w.truncate(keys, spans);
         found
+    }
+
+    /// The tag when it is the first key of the object at `start`, read
+    /// straight from the bytes, and the offset just after its value (see
+    /// [`first_key_tag`]); `None` otherwise (then [`Self::tag`] looks for it).
+    #[inline]
+    pub fn first_tag(&self, start: usize, key: &[u8]) -> Option<(&'a [u8], usize)> {
+        first_key_tag(self.sw.w.s.bytes(), start, key)
     }
 
     fn find_tag(&mut self, key: &[u8], depth: usize) -> Option<&'a [u8]> {
@@ -419,6 +440,95 @@ impl<'a> SchemaCursor<'_, 'a> {
         self.sw.w.truncate(keys, spans);
         self.sw.w.s.seek(start);
         false
+    }
+}
+
+/// The tag when it is the object's first key, read straight from the bytes
+/// (no scanner, no stacks): `{`, the key spelt as `key` (no escapes), `:`, and
+/// a string without `\\`, JSON whitespace between. `None` for anything else
+/// (then the scanner looks for the tag). When this answers, it is the tag
+/// the scanner would find first, or the object's bytes are not JSON: the
+/// member the tag picks reads the object again from its start with the
+/// scanner and fails on them, as the walker would; a value no member has is
+/// a fault both ways.
+/// With the tag, the offset just after its closing quote.
+#[inline]
+fn first_key_tag<'a>(bytes: &'a [u8], start: usize, key: &[u8]) -> Option<(&'a [u8], usize)> {
+    // A key that needs escapes (or holds `\\`) is never matched raw.
+    if key.iter().any(|&c| c == b'"' || c == b'\\' || c < 0x20) {
+        return None;
+    }
+    let ws = |i: &mut usize| {
+        while matches!(bytes.get(*i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            *i += 1;
+        }
+    };
+    let mut i = start;
+    ws(&mut i);
+    if bytes.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    ws(&mut i);
+    let quoted = bytes.get(i..i + key.len() + 2)?;
+    if quoted[0] != b'"' || &quoted[1..=key.len()] != key || quoted[key.len() + 1] != b'"' {
+        return None;
+    }
+    i += key.len() + 2;
+    ws(&mut i);
+    if bytes.get(i) != Some(&b':') {
+        return None;
+    }
+    i += 1;
+    ws(&mut i);
+    if bytes.get(i) != Some(&b'"') {
+        return None;
+    }
+    let value = &bytes[i + 1..];
+    let end = value.iter().position(|&c| c == b'"' || c == b'\\')?;
+    (value[end] == b'"').then(|| (&value[..end], i + 1 + end + 1))
+}
+
+/// The byte-level `format` checks by name, for generated code: each exactly
+/// the walker's (`keywords::format::is_valid`), called directly: an
+/// unescaped string's raw bytes go to the format's parser, an escaped one
+/// to the walker's check, which decodes it.
+pub mod formats {
+    use crate::json::text::Str;
+
+    macro_rules! byte_formats {
+        ($($f:ident: $name:literal => $check:expr;)*) => {
+            $(
+                #[doc = concat!("`format: ", $name, "`")]
+                #[inline]
+                pub fn $f(s: &Str<'_>) -> bool {
+                    if s.is_escaped() {
+                        crate::keywords::format::is_valid($name, s)
+                    } else {
+                        $check(s.raw())
+                    }
+                }
+            )*
+            /// The format names with a function here, and its name.
+            #[cfg(feature = "codegen")]
+            pub(crate) const NAMES: &[(&str, &str)] = &[$(($name, stringify!($f))),*];
+        };
+    }
+
+    byte_formats! {
+        byte: "byte" => crate::format::is_byte;
+        date: "date" => crate::format::is_date;
+        date_time: "date-time" => crate::format::is_date_time;
+        duration: "duration" => crate::format::is_duration;
+        email: "email" => crate::format::is_email;
+        hostname: "hostname" => crate::format::is_hostname;
+        ipv4: "ipv4" => crate::format::is_ipv4;
+        ipv6: "ipv6" => crate::format::is_ipv6;
+        json_pointer: "json-pointer" => crate::format::is_json_pointer;
+        time: "time" => crate::format::is_time;
+        uri: "uri" => |b| crate::format::is_uri(b, true);
+        uri_reference: "uri-reference" => |b| crate::format::is_uri(b, false);
+        uuid: "uuid" => crate::format::is_uuid;
     }
 }
 
@@ -503,6 +613,111 @@ mod tests {
     fn num(text: &str) -> Option<i64> {
         let mut s = Scanner::new(text.as_bytes());
         small_int(&s.number().unwrap())
+    }
+
+    /// `fast::formats` holds every byte-level asserted format, and each
+    /// answers as the walker's check, on plain and escaped strings.
+    #[test]
+    fn formats_are_the_walkers() {
+        let names: Vec<&str> = super::formats::NAMES.iter().map(|(n, _)| *n).collect();
+        let byte_level: Vec<&str> =
+            crate::format::ASSERTED.iter().copied().filter(|n| !matches!(*n, "regex" | "uri-template")).collect();
+        assert_eq!(names, byte_level);
+        let samples = [
+            "\"\"",
+            "\"file:///a/b\"",
+            "\"file:\\/\\/\\/a\"",
+            "\"http://h/%zz\"",
+            "\"QUJD\"",
+            "\"QU\\u004aD\"",
+            "\"QUJ=\"",
+            "\"2025-05-03T14:30:00Z\"",
+            "\"2025-05-03\"",
+            "\"14:30:00Z\"",
+            "\"P1D\"",
+            "\"a@b.c\"",
+            "\"example.com\"",
+            "\"127.0.0.1\"",
+            "\"::1\"",
+            "\"/a~0b\"",
+            "\"6dbc13b5-bd57-4c2b-b503-24e381b6c8d6\"",
+            "\"\\u00e9\"",
+            "\"\u{e9}t\u{e9}\"",
+        ];
+        for text in samples {
+            let mut scanner = Scanner::new(text.as_bytes());
+            let s = scanner.string().expect("a string");
+            for (name, _) in super::formats::NAMES {
+                let by_name = match *name {
+                    "byte" => super::formats::byte(&s),
+                    "date" => super::formats::date(&s),
+                    "date-time" => super::formats::date_time(&s),
+                    "duration" => super::formats::duration(&s),
+                    "email" => super::formats::email(&s),
+                    "hostname" => super::formats::hostname(&s),
+                    "ipv4" => super::formats::ipv4(&s),
+                    "ipv6" => super::formats::ipv6(&s),
+                    "json-pointer" => super::formats::json_pointer(&s),
+                    "time" => super::formats::time(&s),
+                    "uri" => super::formats::uri(&s),
+                    "uri-reference" => super::formats::uri_reference(&s),
+                    "uuid" => super::formats::uuid(&s),
+                    other => panic!("{other}"),
+                };
+                assert_eq!(by_name, crate::keywords::format::is_valid(name, &s), "{name} {text}");
+                assert_eq!(by_name, crate::format::check(name, &s.decode()) != Some(false), "{name} {text}");
+            }
+        }
+    }
+
+    /// The tag read from the bytes is the scanner's first key's plain string
+    /// value whenever it answers, and it answers on the usual spellings.
+    #[test]
+    fn first_key_tag_is_the_scanners() {
+        let scanned = |text: &str| -> Option<Vec<u8>> {
+            let mut s = Scanner::new(text.as_bytes());
+            if s.peek_kind().ok()? != Kind::Object {
+                return None;
+            }
+            s.object_start();
+            let k = s.object_key(true).ok()??;
+            if k.is_escaped() || k.raw() != b"type" || s.peek_kind().ok()? != Kind::String {
+                return None;
+            }
+            let v = s.string().ok()?;
+            (!v.is_escaped()).then(|| v.raw().to_vec())
+        };
+        let cases = [
+            (r#"{"type": "text", "text": "x"}"#, true),
+            (r#"{"type":"text"}"#, true),
+            ("{ \t\r\n\"type\" \n: \t\"text\" }", true),
+            (r#"  {"type": "", "a": 1}"#, true),
+            (r#"{"type": "t\u0065xt"}"#, false),
+            (r#"{"typ\u0065": "text"}"#, false),
+            (r#"{"a": 1, "type": "text"}"#, false),
+            (r#"{"type": 1}"#, false),
+            (r#"{"type": null}"#, false),
+            (r#"{"types": "text"}"#, false),
+            (r#"{"typ": "text"}"#, false),
+            (r#"{}"#, false),
+            (r#"{"type""#, false),
+            (r#"{"type": "text"#, false),
+            (r#"{"type" "text"}"#, false),
+            (r#"["type", "text"]"#, false),
+            ("{\"type\": \"caf\u{e9}\"}", true),
+        ];
+        for (text, answers) in cases {
+            let fast = first_key_tag(text.as_bytes(), 0, b"type");
+            assert_eq!(fast.is_some(), answers, "{text}");
+            if let Some((tag, after)) = fast {
+                assert_eq!(Some(tag.to_vec()), scanned(text), "{text}");
+                assert_eq!(text.as_bytes()[after - 1], b'"', "{text}");
+                assert_eq!(&text.as_bytes()[after - 1 - tag.len()..after - 1], tag, "{text}");
+            }
+        }
+        // Keys that need escapes are never matched raw.
+        assert_eq!(first_key_tag(br#"{"a\b": "x"}"#, 0, b"a\\b"), None);
+        assert_eq!(first_key_tag(br#"{"a"b": "x"}"#, 0, b"a\"b"), None);
     }
 
     #[test]

@@ -128,7 +128,7 @@ fn two_digits(b: &[u8], i: usize) -> Option<u32> {
 }
 
 /// RFC 3339 `full-date`: `YYYY-MM-DD` with the day within its month.
-fn is_date(b: &[u8]) -> bool {
+pub(crate) fn is_date(b: &[u8]) -> bool {
     if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
         return false;
     }
@@ -151,7 +151,7 @@ fn is_date(b: &[u8]) -> bool {
 
 /// RFC 3339 `full-time`: `hh:mm:ss[.frac]` and a required offset; second 60
 /// only at 23:59 UTC.
-fn is_time(b: &[u8]) -> bool {
+pub(crate) fn is_time(b: &[u8]) -> bool {
     if b.len() < 9 || b[2] != b':' || b[5] != b':' {
         return false;
     }
@@ -196,12 +196,12 @@ fn is_time(b: &[u8]) -> bool {
 }
 
 /// RFC 3339 `date-time`: `full-date`, `T` (any case), `full-time`.
-fn is_date_time(b: &[u8]) -> bool {
+pub(crate) fn is_date_time(b: &[u8]) -> bool {
     b.len() > 11 && is_date(&b[..10]) && matches!(b[10], b'T' | b't') && is_time(&b[11..])
 }
 
 /// RFC 3339 Appendix A `duration`.
-fn is_duration(b: &[u8]) -> bool {
+pub(crate) fn is_duration(b: &[u8]) -> bool {
     let Some((first, rest)) = b.split_first() else {
         return false;
     };
@@ -248,7 +248,7 @@ fn duration_units(mut b: &[u8], order: &[u8]) -> bool {
 // ---------------------------------------------------------------- addresses
 
 /// RFC 2673 dotted quad without leading zeros.
-fn is_ipv4(b: &[u8]) -> bool {
+pub(crate) fn is_ipv4(b: &[u8]) -> bool {
     let mut parts = 0;
     for part in b.split(|&c| c == b'.') {
         parts += 1;
@@ -266,7 +266,7 @@ fn is_ipv4(b: &[u8]) -> bool {
 }
 
 /// RFC 4291 §2.2 text form.
-fn is_ipv6(b: &[u8]) -> bool {
+pub(crate) fn is_ipv6(b: &[u8]) -> bool {
     /// Groups of `part` (`h16 *(":" h16)`, possibly ending in a dotted quad
     /// when `tail`), counting the quad as two; `None` if malformed.
     fn groups(part: &[u8], tail: bool) -> Option<usize> {
@@ -303,7 +303,7 @@ fn is_ipv6(b: &[u8]) -> bool {
 }
 
 /// RFC 4122 `8-4-4-4-12` hex digits.
-fn is_uuid(b: &[u8]) -> bool {
+pub(crate) fn is_uuid(b: &[u8]) -> bool {
     b.len() == 36
         && b.iter().enumerate().all(|(i, c)| match i {
             8 | 13 | 18 | 23 => *c == b'-',
@@ -312,7 +312,7 @@ fn is_uuid(b: &[u8]) -> bool {
 }
 
 /// RFC 4648 §4 base64 with padding.
-fn is_byte(b: &[u8]) -> bool {
+pub(crate) fn is_byte(b: &[u8]) -> bool {
     let alphabet = |c: &u8| CLASS[*c as usize] & BASE64 != 0;
     if !b.len().is_multiple_of(4) {
         return false;
@@ -322,12 +322,58 @@ fn is_byte(b: &[u8]) -> bool {
         [body @ .., x, y, b'='] if alphabet(x) && alphabet(y) => body,
         _ => b,
     };
-    // Branch-free over the body (the long part): one lookup and one `and`.
-    body.iter().fold(BASE64, |all, &c| all & CLASS[c as usize]) != 0
+    all_bytes(body, base64_byte)
+}
+
+/// The base64 alphabet (`A-Z a-z 0-9 + /`) as range comparisons, which LLVM
+/// vectorises over a chunk (a table lookup per byte does not); the same set
+/// as `CLASS[c] & BASE64` (a unit test compares all 256 bytes).
+#[inline(always)]
+fn base64_byte(c: u8) -> bool {
+    (c.wrapping_sub(b'A') < 26) | (c.wrapping_sub(b'a') < 26) | (c.wrapping_sub(b'0') < 10) | (c == b'+') | (c == b'/')
+}
+
+/// RFC 3986 `pchar` and `/` as range comparisons (vectorised as
+/// [`base64_byte`]): letters, digits, `!`, `$` to `;` but `%`, `=`, `@`, `_`,
+/// `~`; the same set as [`path_char`] (a unit test compares all 256 bytes).
+#[inline(always)]
+fn path_byte(c: u8) -> bool {
+    (c.wrapping_sub(b'a') < 26)
+        | (c.wrapping_sub(b'@') < 27)
+        | ((c.wrapping_sub(b'$') < 24) & (c != b'%'))
+        | (c == b'!')
+        | (c == b'=')
+        | (c == b'_')
+        | (c == b'~')
+}
+
+/// Whether every byte is in the set `class` tells: branch-free over 16-byte
+/// chunks (no early exit inside a chunk, so LLVM vectorises the
+/// comparisons), the tail as the last 16 bytes (overlapping the chunk
+/// before: checking a byte twice changes nothing); shorter strings byte by
+/// byte.
+#[inline(always)]
+fn all_bytes(b: &[u8], class: impl Fn(u8) -> bool + Copy) -> bool {
+    const CHUNK: usize = 16;
+    #[inline(always)]
+    fn chunk_ok(chunk: &[u8], class: impl Fn(u8) -> bool) -> bool {
+        let chunk: &[u8; CHUNK] = chunk.try_into().expect("a whole chunk");
+        chunk.iter().fold(true, |all, &c| all & class(c))
+    }
+    if b.len() < CHUNK {
+        return b.iter().fold(true, |all, &c| all & class(c));
+    }
+    let mut chunks = b.chunks_exact(CHUNK);
+    for chunk in &mut chunks {
+        if !chunk_ok(chunk, class) {
+            return false;
+        }
+    }
+    chunks.remainder().is_empty() || chunk_ok(&b[b.len() - CHUNK..], class)
 }
 
 /// RFC 6901 JSON pointer.
-fn is_json_pointer(b: &[u8]) -> bool {
+pub(crate) fn is_json_pointer(b: &[u8]) -> bool {
     if b.first().is_some_and(|&c| c != b'/') {
         return false;
     }
@@ -347,7 +393,7 @@ fn is_json_pointer(b: &[u8]) -> bool {
 // ---------------------------------------------------------------- hostnames and email
 
 /// RFC 1123 host name, with IDNA A-labels checked ([`idna`]).
-fn is_hostname(b: &[u8]) -> bool {
+pub(crate) fn is_hostname(b: &[u8]) -> bool {
     if b.is_empty() || b.len() > 253 {
         return false;
     }
@@ -361,7 +407,7 @@ fn is_hostname(b: &[u8]) -> bool {
 }
 
 /// RFC 5321 §4.1.2 `Mailbox`.
-fn is_email(b: &[u8]) -> bool {
+pub(crate) fn is_email(b: &[u8]) -> bool {
     let atext = |c: u8| c.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&c);
     // The local part's length: a quoted string or a dot-string.
     let local = if b.first() == Some(&b'"') {
@@ -780,7 +826,7 @@ fn all_or_pct(b: &[u8], allowed: impl Fn(u8) -> bool) -> bool {
 }
 
 /// RFC 3986 `URI` (`absolute`) or `URI-reference`.
-fn is_uri(b: &[u8], absolute: bool) -> bool {
+pub(crate) fn is_uri(b: &[u8], absolute: bool) -> bool {
     let scheme_len = b.iter().position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')));
     let scheme = scheme_len.filter(|&n| n > 0 && b[0].is_ascii_alphabetic() && b[n] == b':');
     if absolute && scheme.is_none() {
@@ -790,24 +836,34 @@ fn is_uri(b: &[u8], absolute: bool) -> bool {
         Some(n) => &b[n + 1..],
         None => b,
     };
-    let (rest, fragment) = match rest.iter().position(|&c| c == b'#') {
-        Some(h) => (&rest[..h], &rest[h + 1..]),
-        None => (rest, &[][..]),
+    // The common case in one vectorised pass: every byte a path character
+    // (no `#`, `?`, `%`, `[`, non-ASCII...). Then there is no fragment or
+    // query, and every part of the path passes `all_or_pct(.., path_char)`:
+    // only the authority and the first segment's `:` remain to be judged.
+    let plain = all_bytes(rest, path_byte);
+    let hier = if plain {
+        rest
+    } else {
+        let (rest, fragment) = match rest.iter().position(|&c| c == b'#') {
+            Some(h) => (&rest[..h], &rest[h + 1..]),
+            None => (rest, &[][..]),
+        };
+        let (hier, query) = match rest.iter().position(|&c| c == b'?') {
+            Some(q) => (&rest[..q], &rest[q + 1..]),
+            None => (rest, &[][..]),
+        };
+        if !all_or_pct(fragment, query_char) || !all_or_pct(query, query_char) {
+            return false;
+        }
+        hier
     };
-    let (hier, query) = match rest.iter().position(|&c| c == b'?') {
-        Some(q) => (&rest[..q], &rest[q + 1..]),
-        None => (rest, &[][..]),
-    };
-    if !all_or_pct(fragment, query_char) || !all_or_pct(query, query_char) {
-        return false;
-    }
     if let Some(after) = hier.strip_prefix(b"//") {
         let end = after.iter().position(|&c| c == b'/').unwrap_or(after.len());
-        is_authority(&after[..end]) && all_or_pct(&after[end..], path_char)
+        is_authority(&after[..end]) && (plain || all_or_pct(&after[end..], path_char))
     } else {
         // A relative path's first segment holds no `:` (`path-noscheme`).
         let first = hier.iter().position(|&c| c == b'/').unwrap_or(hier.len());
-        (scheme.is_some() || !hier[..first].contains(&b':')) && all_or_pct(hier, path_char)
+        (scheme.is_some() || !hier[..first].contains(&b':')) && (plain || all_or_pct(hier, path_char))
     }
 }
 
@@ -1286,6 +1342,127 @@ mod tests {
                 assert!(first.is_some());
                 assert_eq!(first, check(format, input));
             }
+        }
+    }
+
+    /// The byte-by-byte `uri` and `byte` checks the vectorised fast paths
+    /// replaced, kept here as the reference they must agree with.
+    fn slow_uri(b: &[u8], absolute: bool) -> bool {
+        let scheme_len = b.iter().position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')));
+        let scheme = scheme_len.filter(|&n| n > 0 && b[0].is_ascii_alphabetic() && b[n] == b':');
+        if absolute && scheme.is_none() {
+            return false;
+        }
+        let rest = match scheme {
+            Some(n) => &b[n + 1..],
+            None => b,
+        };
+        let (rest, fragment) = match rest.iter().position(|&c| c == b'#') {
+            Some(h) => (&rest[..h], &rest[h + 1..]),
+            None => (rest, &[][..]),
+        };
+        let (hier, query) = match rest.iter().position(|&c| c == b'?') {
+            Some(q) => (&rest[..q], &rest[q + 1..]),
+            None => (rest, &[][..]),
+        };
+        if !all_or_pct(fragment, query_char) || !all_or_pct(query, query_char) {
+            return false;
+        }
+        if let Some(after) = hier.strip_prefix(b"//") {
+            let end = after.iter().position(|&c| c == b'/').unwrap_or(after.len());
+            is_authority(&after[..end]) && all_or_pct(&after[end..], path_char)
+        } else {
+            let first = hier.iter().position(|&c| c == b'/').unwrap_or(hier.len());
+            (scheme.is_some() || !hier[..first].contains(&b':')) && all_or_pct(hier, path_char)
+        }
+    }
+
+    fn slow_byte(b: &[u8]) -> bool {
+        let alphabet = |c: &u8| CLASS[*c as usize] & BASE64 != 0;
+        if !b.len().is_multiple_of(4) {
+            return false;
+        }
+        let body = match b {
+            [body @ .., x, b'=', b'='] if alphabet(x) => body,
+            [body @ .., x, y, b'='] if alphabet(x) && alphabet(y) => body,
+            _ => b,
+        };
+        body.iter().fold(BASE64, |all, &c| all & CLASS[c as usize]) != 0
+    }
+
+    /// The range comparisons are the class table's sets, on every byte.
+    #[test]
+    fn format_byte_classes_agree_with_the_table() {
+        for c in 0..=255u8 {
+            assert_eq!(base64_byte(c), CLASS[c as usize] & BASE64 != 0, "{c:#x}");
+            assert_eq!(path_byte(c), path_char(c), "{c:#x}");
+        }
+    }
+
+    /// The vectorised `uri`, `uri-reference` and `byte` checks agree with the
+    /// byte-by-byte ones: every odd byte at every position of strings of
+    /// lengths around the chunk size, `%` escapes, padding, non-ASCII, empty.
+    #[test]
+    fn format_fast_paths_agree_with_the_slow_ones() {
+        let bases: &[&[u8]] = &[
+            b"",
+            b"file:///project/src/main.rs",
+            b"https://storage.example.com/processed/task-bbb/output.png?token=xyz",
+            b"https://user:pw@host.example:8080/a/b;c=d/e@f!$&'()*+,~_-.",
+            b"http://[::1]:80/x",
+            b"mailto:someone@example.com",
+            b"urn:isbn:0451450523",
+            b"a:b%20c/d%2Fe%zz",
+            b"//host/only/path",
+            b"relative/path:colon",
+            b"./this:that",
+            b"http://h/\xc3\xa9",
+            b"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+            b"UklGRiQAAABXQVZFZm10IBAAAAABAAEARKwAAIhYAQACABAAZGF0YQAAAAA=",
+            b"QUJD",
+            b"QUI=",
+            b"QQ==",
+            b"Q===",
+            b"====",
+            b"QU=I",
+            b"abcdefghijklmnopqrstuvwxyz0123456789+/ABCDEFGHIJKLMNOPQRSTUVWXYZ==",
+        ];
+        let odd: &[u8] = b"%?#[]@:/=+ \t\x00\x7f\x80\xc3\xff\"<>{}|^`\\A0zZ-._~!$&'()*,;";
+        let mut cases: Vec<Vec<u8>> = Vec::new();
+        for base in bases {
+            cases.push(base.to_vec());
+            for len in 0..=base.len().min(70) {
+                cases.push(base[..len].to_vec());
+            }
+            for at in 0..base.len() {
+                for &c in odd {
+                    let mut v = base.to_vec();
+                    v[at] = c;
+                    cases.push(v.clone());
+                    v.insert(at, c);
+                    cases.push(v);
+                }
+            }
+        }
+        for n in 0..80 {
+            let long: Vec<u8> = b"file:///".iter().copied().chain(std::iter::repeat_n(b'a', n)).collect();
+            cases.push(long.clone());
+            for &c in odd {
+                let mut v = long.clone();
+                if let Some(last) = v.last_mut() {
+                    *last = c;
+                }
+                cases.push(v);
+            }
+            cases.push(std::iter::repeat_n(b'A', n).collect());
+            let mut padded: Vec<u8> = std::iter::repeat_n(b'z', n).collect();
+            padded.extend_from_slice(b"==");
+            cases.push(padded);
+        }
+        for case in &cases {
+            assert_eq!(is_uri(case, true), slow_uri(case, true), "uri {:?}", String::from_utf8_lossy(case));
+            assert_eq!(is_uri(case, false), slow_uri(case, false), "uri-reference {:?}", String::from_utf8_lossy(case));
+            assert_eq!(is_byte(case), slow_byte(case), "byte {:?}", String::from_utf8_lossy(case));
         }
     }
 }

@@ -11,9 +11,11 @@
 //! - an array: `items`, `minItems`/`maxItems` as constants, `uniqueItems`
 //!   by the walker's own check;
 //! - a tagged union (`anyOf`/`oneOf` whose members are told apart by a
-//!   string `const`): the tag is found (read again from the object's start
-//!   when it is not the first key), then only the member it picks reads the
-//!   object;
+//!   string `const`): the tag is found (straight from the bytes when it is
+//!   the first key, else by the scanner from the object's start), then only
+//!   the member it picks reads the object: from its start, or, after a
+//!   first-key tag whose property asks nothing but that value, on from the
+//!   tag (`node_N_after_I`: the tag is not read twice);
 //! - an untagged union: each member tried on the same bytes (`anyOf` stops at
 //!   the first that passes, `oneOf` needs exactly one); one that contains
 //!   itself is left to the walker, whose memo bounds nested membership tests;
@@ -21,7 +23,10 @@
 //!
 //! Scalars (strings, numbers, booleans, null) are judged by the walker's own
 //! code for the node (`SchemaCursor::scalar`: type, enum, const, bounds,
-//! lengths, pattern, format), or read inline when only their type matters. Every other schema (`allOf`, `not`, `if`,
+//! lengths, pattern, format), or read inline when only their type matters,
+//! or, for a string whose keywords are string `enum`/`const` members and a
+//! byte-level format, judged in code by the same checks
+//! (`SchemaCursor::string_where`, `fast::formats`). Every other schema (`allOf`, `not`, `if`,
 //! `dependentSchemas`, `$ref` beside other keywords, `patternProperties`,
 //! `propertyNames`, `dependentRequired`, `prefixItems`, `contains`, `enum` or
 //! `const` on a container) is handed to the walker for that subtree
@@ -43,7 +48,8 @@ use crate::contract::JsonType;
 
 /// The `fast_path` method of `impl Contract for #ty`.
 pub(super) fn fast_path(schema: &Schema) -> TokenStream {
-    let mut g = Check { schema, fns: BTreeMap::new(), queued: HashSet::new(), pending: Vec::new() };
+    let mut g =
+        Check { schema, fns: BTreeMap::new(), queued: HashSet::new(), pending: Vec::new(), after_tag: BTreeMap::new() };
     let root = g.call(Schema::ROOT, quote! { 0usize }, quote! { 0usize });
     while let Some(id) = g.pending.pop() {
         let body = g.body(id);
@@ -62,7 +68,7 @@ pub(super) fn fast_path(schema: &Schema) -> TokenStream {
             },
         );
     }
-    let fns = g.fns.values();
+    let fns = g.fns.values().chain(g.after_tag.values());
     quote! {
         /// The generated check: the schema walker with the schema compiled in.
         fn fast_path(bytes: &[u8]) -> bool {
@@ -85,6 +91,9 @@ struct Check<'s> {
     fns: BTreeMap<Id, TokenStream>,
     queued: HashSet<Id>,
     pending: Vec<Id>,
+    /// The object functions entered after a first-key tag, by node and the
+    /// tag's property index.
+    after_tag: BTreeMap<(Id, usize), TokenStream>,
 }
 
 impl Check<'_> {
@@ -157,10 +166,17 @@ impl Check<'_> {
         let n = self.schema.node(id);
         let plain = n.enum_values.is_none() && n.constant.is_none() && n.format.is_none() && n.constraints.is_empty();
         if !plain {
+            // A string judged in code when its keywords allow (every other
+            // kind, and every other string, by the walker's own code).
+            let string = match string_keywords(n) {
+                Some(check) => quote! { Kind::String => c.string_where(|s| #check), },
+                None => TokenStream::new(),
+            };
             return quote! {
                 match c.kind()? {
                     Kind::Object => { #object }
                     Kind::Array => { #array }
+                    #string
                     _ => c.scalar(#lit, depth),
                 }
             };
@@ -253,14 +269,24 @@ impl Check<'_> {
         };
         let key = Literal::byte_string(tag.key.as_bytes());
         let mut arms = Vec::new();
+        let mut first_arms = Vec::new();
         let mut taken = HashSet::new();
         for (i, &m) in members.iter().enumerate() {
-            let value = tag.values[i].string.as_deref().unwrap_or_default();
-            if !taken.insert(value.to_string()) {
+            let text = tag.values[i].string.as_deref().unwrap_or_default().to_string();
+            if !taken.insert(text.clone()) {
                 // Two members with one tag value: the walker picks the first.
                 continue;
             }
-            let value = Literal::byte_string(value.as_bytes());
+            let value = Literal::byte_string(text.as_bytes());
+            if let Some((f, hops)) = self.after_tag(m, &tag.key, &text) {
+                let hops = Literal::usize_unsuffixed(hops + 1);
+                first_arms.push(quote! {
+                    #value => {
+                        c.seek(start);
+                        return #f(c, depth, chain + #hops, start, after);
+                    }
+                });
+            }
             let call = self.call(m, quote! { depth }, quote! { chain + 1 });
             arms.push(quote! {
                 Some(#value) => {
@@ -269,12 +295,26 @@ impl Check<'_> {
                 }
             });
         }
+        // The tag as the first key: the member reads on after it.
+        let first = if first_arms.is_empty() {
+            TokenStream::new()
+        } else {
+            quote! {
+                if let Some((tag, after)) = c.first_tag(start, #key) {
+                    match tag {
+                        #(#first_arms)*
+                        _ => {}
+                    }
+                }
+            }
+        };
         quote! {
             if c.kind()? != Kind::Object {
                 // Not an object: the walker tries every member.
                 return c.node(#lit, depth, chain);
             }
             let start = c.offset();
+            #first
             match c.tag(start, #key, depth) {
                 #(#arms)*
                 // A tag no member has: `field.enum`.
@@ -295,24 +335,74 @@ impl Check<'_> {
         if !accepts(n, JsonType::Object) {
             return quote! { None };
         }
-        if n.enum_values.is_some()
-            || n.constant.is_some()
-            || !n.pattern_properties.is_empty()
-            || n.property_names.is_some()
-            || !n.dependent_required.is_empty()
-            || n.required_elsewhere
-            || n.properties.len() > 256
-        {
+        if !keys_in_code(n) {
             return quote! { c.node(#lit, depth, chain) };
         }
-        let no_keyword = n.properties.is_empty()
-            && n.required.is_empty()
-            && n.additional.is_none()
-            && n.min_properties.is_none()
-            && n.max_properties.is_none();
-        if no_keyword {
+        if no_object_keyword(n) {
             return quote! { c.skip(depth) };
         }
+        self.key_loop(id, None)
+    }
+
+    /// A tagged union's member `m` when the object it reads (through bare
+    /// `$ref`s) can go on after a first-key tag `key` with the plain string
+    /// `value`: its function for that (entered with the object's `start` and
+    /// the offset `after` the tag's value) and the `$ref` hops to it. The
+    /// object's keys are read by code and its `key` property asks nothing
+    /// of a string but to be `value` (type, `const`, `enum`), so the tag's
+    /// bytes need no second reading: `first_tag` checked the `{`, the key,
+    /// the `:` and the quotes, and `value` has no control character, so the
+    /// bytes are a JSON string equal to it.
+    fn after_tag(&mut self, m: Id, key: &str, value: &str) -> Option<(proc_macro2::Ident, usize)> {
+        let (mut id, mut hops) = (m, 0);
+        while let Some(to) = self.schema.node(id).bare {
+            if hops > MAX_CHAIN {
+                return None;
+            }
+            (id, hops) = (to, hops + 1);
+        }
+        let n = self.schema.node(id);
+        if !self.compiled(n)
+            || n.never
+            || n.trivial
+            || n.only_applies
+            || !accepts(n, JsonType::Object)
+            || !keys_in_code(n)
+            || no_object_keyword(n)
+            || value.bytes().any(|c| c < 0x20)
+        {
+            return None;
+        }
+        let i = n.properties.iter().position(|(name, _)| **name == *key)?;
+        if !pins(self.schema.node(n.properties[i].1), value) {
+            return None;
+        }
+        let name = format_ident!("node_{}_after_{}", id, i);
+        if !self.after_tag.contains_key(&(id, i)) {
+            self.after_tag.insert((id, i), TokenStream::new());
+            let body = self.key_loop(id, Some(i));
+            let chain_max = Literal::usize_unsuffixed(MAX_CHAIN);
+            self.after_tag.insert(
+                (id, i),
+                quote! {
+                    #[allow(unused, clippy::all, clippy::pedantic)]
+                    fn #name(c: &mut SchemaCursor<'_, '_>, depth: usize, chain: usize, start: usize, after: usize) -> Option<()> {
+                        if chain > #chain_max {
+                            return None;
+                        }
+                        #body
+                    }
+                },
+            );
+        }
+        Some((name, hops))
+    }
+
+    /// The key loop of an object node (`keys_in_code`); with `tag`, entered
+    /// after the first key (that property, already judged), at `after`.
+    fn key_loop(&mut self, id: Id, tag: Option<usize>) -> TokenStream {
+        let n = self.schema.node(id);
+        let lit = Literal::u32_unsuffixed(id);
         let words = n.properties.len().div_ceil(64).max(1);
         let words_lit = Literal::usize_unsuffixed(words);
         let mut arms = Vec::new();
@@ -383,12 +473,28 @@ impl Check<'_> {
                 }
             }
         });
+        let enter = match tag {
+            None => quote! {
+                let start = c.offset();
+                let base = c.object(depth)?;
+                let mut seen = [0u64; #words_lit];
+                let mut first = true;
+                let mut count = 0u64;
+            },
+            Some(i) => {
+                let (w, bit) = (Literal::usize_unsuffixed(i / 64), Literal::u64_unsuffixed(1u64 << (i % 64)));
+                quote! {
+                    let base = c.object(depth)?;
+                    c.seek(after);
+                    let mut seen = [0u64; #words_lit];
+                    seen[#w] |= #bit;
+                    let mut first = false;
+                    let mut count = 1u64;
+                }
+            }
+        };
         quote! {
-            let start = c.offset();
-            let base = c.object(depth)?;
-            let mut seen = [0u64; #words_lit];
-            let mut first = true;
-            let mut count = 0u64;
+            #enter
             loop {
                 let key = match c.key(&mut first) {
                     NextKey::Plain(key) => key,
@@ -490,6 +596,80 @@ fn subschemas(n: &Node) -> Vec<Id> {
     out.extend(n.contains);
     out.extend(crate::contract::schema::compile::in_place_edges(n));
     out
+}
+
+/// The string keywords of a node as one `bool` expression over `s: &Str`,
+/// when code can judge a string exactly as the walker's `own` does: the node
+/// accepts strings, its `enum` and `const` (if any) are strings (compared by
+/// `Str::eq_str`, as the walker compares them), its format (if any) is a
+/// byte-level one (`fast::formats`), and no length or pattern applies.
+/// `None` otherwise: the walker judges the string.
+fn string_keywords(n: &Node) -> Option<TokenStream> {
+    if !accepts(n, JsonType::String) || !n.constraints.is_empty() {
+        return None;
+    }
+    let mut checks = Vec::new();
+    if let Some(values) = &n.enum_values {
+        let texts = values.iter().map(|v| v.string.as_deref()).collect::<Option<Vec<&str>>>()?;
+        checks.push(if texts.is_empty() {
+            quote! { false }
+        } else {
+            quote! { (#(s.eq_str(#texts))||*) }
+        });
+    }
+    if let Some(c) = &n.constant {
+        let text = c.string.as_deref()?;
+        checks.push(quote! { s.eq_str(#text) });
+    }
+    if let Some(name) = n.format {
+        let (_, f) = crate::fast::formats::NAMES.iter().find(|(known, _)| *known == name)?;
+        let f = format_ident!("{}", f);
+        checks.push(quote! { fast::formats::#f(s) });
+    }
+    if checks.is_empty() {
+        return None;
+    }
+    Some(quote! { #(#checks)&&* })
+}
+
+/// Whether an object's keys can be read by code (a key `match` and
+/// seen-bits); else the walker reads the object.
+fn keys_in_code(n: &Node) -> bool {
+    n.enum_values.is_none()
+        && n.constant.is_none()
+        && n.pattern_properties.is_empty()
+        && n.property_names.is_none()
+        && n.dependent_required.is_empty()
+        && !n.required_elsewhere
+        && n.properties.len() <= 256
+}
+
+/// Whether no keyword constrains an object's keys or values.
+fn no_object_keyword(n: &Node) -> bool {
+    n.properties.is_empty()
+        && n.required.is_empty()
+        && n.additional.is_none()
+        && n.min_properties.is_none()
+        && n.max_properties.is_none()
+}
+
+/// Whether the string `value` passes node `p` and the node asks nothing
+/// else of a string: what the walker's `own` checks (type, `enum`, `const`,
+/// lengths, pattern, format), nothing applied in place, not `false`.
+fn pins(p: &Node, value: &str) -> bool {
+    if p.trivial {
+        return true;
+    }
+    let member = |l: &crate::contract::schema::Literal| l.string.as_deref() == Some(value);
+    p.bare.is_none()
+        && !p.never
+        && !p.only_applies
+        && !p.in_place()
+        && accepts(p, JsonType::String)
+        && p.constraints.is_empty()
+        && p.format.is_none()
+        && p.constant.as_ref().is_none_or(member)
+        && p.enum_values.as_ref().is_none_or(|e| e.iter().any(member))
 }
 
 /// Whether the node's only keyword is one `anyOf` or one `oneOf`.
