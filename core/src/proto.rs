@@ -1137,11 +1137,11 @@ message Reply {
         assert_eq!(rpcs, [("Send", "SendRequest", "Reply", false), ("Watch", "SendRequest", "Reply", true)]);
         assert_eq!(f.rpcs[0].pos, Pos { line: 12, column: 7 });
         let send = &f.messages[0];
-        assert_eq!(send.fields[1].required, true);
+        assert!(send.fields[1].required);
         assert_eq!(send.fields[4].label, Label::Optional);
         assert_eq!(send.fields[5].json_name, "meta");
         assert_eq!(f.messages[2].fields[1].oneof.as_deref(), Some("content"));
-        assert_eq!(f.messages[2].fields[1].deprecated, true);
+        assert!(f.messages[2].fields[1].deprecated);
     }
 
     #[test]
