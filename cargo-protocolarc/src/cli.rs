@@ -190,7 +190,8 @@ pub(crate) enum Command {
     #[command(
         long_about = "Regenerate the protocol catalogs (SPEC §12) from the vendored official schemas: \
                       VENDOR/mcp/<date>/schema.json becomes OUT/mcp/<date>/<stem>.json and \
-                      VENDOR/a2a/<version>/a2a.json becomes OUT/a2a/<version>/<stem>.json, one contract per \
+                      VENDOR/a2a/<version>/a2a.json (A2A v1.0, which has no JSON Schema: a2a.proto, read by \
+                      the ProtoJSON mapping) becomes OUT/a2a/<version>/<stem>.json, one contract per \
                       message: mcp.<method>.request (the whole request or notification message), \
                       mcp.<method>.response (the `result` value), mcp.error.response, a2a.<method>.request, \
                       a2a.<method>.response (the success `result`), a2a.error.response and a2a.agent_card. \
@@ -506,8 +507,8 @@ pub(crate) struct ExportArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct ProtocolsArgs {
-    /// The vendored schemas: mcp/<date>/schema.json and a2a/<version>/a2a.json
-    /// (relative paths: from the current directory).
+    /// The vendored schemas: mcp/<date>/schema.json and a2a/<version>/a2a.json (or
+    /// a2a.proto for A2A v1.0; relative paths: from the current directory).
     #[arg(long, value_name = "DIR", default_value = "protocols/vendor")]
     pub vendor: PathBuf,
     /// Where the catalogs go: mcp/<date>/ and a2a/<version>/.

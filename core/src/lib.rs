@@ -33,6 +33,7 @@ mod json;
 mod keywords;
 pub mod lock;
 pub mod loss;
+pub mod proto;
 pub mod protocols;
 pub mod report;
 pub mod rules;

@@ -32,9 +32,11 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use crate::import::{self, ImportError};
+use crate::proto;
+pub use crate::proto::ProtoError;
 
 /// MCP requests whose result is not named `FooResult` for `FooRequest`.
 /// When the schema has no `EmptyResult`, `Result` is used.
@@ -185,6 +187,129 @@ pub fn a2a_catalog(doc: &Value, version: &str) -> Result<Vec<Generated>, ImportE
     }
     out.push(generate(doc, "a2a.error.response", version, "a2a", "response", "JSONRPCErrorResponse")?);
     out.push(generate(doc, "a2a.agent_card", version, "a2a", "response", "AgentCard")?);
+    out.sort_by(|a, b| a.stem.cmp(&b.stem));
+    Ok(out)
+}
+
+/// The definitions the A2A v1.0 catalog adds to the proto's: JSON-RPC
+/// frames, named with a `-` no proto name has.
+const FRAME: &str = "jsonrpc-";
+
+/// The catalog of one A2A version whose normative source is a proto3 file
+/// (v1.0: `a2a.proto`, package `lf.a2a.v1`, which publishes no JSON
+/// Schema), through the ProtoJSON mapping of [`proto::json_schema`] and the
+/// JSON-RPC binding (the method is the rpc name, `params` the request
+/// message, `result` the response message):
+///
+/// - `a2a.<Rpc>.request` (`request`): the whole JSON-RPC request, `jsonrpc`
+///   `"2.0"`, `id` a string or an integer, `method` the rpc name, `params`
+///   the request message (required when the message has a required field;
+///   omitted, it is the empty message);
+/// - `a2a.<Rpc>.response` (`response`): the `result` value, the response
+///   message; for a server-streaming rpc (`stream StreamResponse`) the
+///   message each event carries;
+/// - `a2a.error.response` (`response`): the JSON-RPC 2.0 error response
+///   (`code` integer, `message` string, `data` any value; the proto does not
+///   define it);
+/// - `a2a.agent_card` (`response`): the `AgentCard` message.
+///
+/// Every contract is made by [`import::schema_contract`] with one
+/// definition, as the JSON Schema catalogs are. A client-streaming rpc has
+/// no JSON-RPC binding and is an error.
+pub fn a2a_proto_catalog(text: &str, version: &str) -> Result<Vec<Generated>, ProtoError> {
+    let file = proto::parse(text)?;
+    let mut doc = proto::json_schema(&file)?;
+    let start = proto::Pos { line: 1, column: 1 };
+    let Some(first) = file.rpcs.first() else {
+        return Err(ProtoError { line: 1, column: 1, message: "the file declares no service rpc".into() });
+    };
+    let card = file.messages.iter().find(|m| m.name == "AgentCard").map(|m| m.pos);
+    let Some(card) = card else {
+        return Err(ProtoError {
+            line: first.pos.line,
+            column: first.pos.column,
+            message: "no AgentCard message".into(),
+        });
+    };
+    // (rpc, request definition, response definition)
+    let mut plan: Vec<(&proto::Rpc, String, String)> = Vec::new();
+    {
+        let Some(defs) = doc.get_mut("$defs").and_then(Value::as_object_mut) else {
+            return Err(ProtoError { line: start.line, column: start.column, message: "no $defs".into() });
+        };
+        for rpc in &file.rpcs {
+            let at = |message: String| ProtoError { line: rpc.pos.line, column: rpc.pos.column, message };
+            if rpc.client_streaming {
+                return Err(at(format!("rpc {} streams its requests, which JSON-RPC cannot carry", rpc.name)));
+            }
+            if plan.iter().any(|(r, _, _)| r.name == rpc.name) {
+                return Err(at(format!("rpc {} is declared by two services", rpc.name)));
+            }
+            let params = file.reference("", &rpc.input, rpc.pos)?;
+            let mut required = vec!["jsonrpc", "id", "method"];
+            if file.has_required("", &rpc.input) {
+                required.push("params");
+            }
+            let request = format!("{FRAME}{}-request", rpc.name);
+            defs.insert(
+                request.clone(),
+                json!({
+                    "type": "object",
+                    "properties": {
+                        "jsonrpc": { "type": "string", "const": "2.0" },
+                        "id": { "type": ["string", "integer"] },
+                        "method": { "type": "string", "const": rpc.name },
+                        "params": params
+                    },
+                    "required": required
+                }),
+            );
+            let response = match file.resolve("", &rpc.output) {
+                Some(proto::Resolved::Local(name)) => name,
+                Some(proto::Resolved::Inline(schema)) => {
+                    let name = format!("{FRAME}{}-result", rpc.name);
+                    defs.insert(name.clone(), schema);
+                    name
+                }
+                None => return Err(at(format!("unknown type '{}'", rpc.output))),
+            };
+            plan.push((rpc, request, response));
+        }
+        defs.insert(
+            format!("{FRAME}error-response"),
+            json!({
+                "type": "object",
+                "properties": {
+                    "jsonrpc": { "type": "string", "const": "2.0" },
+                    "id": { "type": ["string", "integer", "null"] },
+                    "error": {
+                        "type": "object",
+                        "properties": {
+                            "code": { "type": "integer" },
+                            "message": { "type": "string" },
+                            "data": {}
+                        },
+                        "required": ["code", "message"]
+                    }
+                },
+                "required": ["jsonrpc", "id", "error"]
+            }),
+        );
+    }
+    let made = |name: String, direction: &str, def: &str, pos: proto::Pos| {
+        generate(&doc, &name, version, "a2a", direction, def).map_err(|e| ProtoError {
+            line: pos.line,
+            column: pos.column,
+            message: format!("{name}: {}", e.message()),
+        })
+    };
+    let mut out = Vec::new();
+    for (rpc, request, response) in &plan {
+        out.push(made(format!("a2a.{}.request", rpc.name), "request", request, rpc.pos)?);
+        out.push(made(format!("a2a.{}.response", rpc.name), "response", response, rpc.pos)?);
+    }
+    out.push(made("a2a.error.response".into(), "response", &format!("{FRAME}error-response"), start)?);
+    out.push(made("a2a.agent_card".into(), "response", "AgentCard", card)?);
     out.sort_by(|a, b| a.stem.cmp(&b.stem));
     Ok(out)
 }
@@ -441,5 +566,51 @@ mod tests {
             get["schema"],
             json!({ "$ref": "#/$defs/Task", "$defs": { "Task": { "type": "object", "properties": { "id": { "$ref": "#/$defs/Id" } } }, "Id": { "type": "string" } } })
         );
+    }
+
+    #[test]
+    fn a2a_from_a_proto() {
+        let text = "syntax = \"proto3\";\npackage p.v1;\nimport \"google/protobuf/empty.proto\";\n\
+            service S {\n  rpc GetThing(GetThingRequest) returns (Thing);\n  rpc Watch(Empty2) returns (stream Thing);\n\
+              rpc Drop(GetThingRequest) returns (google.protobuf.Empty);\n}\n\
+            message GetThingRequest { string id = 1 [(google.api.field_behavior) = REQUIRED]; }\n\
+            message Empty2 {}\nmessage Thing { string id = 1; }\nmessage AgentCard { string name = 1; }\n";
+        let got = a2a_proto_catalog(text, "1.0.1").unwrap();
+        let names: Vec<(&str, &str)> = got
+            .iter()
+            .map(|g| (g.contract["name"].as_str().unwrap(), g.contract["direction"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("a2a.Drop.request", "request"),
+                ("a2a.Drop.response", "response"),
+                ("a2a.GetThing.request", "request"),
+                ("a2a.GetThing.response", "response"),
+                ("a2a.Watch.request", "request"),
+                ("a2a.Watch.response", "response"),
+                ("a2a.agent_card", "response"),
+                ("a2a.error.response", "response")
+            ]
+        );
+        // `params` is required when the request message has a required field.
+        assert_eq!(got[2].contract["schema"]["required"], json!(["jsonrpc", "id", "method", "params"]));
+        assert_eq!(got[4].contract["schema"]["required"], json!(["jsonrpc", "id", "method"]));
+        assert_eq!(got[2].contract["schema"]["properties"]["method"], json!({ "type": "string", "const": "GetThing" }));
+        // The result is the response message; a stream's, the message of each event; Empty an object.
+        assert_eq!(
+            got[3].contract["schema"],
+            json!({ "type": "object", "properties": { "id": { "type": "string" } } })
+        );
+        assert_eq!(got[5].contract["schema"], got[3].contract["schema"]);
+        assert_eq!(got[1].contract["schema"], json!({ "type": "object" }));
+        assert_eq!(got[0].contract["revision"], "1.0.1");
+        assert_eq!(got[0].contract["kind"], "a2a");
+
+        let streaming = text.replace("rpc Watch(Empty2)", "rpc Watch(stream Empty2)");
+        let e = a2a_proto_catalog(&streaming, "1.0.1").unwrap_err();
+        assert_eq!(e.to_string(), "6:7: rpc Watch streams its requests, which JSON-RPC cannot carry");
+        let no_card = text.replace("message AgentCard", "message Card");
+        assert_eq!(a2a_proto_catalog(&no_card, "1.0.1").unwrap_err().to_string(), "5:7: no AgentCard message");
     }
 }

@@ -1,7 +1,8 @@
 //! The protocol catalogs (SPEC §12): `protocols/` is exactly what
 //! `cargo protocolarc protocols` generates from the vendored official
 //! schemas (`protocols/vendor/`), file for file and byte for byte, and so is
-//! `docs/protocol-history.md`; every contract loads; the counts, names and
+//! `docs/protocol-history.md` (A2A v1.0 from the vendored `a2a.proto`);
+//! every contract loads; the counts, names and
 //! directions are pinned; and the real messages of the MCP 2025-06-18
 //! specification (`tests/data/import/envelopes/mcp-spec-docs-2025-06-18.jsonl`,
 //! provenance in `tests/data/import/PROVENANCE.md`) pass the contracts they
@@ -10,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use protocolarc::protocols::{a2a_catalog, mcp_catalog, Generated};
+use protocolarc::protocols::{a2a_catalog, a2a_proto_catalog, mcp_catalog, Generated};
 use protocolarc::{import, ContractSpec};
 use protocolarc_tests::{bin, root, run, run_in, scratch};
 use serde_json::Value;
@@ -26,7 +27,16 @@ fn generated() -> Vec<(&'static str, String, Vec<Generated>)> {
             .collect();
         dirs.sort();
         for dir in dirs {
-            let bytes = std::fs::read(vendor.join(protocol).join(&dir).join(file)).expect("schema");
+            let path = vendor.join(protocol).join(&dir).join(file);
+            // A2A v1.0 has no JSON Schema: its catalog is made from a2a.proto.
+            let proto = path.with_extension("proto");
+            if protocol == "a2a" && !path.exists() && proto.exists() {
+                let text = std::fs::read_to_string(&proto).expect("proto");
+                let catalog = a2a_proto_catalog(&text, &dir).unwrap_or_else(|e| panic!("{protocol}/{dir}: {e}"));
+                out.push((protocol, dir, catalog));
+                continue;
+            }
+            let bytes = std::fs::read(&path).expect("schema");
             let doc = import::parse_document(&bytes).expect("parses");
             let catalog = match protocol {
                 "mcp" => mcp_catalog(&doc, &dir),
@@ -90,6 +100,7 @@ fn counts_per_revision_are_pinned() {
         ("mcp/2026-07-28", 29),
         ("a2a/0.2.6", 20),
         ("a2a/0.3.0", 22),
+        ("a2a/1.0.1", 24),
     ];
     assert_eq!(counts, want.map(|(d, n)| (d.to_string(), n)));
 }
@@ -234,4 +245,100 @@ fn tools_call_history_names_the_breaks() {
     let row = history.lines().find(|l| l.starts_with("| `mcp.tools/call.response` |")).expect("row");
     assert_eq!(row, "| `mcp.tools/call.response` | response | added | breaking | breaking | forward | breaking |");
     assert!(history.contains("  - breaking `union.member.added` `content[]`: anyOf member type='audio' added\n"));
+}
+
+/// A2A v1.0 comes from `a2a.proto` by the ProtoJSON mapping: the methods
+/// are the rpc names, `params` the request message, the response the
+/// `result` (a stream's, each event's `StreamResponse`).
+#[test]
+fn a2a_v1_names_and_shapes() {
+    let names: Vec<String> = json_files(&root().join("protocols/a2a/1.0.1"))
+        .iter()
+        .map(|p| ContractSpec::from_path(p).expect("loads"))
+        .filter(|c| c.revision().to_string() == "1.0.1" && c.direction().as_str() == "request")
+        .map(|c| c.name().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "a2a.CancelTask.request",
+            "a2a.CreateTaskPushNotificationConfig.request",
+            "a2a.DeleteTaskPushNotificationConfig.request",
+            "a2a.GetExtendedAgentCard.request",
+            "a2a.GetTaskPushNotificationConfig.request",
+            "a2a.GetTask.request",
+            "a2a.ListTaskPushNotificationConfigs.request",
+            "a2a.ListTasks.request",
+            "a2a.SendMessage.request",
+            "a2a.SendStreamingMessage.request",
+            "a2a.SubscribeToTask.request"
+        ]
+    );
+    let get = load("a2a/1.0.1/a2a_GetTask_request.json");
+    assert!(get
+        .validate_json(br#"{"jsonrpc": "2.0", "id": 2, "method": "GetTask", "params": {"id": "t"}}"#)
+        .is_valid());
+    let report = get.validate_json(br#"{"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {}}"#);
+    let found: Vec<(&str, &str)> = report.findings().iter().map(|f| (f.rule(), f.field())).collect();
+    assert_eq!(found, [("field.const", "method"), ("field.required", "params.id")]);
+    // No required field in GetExtendedAgentCardRequest: params may be omitted.
+    let card = load("a2a/1.0.1/a2a_GetExtendedAgentCard_request.json");
+    assert!(card.validate_json(br#"{"jsonrpc": "2.0", "id": 6, "method": "GetExtendedAgentCard"}"#).is_valid());
+    // The streaming response is each event's StreamResponse: at most one payload member.
+    let stream = load("a2a/1.0.1/a2a_SendStreamingMessage_response.json");
+    let event = br#"{"statusUpdate": {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}}"#;
+    assert!(stream.validate_json(event).is_valid());
+    let two = br#"{"task": {"id": "t", "status": {"state": "TASK_STATE_WORKING"}}, "message": {"messageId": "m", "role": "ROLE_AGENT", "parts": []}}"#;
+    let found: Vec<String> = stream
+        .validate_json(two)
+        .findings()
+        .iter()
+        .map(|f| format!("{} {}: {}", f.rule(), f.field(), f.message()))
+        .collect();
+    assert_eq!(found, ["field.oneOf <data>: matches member 1 and member 2, but 'oneOf' allows exactly one"]);
+    // Timestamps are date-time strings, enums their value names.
+    let task = load("a2a/1.0.1/a2a_GetTask_response.json");
+    let bad = br#"{"id": "t", "status": {"state": "completed", "timestamp": "yesterday"}}"#;
+    let report = task.validate_json(bad);
+    let found: Vec<(&str, &str)> = report.findings().iter().map(|f| (f.rule(), f.field())).collect();
+    assert_eq!(found, [("field.enum", "status.state"), ("field.format", "status.timestamp")]);
+    assert_eq!(load("a2a/1.0.1/a2a_DeleteTaskPushNotificationConfig_response.json").direction().as_str(), "response");
+}
+
+/// The agent cards of the A2A v1.0.0 specification docs
+/// (`tests/data/import/envelopes/a2a-agent-cards-spec-docs.jsonl`, tag
+/// v1.0.0) against `a2a.agent_card` 1.0.1: only the full example passes;
+/// the others are fragments, or written before `supportedInterfaces`.
+#[test]
+fn a2a_v1_spec_agent_cards() {
+    let card = load("a2a/1.0.1/a2a_agent_card.json");
+    let text = std::fs::read_to_string(protocolarc_tests::data("import/envelopes/a2a-agent-cards-spec-docs.jsonl"))
+        .expect("cards");
+    let mut got = Vec::new();
+    for line in text.lines() {
+        let record: Value = serde_json::from_str(line).expect("record");
+        if record["tag"] != "v1.0.0" {
+            continue;
+        }
+        let report = card.validate_json(&serde_json::to_vec(&record["message"]).unwrap());
+        let missing: Vec<String> = report.findings().iter().map(|f| format!("{} {}", f.rule(), f.field())).collect();
+        got.push((format!("{}:{}", record["path"].as_str().unwrap(), record["line"]), missing));
+    }
+    let required = |fields: &[&str]| fields.iter().map(|f| format!("field.required {f}")).collect::<Vec<_>>();
+    assert_eq!(
+        got,
+        [
+            ("docs/specification.md:1010".to_string(), required(&["version"])),
+            (
+                "docs/specification.md:2004".to_string(),
+                required(&["defaultInputModes", "defaultOutputModes", "supportedInterfaces", "version"])
+            ),
+            (
+                "docs/specification.md:2029".to_string(),
+                required(&["defaultInputModes", "defaultOutputModes", "supportedInterfaces", "version"])
+            ),
+            ("docs/specification.md:2113".to_string(), Vec::new()),
+            ("docs/topics/extensions.md:256".to_string(), required(&["supportedInterfaces"])),
+        ]
+    );
 }

@@ -764,3 +764,47 @@ fn a2a_captures_tell_their_revision() {
     let out = run_in(bin!(), &root, &["traffic", capture.to_str().expect("utf-8 path"), "--quiet"]);
     assert!(out.stderr.starts_with("note: protocol mcp@2025-06-18, from the initialize request"), "{}", out.stderr);
 }
+
+/// A2A v1.0 (catalog 1.0.1, from `a2a.proto`): the JSON-RPC messages of the
+/// v1.0.0 specification docs (`tests/data/traffic/README.md`) tell the
+/// revision by their method names (`SendMessage`, `GetTask`, ... are only in
+/// 1.0.1) and route to it. The docs' own `SendMessage` requests send
+/// `"role": "user"` (v0.3.0's spelling; ProtoJSON writes `ROLE_USER`), the
+/// derived line 12 with `ROLE_USER` passes, and line 13, a part with both
+/// `text` and `url` (one `oneof content`), is caught.
+#[test]
+fn a2a_v1_capture_routes_to_the_proto_catalog() {
+    let root = protocolarc_tests::root();
+    let capture = data("traffic/a2a-spec-docs-v1.0.0.jsonl");
+    let out = run_in(bin!(), &root, &["traffic", capture.to_str().expect("utf-8 path")]);
+    assert_eq!(
+        out.stderr,
+        "note: protocol a2a@1.0.1, from the A2A methods in the capture (GetTask, ListTasks, CancelTask, \
+         SubscribeToTask, GetExtendedAgentCard, SendMessage)\n"
+    );
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(
+        out.stdout,
+        "[PASS] a2a.GetTask.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:1\n\
+         [PASS] a2a.ListTasks.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:2\n\
+         [PASS] a2a.CancelTask.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:3\n\
+         [PASS] a2a.SubscribeToTask.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:4\n\
+         [PASS] a2a.GetExtendedAgentCard.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:5\n\
+         [PASS] a2a.error.response@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:6\n  \
+         WARNING route.id id: no request with id 1 is waiting for a response in this file\n\
+         [PASS] a2a.error.response@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:7\n\
+         [FAIL] a2a.SendMessage.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:8\n  \
+         ERROR field.enum params.message.role: value 'user' not in {'ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'}\n\
+         [PASS] a2a.SendMessage.response@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:9\n\
+         [FAIL] a2a.SendMessage.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:10\n  \
+         ERROR field.enum params.message.role: value 'user' not in {'ROLE_UNSPECIFIED', 'ROLE_USER', 'ROLE_AGENT'}\n\
+         [PASS] a2a.SendMessage.response@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:11\n\
+         [PASS] a2a.SendMessage.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:12\n\
+         [FAIL] a2a.SendMessage.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:13\n  \
+         ERROR field.oneOf params.message.parts[0]: matches member 1 and member 3, but 'oneOf' allows exactly one\n\
+         traffic a2a@1.0.1: 13 messages, 10 passed, 3 failed; field.enum 2, field.oneOf 1, route.id 1\n"
+    );
+    // Named explicitly, the same revision judges the same way.
+    let named = run_in(bin!(), &root, &["traffic", capture.to_str().expect("utf-8 path"), "--protocol", "a2a@1.0.1"]);
+    assert_eq!((named.code, named.stdout.as_str(), named.stderr.as_str()), (1, out.stdout.as_str(), ""));
+}

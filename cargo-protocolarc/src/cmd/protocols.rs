@@ -104,19 +104,32 @@ fn catalogs(vendor: &Path) -> Result<Vec<Revision>, Failure> {
     for (protocol, file) in [("mcp", "schema.json"), ("a2a", "a2a.json")] {
         let mut revs = Vec::new();
         for dir in subdirs(&vendor.join(protocol))? {
-            let path = vendor.join(protocol).join(&dir).join(file);
+            let mut path = vendor.join(protocol).join(&dir).join(file);
+            // A2A v1.0 publishes no JSON Schema: its catalog comes from a2a.proto.
+            let proto = protocol == "a2a" && !path.exists() && path.with_extension("proto").exists();
+            if proto {
+                path.set_extension("proto");
+            }
             let shown = path.display().to_string();
             let bytes = std::fs::read(&path)
                 .map_err(|e| Failure::Input(format!("{shown}: cannot read: {}", crate::io_reason(&e))))?;
-            let doc = import::parse_document(&bytes).map_err(|e| super::at(&shown, &bytes, e.offset, &e.message))?;
-            let generated = match protocol {
-                "mcp" => protocols::mcp_catalog(&doc, &dir),
-                _ => protocols::a2a_catalog(&doc, &dir),
+            let contracts = if proto {
+                let text = std::str::from_utf8(&bytes)
+                    .map_err(|e| super::at(&shown, &bytes, e.valid_up_to(), "the file is not UTF-8"))?;
+                protocols::a2a_proto_catalog(text, &dir)
+                    .map_err(|e| Failure::Input(format!("{shown}:{}:{}: {}", e.line, e.column, e.message)))?
+            } else {
+                let doc =
+                    import::parse_document(&bytes).map_err(|e| super::at(&shown, &bytes, e.offset, &e.message))?;
+                let generated = match protocol {
+                    "mcp" => protocols::mcp_catalog(&doc, &dir),
+                    _ => protocols::a2a_catalog(&doc, &dir),
+                };
+                generated.map_err(|e| match import::locate(&bytes, e.pointer()) {
+                    Some(offset) if !e.is_argument() => super::at(&shown, &bytes, offset, e.message()),
+                    _ => Failure::Input(format!("{shown}: {}", e.message())),
+                })?
             };
-            let contracts = generated.map_err(|e| match import::locate(&bytes, e.pointer()) {
-                Some(offset) if !e.is_argument() => super::at(&shown, &bytes, offset, e.message()),
-                _ => Failure::Input(format!("{shown}: {}", e.message())),
-            })?;
             let revision = contracts
                 .first()
                 .and_then(|g| g.contract["revision"].as_str())
@@ -129,7 +142,7 @@ fn catalogs(vendor: &Path) -> Result<Vec<Revision>, Failure> {
     }
     if all.is_empty() {
         return Err(Failure::Input(format!(
-            "{}: no mcp/<date>/schema.json or a2a/<version>/a2a.json below",
+            "{}: no mcp/<date>/schema.json or a2a/<version>/a2a.json (or a2a.proto) below",
             vendor.display()
         )));
     }
