@@ -510,7 +510,7 @@ pub mod formats {
                 }
             )*
             /// The format names with a function here, and its name.
-            #[cfg(feature = "codegen")]
+            #[cfg(any(test, feature = "codegen"))]
             pub(crate) const NAMES: &[(&str, &str)] = &[$(($name, stringify!($f))),*];
         };
     }

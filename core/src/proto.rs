@@ -453,6 +453,19 @@ impl Parser {
     }
 
     /// `option NAME = CONSTANT ;` after `option`.
+    /// Inside a block: an empty statement (`;`) or an `option` statement,
+    /// read and passed over; `false` when the next token is neither.
+    fn empty_or_option(&mut self) -> Result<bool, ProtoError> {
+        if self.eat(';') {
+            return Ok(true);
+        }
+        if self.eat_word("option") {
+            self.option_statement()?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     fn option_statement(&mut self) -> Result<(), ProtoError> {
         self.option_name()?;
         self.sym('=')?;
@@ -587,11 +600,7 @@ impl Parser {
                         if self.eat('}') {
                             break;
                         }
-                        if self.eat(';') {
-                            continue;
-                        }
-                        if self.eat_word("option") {
-                            self.option_statement()?;
+                        if self.empty_or_option()? {
                             continue;
                         }
                         if matches!(self.peek(), Some(Tok::Ident(w)) if w == "repeated" || w == "optional" || w == "map")
@@ -710,11 +719,7 @@ impl Parser {
             if self.eat('}') {
                 break;
             }
-            if self.eat(';') {
-                continue;
-            }
-            if self.eat_word("option") {
-                self.option_statement()?;
+            if self.empty_or_option()? {
                 continue;
             }
             if self.eat_word("reserved") {
@@ -755,11 +760,7 @@ impl Parser {
             if self.eat('}') {
                 break;
             }
-            if self.eat(';') {
-                continue;
-            }
-            if self.eat_word("option") {
-                self.option_statement()?;
+            if self.empty_or_option()? {
                 continue;
             }
             if !self.eat_word("rpc") {

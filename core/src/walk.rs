@@ -146,7 +146,7 @@ impl Mode for Collect {
         path: &Path<'_, '_>,
         message: impl FnOnce() -> String,
     ) -> Result<(), Stop> {
-        self.findings.push(Finding::new(rule, path.render(), message()));
+        record(&mut self.findings, rule, path, message);
         Ok(())
     }
 
@@ -788,4 +788,15 @@ fn same_key(a: &Str<'_>, b: &Str<'_>) -> bool {
     } else {
         a.chars().eq(b.chars())
     }
+}
+
+/// A finding at `path` written into `findings`: what every collecting mode does.
+#[inline]
+pub(crate) fn record(
+    findings: &mut Vec<Finding>,
+    rule: &'static Rule,
+    path: &Path<'_, '_>,
+    message: impl FnOnce() -> String,
+) {
+    findings.push(Finding::new(rule, path.render(), message()));
 }

@@ -93,7 +93,7 @@ impl Mode for Lean {
         path: &Path<'_, '_>,
         message: impl FnOnce() -> String,
     ) -> Result<(), Fail> {
-        self.findings.push(Finding::new(rule, path.render(), message()));
+        crate::walk::record(&mut self.findings, rule, path, message);
         Ok(())
     }
 

@@ -205,6 +205,20 @@ fn the_specification_messages_pass_the_contracts_they_route_to() {
     assert_eq!(counts, want.into_iter().collect::<BTreeMap<_, _>>());
 }
 
+/// A vendored `a2a.proto` that does not parse: exit 3, the file and the
+/// position named, nothing written.
+#[test]
+fn a_broken_proto_is_an_input_error_with_its_position() {
+    let dir = scratch("protocols-bad-proto");
+    std::fs::create_dir_all(dir.join("vendor/a2a/1.0.1")).unwrap();
+    std::fs::write(dir.join("vendor/a2a/1.0.1/a2a.proto"), "syntax = \"proto3\";\nmessage A {\n  string x = 1\n}\n")
+        .unwrap();
+    let out = run_in(bin!(), &dir, &["protocols", "--vendor", "vendor", "--out", "cat"]);
+    assert_eq!(out.code, 3, "{}", out.stdout);
+    assert_eq!(out.stderr, "error: vendor/a2a/1.0.1/a2a.proto:4:1: expected ';', found '}'\n");
+    assert!(!dir.join("cat").exists());
+}
+
 #[test]
 fn check_fails_on_a_changed_missing_or_stale_file() {
     let dir = scratch("protocols-check");
