@@ -49,6 +49,8 @@ pub use json::text::one_line;
 pub use json::MAX_DEPTH;
 pub use report::{Finding, Report, Severity};
 pub use validate::{DATA_FIELD, ENVELOPE_FIELD};
+#[doc(hidden)]
+pub use walk_schema::TopMembers;
 
 #[doc(hidden)]
 pub use error::io_reason;

@@ -16,6 +16,7 @@ use crate::keywords::{depth, QUOTE_MAX};
 use crate::report::{Finding, Report};
 use crate::rules;
 use crate::walk::{Collect, Stop, Walk};
+use crate::walk_schema::TopMembers;
 
 /// The field name of findings about the data body as a whole.
 pub const DATA_FIELD: &str = "<data>";
@@ -58,6 +59,14 @@ impl ContractSpec {
             return Report::default();
         }
         self.validate_json_full(data)
+    }
+
+    /// [`ContractSpec::validate_json`] for a schema-form contract, and where
+    /// the document's `top` members sit as the walk read them (the report is
+    /// the same). `None` for a fields-form contract.
+    #[doc(hidden)]
+    pub fn validate_json_top(&self, data: &[u8], top: TopMembers) -> Option<(Report, TopMembers)> {
+        Some(crate::walk_schema::collect_top(self.schema.as_ref()?, data, top))
     }
 
     /// The finding engine alone, without the one-pass check in front: for a

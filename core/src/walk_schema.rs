@@ -116,6 +116,65 @@ pub(crate) struct Memo {
     valid: RefCell<Verdicts>,
     /// Findings of collect walks (for the messages of failed unions).
     findings: RefCell<HashMap<(Id, usize), Vec<Finding>>>,
+    /// The top-level members a caller asked about ([`collect_top`]).
+    top: Option<RefCell<TopMembers>>,
+}
+
+/// Where the values of some top-level members of a document sit, as the
+/// walk read them: a router that picked the contract by one member learns
+/// the others from the walk, without reading the document a second time
+/// (`protocolarc::traffic`). Every read of the document's root object (a
+/// union member, an `allOf` schema) notes the same places.
+#[derive(Debug, Clone)]
+pub struct TopMembers {
+    keys: &'static [&'static str],
+    /// Per key, the value's bytes as `start..end` (`start` may precede
+    /// white space).
+    spans: [Option<(usize, usize)>; TopMembers::MAX],
+    /// A key appeared twice, or the root object has an escaped key (which
+    /// may spell one of them).
+    unsure: bool,
+    /// The root object was read.
+    read: bool,
+}
+
+impl TopMembers {
+    /// At most this many keys.
+    pub const MAX: usize = 8;
+
+    /// Watches `keys` (at most [`TopMembers::MAX`]).
+    pub fn new(keys: &'static [&'static str]) -> Self {
+        assert!(keys.len() <= TopMembers::MAX, "at most {} keys", TopMembers::MAX);
+        TopMembers { keys, spans: [None; TopMembers::MAX], unsure: false, read: false }
+    }
+
+    /// The raw value of `keys[i]` in `data` (white space trimmed), `None`
+    /// when it is absent. `Err` when the walk cannot tell: the root object
+    /// was not read (the document is not an object, or the schema did not
+    /// look inside it), a watched key appeared twice, or a key was escaped.
+    pub fn get<'d>(&self, data: &'d [u8], i: usize) -> Result<Option<&'d [u8]>, ()> {
+        if self.unsure || !self.read {
+            return Err(());
+        }
+        Ok(self.spans[i].and_then(|(start, end)| data.get(start..end)).map(|v| {
+            let skip = v.iter().take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')).count();
+            &v[skip..]
+        }))
+    }
+
+    #[inline]
+    fn note(&mut self, raw: &[u8], escaped: bool, span: (usize, usize)) {
+        if escaped {
+            self.unsure = true;
+            return;
+        }
+        if let Some(i) = self.keys.iter().position(|k| k.as_bytes() == raw) {
+            match self.spans[i] {
+                Some(s) if s != span => self.unsure = true,
+                _ => self.spans[i] = Some(span),
+            }
+        }
+    }
 }
 
 /// Verdicts by (node, value offset): the first [`Verdicts::INLINE`] in a
@@ -691,6 +750,10 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         let mut many: Option<HashSet<String>> = None;
         let mut first = true;
         let mut count = 0u64;
+        let top = self.memo.top.as_ref().filter(|_| depth == 0);
+        if let Some(top) = top {
+            top.borrow_mut().read = true;
+        }
         while let Some(key) = self.read_key(first)? {
             first = false;
             count += 1;
@@ -698,6 +761,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             // in a mode that renders paths: a `Str` copied through the stack
             // at odd offsets stalls store forwarding (see BENCHMARKS.md).
             let (raw, at, escaped) = (key.raw(), key.offset(), key.is_escaped());
+            let value_at = self.w.s.offset();
             let key_frame;
             let here = if M::COLLECTS {
                 key_frame = Path::Key(path, Str::new(raw, escaped, at));
@@ -721,6 +785,9 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             if repeat {
                 self.w.mode.fault(rules::JSON_DUPLICATE_KEY, here, || duplicate::MESSAGE.to_string())?;
                 self.w.skip(here, depth + 1)?;
+                if let Some(top) = top {
+                    top.borrow_mut().note(raw, escaped, (value_at, self.w.s.offset()));
+                }
                 continue;
             }
             match declared {
@@ -742,9 +809,12 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             if let Some(i) = declared.filter(|_| node.pattern_properties.is_empty()) {
                 // The common case: a declared property and no pattern.
                 self.value(node.properties[i].1, here, depth + 1, 0)?;
-                continue;
+            } else {
+                self.member(node, declared, &Str::new(raw, escaped, at), here, depth)?;
             }
-            self.member(node, declared, &Str::new(raw, escaped, at), here, depth)?;
+            if let Some(top) = top {
+                top.borrow_mut().note(raw, escaped, (value_at, self.w.s.offset()));
+            }
         }
         self.w.end_object(base);
         for (i, name) in node.required.iter().enumerate() {
@@ -922,8 +992,19 @@ enum TagValue {
 /// body, so no first-fault pass runs in front of it), every finding with
 /// its path (none for a valid body).
 pub(crate) fn collect(schema: &Schema, data: &[u8]) -> crate::report::Report {
-    let memo = Memo::default();
-    let mut walk = SchemaWalk::new(schema, data, Lean::default(), &memo);
+    collect_in(schema, data, &Memo::default())
+}
+
+/// [`collect`], and where the root object's `top` members sit.
+pub(crate) fn collect_top(schema: &Schema, data: &[u8], top: TopMembers) -> (crate::report::Report, TopMembers) {
+    let memo = Memo { top: Some(RefCell::new(top)), ..Memo::default() };
+    let report = collect_in(schema, data, &memo);
+    let top = memo.top.map(RefCell::into_inner).expect("set above");
+    (report, top)
+}
+
+fn collect_in(schema: &Schema, data: &[u8], memo: &Memo) -> crate::report::Report {
+    let mut walk = SchemaWalk::new(schema, data, Lean::default(), memo);
     let outcome = walk.document();
     let lean = walk.finish();
     let (outcome, mut mode) = match outcome {
@@ -931,6 +1012,9 @@ pub(crate) fn collect(schema: &Schema, data: &[u8]) -> crate::report::Report {
         // Stopped early (bytes that are not JSON, too deep): read again by
         // the mode that says why, with a fresh memo.
         Err(Fail) => {
+            if let Some(top) = &memo.top {
+                top.borrow_mut().unsure = true;
+            }
             let memo = Memo::default();
             let mut walk = SchemaWalk::new(schema, data, Collect::default(), &memo);
             let outcome = walk.document();
@@ -969,4 +1053,52 @@ pub(crate) fn passes_node(schema: &Schema, id: Id, data: &[u8]) -> bool {
     let ok = walk.document_at(id).is_ok();
     walk.finish();
     ok
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{ContractSpec, TopMembers};
+
+    const KEYS: &[&str] = &["jsonrpc", "method", "id"];
+
+    fn spec(schema: &str) -> ContractSpec {
+        let text = format!(r#"{{"name": "t.top", "revision": "1.0.0", "schema": {schema}}}"#);
+        ContractSpec::from_slice(text.as_bytes(), "t.json").expect("the contract loads")
+    }
+
+    /// The watched members as text, or `None` when the walk cannot tell.
+    fn top(spec: &ContractSpec, data: &str) -> Option<Vec<Option<String>>> {
+        let (report, top) = spec.validate_json_top(data.as_bytes(), TopMembers::new(KEYS)).expect("schema form");
+        // The report is `validate_json`'s.
+        assert_eq!(report, spec.validate_json(data.as_bytes()), "{data}");
+        (0..KEYS.len())
+            .map(|i| top.get(data.as_bytes(), i).ok().map(|v| v.map(|v| String::from_utf8_lossy(v).into_owned())))
+            .collect()
+    }
+
+    fn some(v: &[Option<&str>]) -> Option<Vec<Option<String>>> {
+        Some(v.iter().map(|v| v.map(str::to_string)).collect())
+    }
+
+    #[test]
+    fn the_walk_notes_where_top_level_members_are() {
+        let plain = spec(r#"{"type": "object", "properties": {"method": {"const": "m"}}, "required": ["method"]}"#);
+        let data = r#"{"method": "m", "params": {"id": 1, "jsonrpc": 2}, "jsonrpc" :  "2.0"}"#;
+        assert_eq!(top(&plain, data), some(&[Some(r#""2.0""#), Some(r#""m""#), None]));
+        // Noted on a body with findings too.
+        assert_eq!(top(&plain, r#"{"method": "x", "id": [1, 2]}"#), some(&[None, Some(r#""x""#), Some("[1, 2]")]));
+        // A watched key twice, or any escaped key: the walk cannot tell.
+        assert_eq!(top(&plain, r#"{"method": "m", "id": 1, "id": 2}"#), None);
+        assert_eq!(top(&plain, r#"{"method": "m", "\u0069d": 1}"#), None);
+        // Not an object, not JSON, or an object the schema never looks into.
+        assert_eq!(top(&plain, r#"[{"method": "m"}]"#), None);
+        assert_eq!(top(&plain, r#"{"method": "m", "id": 1"#), None);
+        assert_eq!(top(&spec("true"), r#"{"method": "m"}"#), None);
+        // Read by every member of an `allOf` and by a union's member: the same places.
+        let applied = spec(
+            r#"{"allOf": [{"type": "object"}, {"required": ["id"]}],
+                "anyOf": [{"properties": {"id": {"type": "string"}}}, {"properties": {"id": {"type": "integer"}}}]}"#,
+        );
+        assert_eq!(top(&applied, r#"{"id": 7, "method": "m"}"#), some(&[None, Some(r#""m""#), Some("7")]));
+    }
 }

@@ -55,6 +55,7 @@ use crate::catalog::Catalog;
 use crate::report::{Finding, Report};
 use crate::rules::{self, Rule};
 use crate::{ContractDirection, ContractSpec};
+use protocolarc_core::TopMembers;
 
 mod scan;
 
@@ -490,6 +491,10 @@ impl<'c> Router<'c> {
         }
     }
 
+    /// The top-level members routing reads: `jsonrpc`, `method`, `id`,
+    /// `result`, `error` (in this order: [`Router::quick`] reads them by index).
+    const ROUTING_KEYS: &'static [&'static str] = &["jsonrpc", "method", "id", "result", "error"];
+
     /// The common message the quick way: a request or notification whose
     /// method has a contract (and no tool to judge), routed by the scan of
     /// its top-level members and validated whole by the walker alone. `None`
@@ -500,16 +505,27 @@ impl<'c> Router<'c> {
     where
         'c: 'a,
     {
-        let top = scan::top(bytes)?;
-        let (Ok(Some(br#""2.0""#)), Ok(Some(method)), Ok(id), Ok(None), Ok(None)) =
-            (top.once(b"jsonrpc"), top.once(b"method"), top.once(b"id"), top.once(b"result"), top.once(b"error"))
-        else {
-            return None;
-        };
-        let method = method.strip_prefix(b"\"")?.strip_suffix(b"\"").filter(|m| !m.contains(&b'\\'))?;
+        // The scan reads up to `method` only; the walk, which reads the
+        // whole message anyway, tells where the other routing members are.
+        let scanned = scan::method(bytes)?;
+        let method = scanned.strip_prefix(b"\"")?.strip_suffix(b"\"").filter(|m| !m.contains(&b'\\'))?;
         let (&method, known) = self.methods.get_key_value(std::str::from_utf8(method).ok()?)?;
         let contract = known.request?;
         if self.tools.is_some() && method == "tools/call" {
+            return None;
+        }
+        let (report, top) = contract.validate_json_top(bytes, TopMembers::new(Self::ROUTING_KEYS))?;
+        if report.findings().iter().any(|f| f.rule() == rules::JSON_SYNTAX.id || f.rule() == rules::JSON_DEPTH.id) {
+            return None;
+        }
+        let member = |i| top.get(bytes, i);
+        let (Ok(Some(br#""2.0""#)), Ok(Some(walked)), Ok(id), Ok(None), Ok(None)) =
+            (member(0), member(1), member(2), member(3), member(4))
+        else {
+            return None;
+        };
+        // The one `method` member: the walk's is the scan's.
+        if walked.as_ptr() != scanned.as_ptr() {
             return None;
         }
         let key = match id {
@@ -520,7 +536,6 @@ impl<'c> Router<'c> {
                 _ => return None,
             },
         };
-        let report = contract.validate_json(bytes);
         if report.findings().iter().any(|f| f.rule() == rules::JSON_SYNTAX.id || f.rule() == rules::JSON_DEPTH.id) {
             return None;
         }
@@ -1137,7 +1152,34 @@ mod tests {
             r#"{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}"#,
             r#"{"jsonrpc":"2.0","id":-1.5e3,"method":"tools/list","params":{"cursor":"c"}}"#,
             r#"{"method":"resources/read","params":{"uri":"file:///a"},"id":"\u0041","jsonrpc":"2.0"}"#,
+            // Routing members after `method`, where the scan no longer reads.
+            r#"{"method":"ping","params":{},"jsonrpc":"2.0","id":3,"id":4}"#,
+            r#"{"method":"ping","jsonrpc":"2.0","result":{},"id":5}"#,
         ];
+        // What the scan no longer reads is seen by the walk: each of these
+        // is not a plain request, so the quick way declines it, and the
+        // exact reader says why.
+        for (line, field) in [
+            (r#"{"method":"ping","jsonrpc":"2.0","id":3,"id":4}"#, "id"),
+            (r#"{"method":"ping","jsonrpc":"2.0","id":1,"method":"tools/list"}"#, "method"),
+            (r#"{"method":"ping","jsonrpc":"2.0","jsonrpc":"2.0"}"#, "jsonrpc"),
+            (r#"{"method":"ping","id":3,"jsonrpc":"2.0","result":{}}"#, MESSAGE_FIELD),
+            (r#"{"id":1,"method":"ping","jsonrpc":"2.0","error":{"code":1,"message":"x"}}"#, MESSAGE_FIELD),
+            (r#"{"method":"ping","jsonrpc":"1.0","id":1}"#, "jsonrpc"),
+            (r#"{"method":"ping","id":1}"#, "jsonrpc"),
+            (r#"{"method":"ping","id":true,"jsonrpc":"2.0"}"#, "id"),
+        ] {
+            let at = Source { file: "cap", line: Some(1), element: None };
+            assert!(traffic.router.quick(at, line.as_bytes()).is_none(), "{line}");
+            let Parsed::Done(exact) = traffic.router.exactly(at, line.as_bytes()) else { panic!("{line}") };
+            let f = &exact.report.findings()[0];
+            assert_eq!((f.rule(), f.field()), (rules::JSONRPC_SHAPE.id, field), "{line}");
+        }
+        // An escaped key after `method` may spell a routing member: declined too.
+        let escaped = br#"{"method":"ping","jsonrpc":"2.0","\u0069d":5}"#;
+        let at = Source { file: "cap", line: Some(1), element: None };
+        assert!(traffic.router.quick(at, escaped).is_none());
+        assert!(matches!(traffic.router.exactly(at, escaped), Parsed::Request(..)));
         let (mut quick, mut total) = (0, 0);
         let mut check = |line: &[u8]| {
             total += 1;

@@ -1,38 +1,13 @@
-//! The routing scan: a message's top-level members as byte ranges, found
-//! without validating or decoding anything (no UTF-8 check, no number or
-//! escape grammar). It serves the common message only: a request whose
-//! method has a contract, which the schema walker then reads whole and
-//! validates. Anything the scan is unsure of (an escaped key, more members
-//! than it keeps, bytes it cannot skip) answers `None`, and the exact
-//! reader (`members.rs`) takes the message instead.
+//! The routing scan: a message's `method`, found without validating or
+//! decoding anything (no UTF-8 check, no number or escape grammar), by
+//! reading the top-level members before it as byte ranges and stopping
+//! there. It serves the common message only: a request whose method has a
+//! contract, which the schema walker then reads whole and validates,
+//! noting where the other routing members sit (`TopMembers`). Anything the
+//! scan is unsure of (an escaped key, bytes it cannot skip) answers `None`,
+//! and the exact reader takes the message instead.
 
 use memchr::memchr2;
-
-/// At most this many top-level members; a message with more takes the exact reader.
-const MAX_MEMBERS: usize = 12;
-
-/// A top-level object's members in order: raw key bytes (between the
-/// quotes) and raw value bytes.
-pub(super) struct Top<'a> {
-    members: [(&'a [u8], &'a [u8]); MAX_MEMBERS],
-    len: usize,
-}
-
-impl<'a> Top<'a> {
-    /// The value of `key`, when it appears exactly once; `Err` when it is repeated.
-    pub(super) fn once(&self, key: &[u8]) -> Result<Option<&'a [u8]>, ()> {
-        let mut found = None;
-        for &(k, v) in &self.members[..self.len] {
-            if k == key {
-                if found.is_some() {
-                    return Err(());
-                }
-                found = Some(v);
-            }
-        }
-        Ok(found)
-    }
-}
 
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\r' | b'\n') {
@@ -127,19 +102,19 @@ fn skip_value(b: &[u8], i: usize) -> Option<usize> {
     }
 }
 
-/// The top-level members of `b` (a trimmed message starting with `{`), or
-/// `None` when the exact reader must decide.
-pub(super) fn top(b: &[u8]) -> Option<Top<'_>> {
-    let mut top = Top { members: [(&[][..], &[][..]); MAX_MEMBERS], len: 0 };
+/// The raw value of the first top-level `method` member of `b` (a trimmed
+/// message starting with `{`), read no further; `None` when there is none
+/// before the end or the scan is unsure (an escaped key before it, bytes it
+/// cannot skip). Nothing after it is looked at: the walk that validates the
+/// message tells the caller where its other members are, and whether the
+/// message goes on as JSON.
+pub(super) fn method(b: &[u8]) -> Option<&[u8]> {
     if b.first() != Some(&b'{') {
         return None;
     }
     let mut i = skip_ws(b, 1);
-    if b.get(i) == Some(&b'}') {
-        return (skip_ws(b, i + 1) == b.len()).then_some(top);
-    }
     loop {
-        if b.get(i) != Some(&b'"') || top.len == MAX_MEMBERS {
+        if b.get(i) != Some(&b'"') {
             return None;
         }
         let end = skip_string(b, i + 1)?;
@@ -156,12 +131,12 @@ pub(super) fn top(b: &[u8]) -> Option<Top<'_>> {
         if stop == start {
             return None;
         }
-        top.members[top.len] = (key, &b[start..stop]);
-        top.len += 1;
+        if key == b"method" {
+            return Some(&b[start..stop]);
+        }
         i = skip_ws(b, stop);
         match b.get(i)? {
             b',' => i = skip_ws(b, i + 1),
-            b'}' => return (skip_ws(b, i + 1) == b.len()).then_some(top),
             _ => return None,
         }
     }
@@ -171,27 +146,17 @@ pub(super) fn top(b: &[u8]) -> Option<Top<'_>> {
 mod tests {
     use super::*;
 
-    fn members(b: &str) -> Option<Vec<(String, String)>> {
-        let t = top(b.as_bytes())?;
-        Some(
-            t.members[..t.len]
-                .iter()
-                .map(|(k, v)| (String::from_utf8_lossy(k).into_owned(), String::from_utf8_lossy(v).into_owned()))
-                .collect(),
-        )
+    fn method_of(b: &str) -> Option<String> {
+        method(b.as_bytes()).map(|v| String::from_utf8_lossy(v).into_owned())
     }
 
     #[test]
-    fn members_of_a_request() {
-        let got = members(r#"{"jsonrpc":"2.0", "id" : -1.5e3,"method":"a\"b","params":{"x":["}",{"y":"\\"}]}}"#);
-        let want = [
-            ("jsonrpc", r#""2.0""#),
-            ("id", "-1.5e3"),
-            ("method", r#""a\"b""#),
-            ("params", r#"{"x":["}",{"y":"\\"}]}"#),
-        ];
-        assert_eq!(got, Some(want.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()));
-        assert_eq!(members("{ }"), Some(vec![]));
+    fn the_method_of_a_request() {
+        let request = r#"{"jsonrpc":"2.0", "id" : -1.5e3,"params":{"x":["}",{"y":"\\"}]}, "method" : "a\"b","id":2}"#;
+        assert_eq!(method_of(request).as_deref(), Some(r#""a\"b""#));
+        // The first `method` member; nothing after it is read.
+        assert_eq!(method_of(r#"{"method":7,"method":"m"}"#).as_deref(), Some("7"));
+        assert_eq!(method_of(r#"{"method":"m"  ,  oops"#).as_deref(), Some(r#""m""#));
     }
 
     #[test]
@@ -199,17 +164,19 @@ mod tests {
         for b in [
             r#"{"a":1"#,
             r#"{"a":1,}"#,
-            r#"{"a" 1}"#,
-            r#"{"a":}"#,
-            r#"{"a":"x}"#,
-            r#"{"a":{"b":1}"#,
-            r#"{"\u0061":1}"#,
+            r#"{"a" 1,"method":"m"}"#,
+            r#"{"a":,"method":"m"}"#,
+            r#"{"a":"x,"method":"m"}"#,
+            r#"{"a":{"b":1},"method"}"#,
+            r#"{"\u0061":1,"method":"m"}"#,
+            r#"{"me\u0074hod":"m"}"#,
             r#"{"a":1} x"#,
-            r#"{a:1}"#,
-            r#"["a"]"#,
-            r#"{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13}"#,
+            r#"{a:1,"method":"m"}"#,
+            r#"["method"]"#,
+            r#"{"a":1,"b":2}"#,
+            r#"{ }"#,
         ] {
-            assert!(members(b).is_none(), "{b}");
+            assert!(method(b.as_bytes()).is_none(), "{b}");
         }
     }
 
@@ -232,13 +199,5 @@ mod tests {
         }
         // A byte just above or below a match is not one.
         assert_eq!(quote_or_backslash(b"!#[]\x01\xa2\xdc!#[]!#[]\""), Some(15));
-    }
-
-    #[test]
-    fn repeated_keys_are_seen() {
-        let t = top(br#"{"id":1,"id":2,"method":"m"}"#).unwrap();
-        assert_eq!(t.once(b"id"), Err(()));
-        assert_eq!(t.once(b"method"), Ok(Some(&br#""m""#[..])));
-        assert_eq!(t.once(b"result"), Ok(None));
     }
 }
