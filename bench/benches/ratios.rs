@@ -162,6 +162,24 @@ fn main() {
         "{:<26} {:>6} {:>9} {:>10} {:>10} {:>10} {:>11} {:>11}",
         "body", "bytes", "floor ns", "generated", "runtime", "from_json", "jsonschema", "js compiled"
     );
+    if let Some(what) = std::env::var_os("RATIOS_PROFILE") {
+        // One body's runtime (or `generated`) check alone for two seconds,
+        // for a profiler: `RATIOS_PROFILE=runtime` or `generated`, the body
+        // picked by the filter.
+        let case = cases.iter().find(|c| filter.iter().any(|f| c.name.contains(f.as_str()))).expect("a body by name");
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(2) {
+            for _ in 0..1000 {
+                let ok = if what == "generated" {
+                    (case.generated)(black_box(&case.body)).is_valid()
+                } else {
+                    case.spec.validate_json(black_box(&case.body)).is_valid()
+                };
+                assert!(black_box(ok));
+            }
+        }
+        return;
+    }
     for case in cases.iter().filter(|c| filter.is_empty() || filter.iter().any(|f| c.name.contains(f.as_str()))) {
         let body = &case.body;
         let floor = || serde_json::from_slice::<IgnoredAny>(black_box(body)).is_ok();

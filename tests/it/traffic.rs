@@ -728,7 +728,8 @@ fn a_request_waits_for_a_bounded_number_of_later_requests() {
 /// specification messages (`tests/data/traffic/README.md`) by their methods
 /// (`agent/getAuthenticatedExtendedCard` is only in 0.3.0; `message/send`
 /// alone: the newest revision that knows it), an agent card by its
-/// `protocolVersion` (0.2.9: the newest 0.2.x of the catalog).
+/// `protocolVersion` (0.2.9: the newest 0.2.x of the catalog), a v1.0 card
+/// by its JSON-RPC interface's.
 #[test]
 fn a2a_captures_tell_their_revision() {
     let root = protocolarc_tests::root();
@@ -750,6 +751,13 @@ fn a2a_captures_tell_their_revision() {
             "a2a-card-v0.3.0-then-messages.jsonl",
             "note: protocol a2a@0.2.6, from the agent card at a2a-card-v0.3.0-then-messages.jsonl:1 (protocolVersion 0.2.9)\n",
             "traffic a2a@0.2.6: 7 messages, 0 passed, 7 failed",
+        ),
+        (
+            // A v1.0 card has no `protocolVersion` of its own: its JSON-RPC
+            // interface's (`supportedInterfaces[]`) tells the revision.
+            "a2a-card-v1.0.0-then-messages.jsonl",
+            "note: protocol a2a@1.0.1, from the agent card at a2a-card-v1.0.0-then-messages.jsonl:1 (protocolVersion 1.0)\n",
+            "traffic a2a@1.0.1: 8 messages, 7 passed, 1 failed",
         ),
     ];
     for (file, note, summary) in cases {

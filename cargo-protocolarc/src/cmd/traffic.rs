@@ -44,8 +44,9 @@ jsonrpc.shape. `cargo protocolarc rules RULE` explains each.
 
 The protocol revision is --protocol NAME@REVISION (mcp@2025-06-18, a2a@0.3.0). Without it, the \
 capture tells (a note on stderr says how): the first MCP initialize request or A2A agent card \
-decides (the request's params.protocolVersion; the card's protocolVersion, read as the newest \
-catalog revision of its major.minor); else methods only A2A has (message/send, ...) pick the \
+decides (the request's params.protocolVersion; the card's protocolVersion, or a v1.0 card's \
+JSON-RPC interface's in supportedInterfaces, read as the newest catalog revision of its \
+major.minor); else methods only A2A has (message/send, ...) pick the \
 newest A2A revision that has them all; else the newest MCP revision. A protocolVersion the \
 catalog has no revision of is an input error (give --protocol).
 

@@ -828,8 +828,10 @@ pub enum Hint {
     /// An MCP `initialize` request asks for this `params.protocolVersion`.
     Initialize(String),
     /// An A2A agent card (the line itself, or a response's `result`: an
-    /// object with `skills` and a string `protocolVersion`) declares this
-    /// `protocolVersion`.
+    /// object with `skills`) declares this protocol version: its own
+    /// `protocolVersion` (up to v0.3), or from v1.0 on, where the card
+    /// moved it into `supportedInterfaces[]`, the JSON-RPC interface's
+    /// (else the first interface's that has one).
     AgentCard(String),
     /// A request or notification of this method.
     Method(String),
@@ -850,7 +852,20 @@ fn hint(bytes: &[u8]) -> Option<Hint> {
     let members = parse_object(bytes).ok()?;
     let card = |m: &Members<'_>| -> Option<Hint> {
         m.get("skills").filter(|s| kind(s) == Kind::Array)?;
-        Some(Hint::AgentCard(text(m.get("protocolVersion")?)?.into_owned()))
+        if let Some(v) = m.get("protocolVersion") {
+            return Some(Hint::AgentCard(text(v)?.into_owned()));
+        }
+        let interfaces = serde_json::from_str::<Vec<&RawValue>>(m.get("supportedInterfaces")?.get()).ok()?;
+        let versions: Vec<(bool, String)> = interfaces
+            .iter()
+            .filter_map(|i| {
+                let i = parse_object(i.get().as_bytes()).ok()?;
+                let json_rpc = i.get("protocolBinding").and_then(text).is_some_and(|b| b == "JSONRPC");
+                Some((json_rpc, text(i.get("protocolVersion")?)?.into_owned()))
+            })
+            .collect();
+        let (_, version) = versions.iter().find(|(json_rpc, _)| *json_rpc).or(versions.first())?;
+        Some(Hint::AgentCard(version.clone()))
     };
     let Some(method) = members.get("method") else {
         if let Some(h) = card(&members) {
@@ -1137,6 +1152,26 @@ fn parse_object_slowly(bytes: &[u8]) -> Result<Members<'_>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An agent card tells its protocol version: its own (to v0.3), or its
+    /// JSON-RPC interface's (v1.0), else its first interface's.
+    #[test]
+    fn agent_cards_hint_their_version() {
+        let card = |rest: &str| hints(format!(r#"{{"name": "a", "skills": [], {rest}}}"#).as_bytes());
+        let version = |v: &str| vec![Hint::AgentCard(v.to_string())];
+        assert_eq!(card(r#""protocolVersion": "0.2.9""#), version("0.2.9"));
+        let interfaces = r#""supportedInterfaces": [
+            {"url": "g", "protocolBinding": "GRPC", "protocolVersion": "1.1"},
+            {"url": "j", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]"#;
+        assert_eq!(card(interfaces), version("1.0"));
+        assert_eq!(
+            card(r#""supportedInterfaces": [{"protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"}]"#),
+            version("0.3")
+        );
+        // No version anywhere, or no skills: not a card that tells one.
+        assert_eq!(card(r#""supportedInterfaces": [{"protocolBinding": "JSONRPC"}]"#), vec![]);
+        assert_eq!(hints(br#"{"name": "a", "supportedInterfaces": [{"protocolVersion": "1.0"}]}"#), vec![]);
+    }
 
     /// The quick way, whenever it answers, gives exactly the exact
     /// reader's verdict: on real requests and on every one-byte mutant of
