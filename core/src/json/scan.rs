@@ -202,6 +202,54 @@ fn skip_plain_words(bytes: &[u8], mut i: usize, flag_high: bool) -> usize {
     i
 }
 
+/// The second byte a lead byte admits (Unicode Table 3-7), as the lowest
+/// value and the width of the range, and the sequence's length; 0 as the
+/// length for a byte that cannot start one (ASCII, a continuation byte,
+/// C0, C1, F5..FF).
+static UTF8_LEAD: [(u8, u8, u8); 256] = {
+    let mut t = [(0u8, 0u8, 0u8); 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = match i {
+            0xC2..=0xDF => (0x80, 0x3F, 2),
+            0xE0 => (0xA0, 0x1F, 3),
+            0xE1..=0xEC | 0xEE..=0xEF => (0x80, 0x3F, 3),
+            0xED => (0x80, 0x1F, 3),
+            0xF0 => (0x90, 0x2F, 4),
+            0xF1..=0xF3 => (0x80, 0x3F, 4),
+            0xF4 => (0x80, 0x0F, 4),
+            _ => (0, 0, 0),
+        };
+        i += 1;
+    }
+    t
+};
+
+/// Whether `b` is a UTF-8 continuation byte (80..BF).
+#[inline(always)]
+fn is_continuation(b: u8) -> bool {
+    (b as i8) < -0x40
+}
+
+/// The length of the well-formed UTF-8 character starting at `i` (a byte
+/// from 0x80), or 0 when the sequence there is ill-formed (including one cut
+/// short by the end of `bytes` or by any byte that is not its continuation).
+#[inline(always)]
+fn utf8_char_width(bytes: &[u8], i: usize) -> usize {
+    let (lo, span, width) = UTF8_LEAD[bytes[i] as usize];
+    let at = |k: usize| bytes.get(i + k).copied().unwrap_or(0);
+    if width == 0 || at(1).wrapping_sub(lo) > span {
+        return 0;
+    }
+    if width >= 3 && !is_continuation(at(2)) {
+        return 0;
+    }
+    if width == 4 && !is_continuation(at(3)) {
+        return 0;
+    }
+    width as usize
+}
+
 /// A cursor over JSON bytes.
 #[derive(Debug, Clone)]
 pub struct Scanner<'a> {
@@ -294,18 +342,23 @@ impl<'a> Scanner<'a> {
 
     /// The rest of a string whose plain ASCII prefix ends at `i`: escapes,
     /// non-ASCII text, faults.
+    ///
+    /// UTF-8 is checked in the same pass, one character where it meets it.
+    /// A fault of the string's own (a control character, a bad escape, the
+    /// end of the input before the closing quote) wins over ill-formed
+    /// UTF-8 before it: the first ill-formed sequence is remembered and
+    /// reported only once the closing quote is found.
     #[inline(never)]
     fn string_rest(&mut self, start: usize, mut i: usize) -> Result<Str<'a>, SyntaxError> {
         let mut escaped = false;
-        let mut non_ascii = false;
+        // The offset of the first ill-formed UTF-8 sequence, once one is seen.
+        let mut bad_utf8: Option<usize> = None;
         let bytes = self.bytes;
         loop {
-            // Eight bytes at a time while none is special (a quote, a
-            // backslash, a control character, or non-ASCII before any was seen).
             // Plain bytes in blocks, up to the first one that may be special
-            // (a quote, a backslash, a control character, or non-ASCII
-            // before any was seen), then that byte on its own.
-            i = skip_plain(bytes, i, !non_ascii);
+            // (a quote, a backslash, a control character, or non-ASCII while
+            // the text is well-formed so far), then that byte on its own.
+            i = skip_plain(bytes, i, bad_utf8.is_none());
             let Some(&c) = bytes.get(i) else {
                 return self.err(bytes.len(), SyntaxErrorKind::UnexpectedEnd);
             };
@@ -317,20 +370,31 @@ impl<'a> Scanner<'a> {
                     i = self.escape(i)?;
                 }
                 3 => return self.err(i, SyntaxErrorKind::ControlCharacter),
+                _ if bad_utf8.is_some() => i += 1,
                 _ => {
-                    non_ascii = true;
-                    i += 1;
+                    // A run of non-ASCII characters, each checked as it
+                    // comes, without going back to the blocks between them.
+                    loop {
+                        let width = utf8_char_width(bytes, i);
+                        if width == 0 {
+                            bad_utf8 = Some(i);
+                            i += 1;
+                            break;
+                        }
+                        i += width;
+                        match bytes.get(i) {
+                            Some(&b) if b >= 0x80 => {}
+                            _ => break,
+                        }
+                    }
                 }
             }
         }
-        let raw = &bytes[start..i];
-        if non_ascii {
-            if let Err(e) = std::str::from_utf8(raw) {
-                return self.err(start + e.valid_up_to(), SyntaxErrorKind::InvalidUtf8);
-            }
+        if let Some(at) = bad_utf8 {
+            return self.err(at, SyntaxErrorKind::InvalidUtf8);
         }
         self.pos = i + 1;
-        Ok(Str::new(raw, escaped, start))
+        Ok(Str::new(&bytes[start..i], escaped, start))
     }
 
     /// Checks one escape sequence starting at the backslash at `i`, returning
@@ -675,6 +739,215 @@ mod tests {
         let doc = b"[\"ok\", \"a\xff\"]";
         let mut s = Scanner::new(doc);
         assert_eq!(s.skip_value(), Err(SyntaxError { offset: 9, kind: SyntaxErrorKind::InvalidUtf8 }));
+    }
+
+    /// The reader as it was before UTF-8 was checked inline, kept as the oracle:
+    /// the whole string to its closing quote, then `from_utf8` over it. The
+    /// scanner stands at the opening quote; the value's raw bytes, escaped
+    /// flag and offset, and the scanner's position after it.
+    fn oracle_string(s: &mut Scanner) -> Result<(Vec<u8>, bool, usize), SyntaxError> {
+        let bytes = s.bytes;
+        let start = s.pos + 1;
+        let mut i = start;
+        let mut escaped = false;
+        let mut non_ascii = false;
+        loop {
+            i = skip_plain(bytes, i, !non_ascii);
+            let Some(&c) = bytes.get(i) else {
+                return s.err(bytes.len(), SyntaxErrorKind::UnexpectedEnd);
+            };
+            match STRING_CLASS[c as usize] {
+                0 => i += 1,
+                1 => break,
+                2 => {
+                    escaped = true;
+                    i = s.escape(i)?;
+                }
+                3 => return s.err(i, SyntaxErrorKind::ControlCharacter),
+                _ => {
+                    non_ascii = true;
+                    i += 1;
+                }
+            }
+        }
+        let raw = &bytes[start..i];
+        if non_ascii {
+            if let Err(e) = std::str::from_utf8(raw) {
+                return s.err(start + e.valid_up_to(), SyntaxErrorKind::InvalidUtf8);
+            }
+        }
+        s.pos = i + 1;
+        Ok((raw.to_vec(), escaped, start))
+    }
+
+    /// Reads the string at `at` in `doc` with `Scanner::string` and with the
+    /// oracle: the same value (bytes, escaped flag, offset) or the same
+    /// fault (kind and offset), and the same position after.
+    fn same_as_oracle(doc: &[u8], at: usize) {
+        let mut new = Scanner::new(doc);
+        new.seek(at);
+        let mut old = new.clone();
+        let got = new.string().map(|v| (v.raw().to_vec(), v.is_escaped(), v.offset()));
+        let want = oracle_string(&mut old);
+        assert_eq!(got, want, "{doc:02x?} at {at}");
+        assert_eq!(new.offset(), old.offset(), "position after {doc:02x?} at {at}");
+    }
+
+    /// Every body in `'"' + prefix + body`, with and without a closing quote
+    /// (and something after it).
+    fn same_for_body(doc: &mut Vec<u8>, prefix: &[u8], body: &[u8]) {
+        doc.clear();
+        doc.push(b'"');
+        doc.extend_from_slice(prefix);
+        doc.extend_from_slice(body);
+        same_as_oracle(doc, 0);
+        doc.extend_from_slice(b"\",");
+        same_as_oracle(doc, 0);
+    }
+
+    /// Bytes around the edges of the classes and of Table 3-7.
+    const INTERESTING: [u8; 30] = [
+        0x00, 0x1F, 0x20, b'"', b'\\', b'A', b'u', 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF,
+        0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+    ];
+
+    #[test]
+    fn string_matches_oracle_on_every_short_body() {
+        let mut doc = Vec::new();
+        // Prefixes that put the body at the start, across the end of a
+        // 16-byte block, and in the short tail after the blocks.
+        let pads: Vec<Vec<u8>> = [0, 1, 13, 14, 15, 16, 17, 30].iter().map(|&n| vec![b'a'; n]).collect();
+        for a in 0..=255u8 {
+            for pad in &pads {
+                same_for_body(&mut doc, pad, &[a]);
+                same_for_body(&mut doc, pad, &[a, b'z']);
+                same_for_body(&mut doc, pad, &[a, 0xC3, 0xA9]);
+            }
+            for b in 0..=255u8 {
+                for pad in &pads[..4] {
+                    same_for_body(&mut doc, pad, &[a, b]);
+                }
+                // Non-ASCII before, so the body is read after a character.
+                same_for_body(&mut doc, "\u{e9}".as_bytes(), &[a, b]);
+                same_for_body(&mut doc, b"", &[a, b, b'x', b'y']);
+            }
+        }
+    }
+
+    #[test]
+    fn string_matches_oracle_on_every_three_byte_body_from_a_high_byte() {
+        let mut doc = Vec::new();
+        for a in 0x80..=0xFFu8 {
+            for b in 0..=255u8 {
+                for c in 0..=255u8 {
+                    same_for_body(&mut doc, b"", &[a, b, c]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn string_matches_oracle_on_interesting_three_and_four_byte_bodies() {
+        let mut doc = Vec::new();
+        for &a in &INTERESTING {
+            for &b in &INTERESTING {
+                for &c in &INTERESTING {
+                    same_for_body(&mut doc, b"", &[a, b, c]);
+                    same_for_body(&mut doc, b"0123456789abcd", &[a, b, c]);
+                    for &d in &INTERESTING {
+                        same_for_body(&mut doc, b"", &[a, b, c, d]);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn string_matches_oracle_on_random_strings() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let pieces: [&[u8]; 16] = [
+            b"\\n",
+            b"\\\"",
+            b"\\\\",
+            b"\\u00e9",
+            b"\\ud83d\\ude00",
+            b"\\ud83d",
+            b"\\ude00",
+            b"\\x",
+            b"\\u12",
+            "\u{e9}".as_bytes(),
+            "\u{7ff}".as_bytes(),
+            "\u{65e5}\u{672c}".as_bytes(),
+            "\u{fffd}".as_bytes(),
+            "\u{1f600}".as_bytes(),
+            "\u{10ffff}".as_bytes(),
+            "na\u{ef}ve".as_bytes(),
+        ];
+        let mut doc = Vec::new();
+        let mut invalid = 0;
+        let mut ok = 0;
+        for _ in 0..200_000 {
+            doc.clear();
+            doc.extend_from_slice(b" \"");
+            let parts = next() % 12;
+            for _ in 0..parts {
+                let r = next();
+                match r % 16 {
+                    0..=4 => {
+                        let n = (r >> 8) % 40;
+                        doc.extend((0..n).map(|k| b'a' + (k as u8 % 26)));
+                    }
+                    5..=9 => doc.extend_from_slice(pieces[(r >> 8) as usize % pieces.len()]),
+                    10 | 11 => doc.push(0x80 | (r >> 8) as u8),
+                    12 => doc.push((r >> 8) as u8 % 0x20),
+                    13 => doc.push(b'"'),
+                    14 => {
+                        // A character cut short.
+                        let c = pieces[9 + (r >> 8) as usize % 7];
+                        doc.extend_from_slice(&c[..c.len() - 1]);
+                    }
+                    _ => doc.push((r >> 8) as u8),
+                }
+            }
+            if next() % 8 != 0 {
+                doc.push(b'"');
+            }
+            let mut s = Scanner::new(&doc);
+            s.seek(1);
+            match s.string() {
+                Ok(_) => ok += 1,
+                Err(e) if e.kind == SyntaxErrorKind::InvalidUtf8 => invalid += 1,
+                Err(_) => {}
+            }
+            same_as_oracle(&doc, 1);
+        }
+        // The mix reaches both outcomes often.
+        assert!(ok > 20_000 && invalid > 20_000, "{ok} valid, {invalid} invalid UTF-8");
+    }
+
+    #[test]
+    fn invalid_utf8_yields_to_later_string_faults() {
+        use SyntaxErrorKind::*;
+        let cases: &[(&[u8], usize, SyntaxErrorKind)] = &[
+            (b"\"a\xffb\"", 2, InvalidUtf8),
+            (b"\"a\xffb", 4, UnexpectedEnd),
+            (b"\"a\xffb\x01\"", 4, ControlCharacter),
+            (b"\"a\xffb\\q\"", 4, InvalidEscape),
+            (b"\"\xe6\x97\"", 1, InvalidUtf8),
+            (b"\"\xc3\xa9\xed\xa0\x80\"", 3, InvalidUtf8),
+            (b"\"\xf4\x90\x80\x80\"", 1, InvalidUtf8),
+        ];
+        for &(doc, offset, kind) in cases {
+            let mut s = Scanner::new(doc);
+            assert_eq!(s.string().map(|_| ()), Err(SyntaxError { offset, kind }), "{doc:02x?}");
+            assert_eq!(s.offset(), 0);
+        }
     }
 
     #[test]
