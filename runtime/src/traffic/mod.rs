@@ -149,6 +149,8 @@ impl Eq for Judges<'_> {}
 /// The contracts of a method the catalog knows.
 #[derive(Debug, Clone, Copy, Default)]
 struct Method<'c> {
+    /// The method's name (the map's key, as text).
+    name: &'c str,
     request: Option<&'c ContractSpec>,
     response: Option<&'c ContractSpec>,
 }
@@ -171,7 +173,9 @@ struct Router<'c> {
     label: String,
     /// Per method, the highest revision of `P.<method>.request` and of
     /// `P.<method>.response`.
-    methods: HashMap<&'c str, Method<'c>, Hasher>,
+    /// Keyed by the name's bytes: the quick way looks up the raw bytes
+    /// between the quotes, with no UTF-8 check of its own.
+    methods: HashMap<&'c [u8], Method<'c>, Hasher>,
     /// `P.error.response`.
     error: Option<&'c ContractSpec>,
     responses: Vec<&'c ContractSpec>,
@@ -296,13 +300,19 @@ impl<'c> Traffic<'c> {
             .filter(|c| c.name().starts_with(&prefix) && c.name().ends_with(".response") && c.name() != error)
             .collect();
         responses.sort_by(|a, b| a.name().cmp(b.name()));
-        let mut methods: HashMap<&str, Method<'_>, Hasher> = HashMap::default();
+        let mut methods: HashMap<&[u8], Method<'_>, Hasher> = HashMap::default();
         for (name, c) in &contracts {
             let Some(rest) = name.strip_prefix(&prefix) else { continue };
-            if let Some(method) = rest.strip_suffix(".request") {
-                methods.entry(method).or_default().request = Some(*c);
-            } else if let Some(method) = rest.strip_suffix(".response") {
-                methods.entry(method).or_default().response = Some(*c);
+            let (method, request) = match (rest.strip_suffix(".request"), rest.strip_suffix(".response")) {
+                (Some(method), _) => (method, true),
+                (None, Some(method)) => (method, false),
+                (None, None) => continue,
+            };
+            let m = methods.entry(method.as_bytes()).or_insert_with(|| Method { name: method, ..Method::default() });
+            if request {
+                m.request = Some(*c);
+            } else {
+                m.response = Some(*c);
             }
         }
         let error = contracts.get(error.as_str()).copied();
@@ -509,7 +519,8 @@ impl<'c> Router<'c> {
         // whole message anyway, tells where the other routing members are.
         let scanned = scan::method(bytes)?;
         let method = scanned.strip_prefix(b"\"")?.strip_suffix(b"\"").filter(|m| !m.contains(&b'\\'))?;
-        let (&method, known) = self.methods.get_key_value(std::str::from_utf8(method).ok()?)?;
+        let known = self.methods.get(method)?;
+        let method = known.name;
         let contract = known.request?;
         if self.tools.is_some() && method == "tools/call" {
             return None;
@@ -609,8 +620,8 @@ impl<'c> Router<'c> {
             j.report = Report::new(findings);
             match id {
                 Some(id) => {
-                    let (method, source) = match self.methods.get_key_value(method.as_ref()) {
-                        Some((known, m)) if m.response.is_some() => (Cow::Borrowed(*known), None),
+                    let (method, source) = match self.methods.get(method.as_bytes()) {
+                        Some(m) if m.response.is_some() => (Cow::Borrowed(m.name), None),
                         _ => (Cow::Owned(method.into_owned()), Some(j.source.to_string())),
                     };
                     let pending = Pending { method, tool, source };
@@ -704,7 +715,7 @@ impl<'c> Router<'c> {
     ) where
         'c: 'a,
     {
-        match self.methods.get(method).and_then(|m| m.request) {
+        match self.methods.get(method.as_bytes()).and_then(|m| m.request) {
             Some(c) => judge(j, findings, c, bytes, ""),
             None => {
                 let name = format!("{}.{method}.request", self.protocol);
@@ -757,7 +768,7 @@ impl<'c> Router<'c> {
     where
         'c: 'a,
     {
-        match self.methods.get(p.method.as_ref()).and_then(|m| m.response) {
+        match self.methods.get(p.method.as_bytes()).and_then(|m| m.response) {
             Some(c) => judge(j, findings, c, result.get().as_bytes(), "result"),
             None => findings.push(Finding::new(
                 rules::ROUTE_METHOD,
