@@ -33,9 +33,10 @@ const LINES: usize = 400_000;
 const INVALID_LINES: usize = 100_000;
 /// Rounds of interleaved timings.
 const ROUNDS: usize = 7;
-/// The CLI's batch (`cargo-protocolarc/src/cmd/traffic.rs`).
+/// The CLI's batch (`BATCH_LINES` in `cargo-protocolarc/src/cli.rs`,
+/// `BATCH_BYTES` in `cargo-protocolarc/src/cmd/traffic.rs`).
 const BATCH_LINES: usize = 4096;
-const BATCH_BYTES: usize = 4 << 20;
+const BATCH_BYTES: usize = 1 << 20;
 
 /// A small deterministic generator (xorshift64*).
 struct Rng(u64);

@@ -127,27 +127,33 @@ impl<R: Read> LineBatches<R> {
         if let Some(n) = self.too_long {
             return Err(BatchError::TooLong(n));
         }
-        // The buffer holds about two batches; it is refilled (the unread
-        // bytes moved to its front first) only once they run low, so that
-        // few bytes are moved.
-        let want = max_bytes.max(1 << 16).saturating_mul(2);
+        // The buffer holds about one batch (`max_bytes`, or one line when a
+        // line is longer): it is refilled once less than half a batch is
+        // left unread, the unread bytes moved to its front first, and read
+        // no further than a batch, so that the bytes just copied in are
+        // still in cache when the batch is judged.
+        let want = max_bytes.max(1 << 16);
         let unread = &self.buf[self.start..self.end];
-        if !self.eof && (unread.len() < want / 16 || memchr_newline(unread).is_none()) {
+        let mut line_fits = memchr_newline(unread).is_some();
+        if !self.eof && (unread.len() < want / 2 || !line_fits) {
             self.buf.copy_within(self.start..self.end, 0);
             self.end -= self.start;
             self.start = 0;
             loop {
-                let line_fits = memchr_newline(&self.buf[..self.end]).is_some();
                 if self.eof || (self.end >= want && line_fits) || (!line_fits && self.end > self.cap) {
                     break;
                 }
+                // A line longer than a batch grows the buffer by half at a time, up to the cap.
                 let room = (want.max(self.end + (self.end >> 1)).min(self.cap.saturating_add(2))).max(self.end + 1);
                 if self.buf.len() < room {
                     self.buf.resize(room, 0);
                 }
-                match self.reader.read(&mut self.buf[self.end..]) {
+                match self.reader.read(&mut self.buf[self.end..room]) {
                     Ok(0) => self.eof = true,
-                    Ok(n) => self.end += n,
+                    Ok(n) => {
+                        line_fits = line_fits || memchr_newline(&self.buf[self.end..self.end + n]).is_some();
+                        self.end += n;
+                    }
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                     Err(e) => return Err(BatchError::Io(e)),
                 }
@@ -299,6 +305,8 @@ mod tests {
                 Ok(b) => {
                     assert!(b.len() <= max_lines);
                     out.extend(b.into_iter().map(|(n, l)| (n, l.to_vec())));
+                    // The buffer holds one batch, or one line up to the cap.
+                    assert!(batches.buf.len() <= max_bytes.max(1 << 16).max(cap + 2), "{}", batches.buf.len());
                 }
                 Err(BatchError::TooLong(n)) => return (out, Some(n)),
                 Err(BatchError::Io(e)) => panic!("{e}"),
@@ -346,6 +354,18 @@ mod tests {
                     }
                 }
             }
+        }
+        // Lines longer than a batch, one over the cap: the buffer grows to
+        // the line and the batches stay whole lines.
+        let long: Vec<u8> = [10, 150_000, 5, 90_000, 300_000, 7]
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &n)| std::iter::repeat_n(b'a' + i as u8, n).chain([b'\n']))
+            .collect();
+        for (cap, step) in [(200_000, 70_000), (400_000, 1 << 20), (400_000, 4096)] {
+            let want = one_by_one(&long, cap);
+            assert_eq!(want.0.len(), if cap < 300_000 { 4 } else { 6 });
+            assert_eq!(batched(&long, cap, step, 4096, 1 << 16), want, "cap {cap} step {step}");
         }
         // Past the first buffer: lines cross the refills.
         let big: Vec<u8> = (0..50_000).flat_map(|i| format!("{{\"n\": {i}}}\n").into_bytes()).collect();

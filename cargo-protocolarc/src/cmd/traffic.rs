@@ -15,7 +15,7 @@ use protocolarc::traffic::{hints, Hint, Judged, Traffic};
 use protocolarc::Catalog;
 
 use super::Ctx;
-use crate::cli::{BulkArgs, ReportFormat, BATCH_BYTES, BATCH_LINES};
+use crate::cli::{BulkArgs, ReportFormat, BATCH_LINES};
 use crate::progress::Progress;
 use crate::{exit, Failure};
 
@@ -432,6 +432,12 @@ fn each_line(
         }
     }
 }
+
+/// The bytes of lines one batch of `traffic` holds at most (past its last
+/// line): less than `validate`'s, so that a batch read from the file is
+/// still in the core's cache when its lines are judged (bench/benches/bulk.rs
+/// uses the same).
+const BATCH_BYTES: usize = 1 << 20;
 
 /// Hands the lines of `file` to `each` a batch at a time, as `(LINE, bytes)`
 /// with the batch's byte count, each line read within the line cap (a

@@ -182,68 +182,13 @@ struct Router<'c> {
 /// comes, answers nothing), so that memory stays bounded on any capture.
 pub const PENDING_WINDOW: usize = 4096;
 
-/// A pending request: the previous pending request of its id, the
-/// request (`None` once answered).
-type Slot<'c> = Option<(Option<u64>, Pending<'c>)>;
-
-/// The requests waiting for their responses: the last [`PENDING_WINDOW`]
-/// requests in order (`None` once answered), each linked to the previous
-/// pending request of its id, and per id the latest one. No allocation per
-/// request (an id is kept inline unless it is long).
-#[derive(Default)]
-struct Waiting<'c> {
-    /// Request `base + i` at `slots[i]`.
-    slots: std::collections::VecDeque<Slot<'c>>,
-    base: u64,
-    /// Per id, its latest request: waiting, or forgotten (before `base`;
-    /// such entries are swept out once they could outnumber the window).
-    latest: HashMap<IdKey, u64, Hasher>,
-}
+mod waiting;
+use waiting::Waiting;
 
 /// The hasher of the maps looked up once or twice per message: seeded per
 /// process (ids come from the capture), and several times faster than the
 /// standard library's on short keys.
 type Hasher = foldhash::fast::RandomState;
-
-impl<'c> Waiting<'c> {
-    fn clear(&mut self) {
-        self.base += self.slots.len() as u64;
-        self.slots.clear();
-        self.latest.clear();
-    }
-
-    fn push(&mut self, key: IdKey, p: Pending<'c>) {
-        let seq = self.base + self.slots.len() as u64;
-        let prev = self.latest.insert(key, seq);
-        self.slots.push_back(Some((prev, p)));
-        if self.slots.len() > PENDING_WINDOW {
-            // Forgotten: its id's entry (if it is still the latest) names a
-            // request before `base`, which nothing answers.
-            self.slots.pop_front();
-            self.base += 1;
-            if self.latest.len() > 4 * PENDING_WINDOW {
-                let base = self.base;
-                self.latest.retain(|_, seq| *seq >= base);
-            }
-        }
-    }
-
-    /// The latest still-unanswered request of this id, now answered.
-    fn answer(&mut self, key: &IdKey) -> Option<Pending<'c>> {
-        let Waiting { slots, base, latest } = self;
-        let at = |seq: u64| usize::try_from(seq.checked_sub(*base)?).ok();
-        let seq = latest.get_mut(key)?;
-        let (prev, p) = at(*seq).and_then(|i| slots.get_mut(i)).and_then(Option::take)?;
-        // The previous request of the id, if it is still waiting, is now the latest.
-        match prev.filter(|&s| at(s).and_then(|i| slots.get(i)).is_some_and(Option::is_some)) {
-            Some(prev) => *seq = prev,
-            None => {
-                latest.remove(key);
-            }
-        }
-        Some(p)
-    }
-}
 
 /// The routing state of one protocol revision over a capture.
 pub struct Traffic<'c> {

@@ -1,0 +1,245 @@
+//! The requests waiting for their responses: a stack per id (the latest
+//! unanswered request of an id answers first), the last [`PENDING_WINDOW`]
+//! requests of a file only.
+//!
+//! A fixed ring of [`PENDING_WINDOW`] slots, request `seq` at
+//! `seq % PENDING_WINDOW`, allocated once and overwritten in place (pushing
+//! a request forgets the one a window before it, in the same slot), and a
+//! map from id to its latest request. A slot is small (the common request,
+//! a method whose response contract exists, is its borrowed method alone),
+//! so the ring stays in cache. An entry of the map whose request is
+//! answered or forgotten stays until a sweep, once the map could outgrow
+//! the window: one hash operation per request and one per response.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use super::{Hasher, IdKey, Pending, PENDING_WINDOW};
+
+/// No request: sequence numbers start at 1, and 0 is never in the window.
+const NONE: u64 = 0;
+
+/// How many entries the map of ids holds before the ones naming no waiting
+/// request are swept out (leaving at most [`PENDING_WINDOW`]): its table,
+/// reserved at once, then never grows, and stays small enough for the cache
+/// (7/8 full at most: 8,192 buckets).
+const SWEEP_AT: usize = PENDING_WINDOW * 7 / 4;
+
+/// What a pending request leaves for its response.
+#[derive(Debug, Default)]
+enum Held<'c> {
+    /// Answered, forgotten, or never filled.
+    #[default]
+    Empty,
+    /// The common request: a method borrowed from the catalog, no tool, no label.
+    Method(&'c str),
+    /// Anything else.
+    Full(Box<Pending<'c>>),
+}
+
+/// A request in the ring.
+#[derive(Debug, Default)]
+struct Slot<'c> {
+    /// The previous request of its id when it came ([`NONE`] if none).
+    prev: u64,
+    held: Held<'c>,
+}
+
+/// See the module's documentation.
+pub(super) struct Waiting<'c> {
+    /// Request `seq` at `slots[seq % PENDING_WINDOW]` (empty until the first request).
+    slots: Box<[Slot<'c>]>,
+    /// The next request's sequence number.
+    next: u64,
+    /// The first request of the current file.
+    first: u64,
+    /// Per id, its latest request: waiting, or not (answered without a
+    /// previous one waiting, forgotten, or of an earlier file).
+    latest: HashMap<IdKey, u64, Hasher>,
+}
+
+impl Default for Waiting<'_> {
+    fn default() -> Self {
+        Waiting { slots: Box::default(), next: 1, first: 1, latest: HashMap::default() }
+    }
+}
+
+impl<'c> Waiting<'c> {
+    /// The first request still in the window.
+    fn low(&self) -> u64 {
+        self.first.max(self.next.saturating_sub(PENDING_WINDOW as u64))
+    }
+
+    /// Forgets every pending request.
+    pub(super) fn clear(&mut self) {
+        for seq in self.low()..self.next {
+            if let Some(slot) = self.slots.get_mut((seq % PENDING_WINDOW as u64) as usize) {
+                slot.held = Held::Empty;
+            }
+        }
+        self.first = self.next;
+        self.latest.clear();
+    }
+
+    /// A request of id `key` now waits; the one a window before it is forgotten.
+    pub(super) fn push(&mut self, key: IdKey, p: Pending<'c>) {
+        if self.slots.is_empty() {
+            self.slots = std::iter::repeat_with(Slot::default).take(PENDING_WINDOW).collect();
+            self.latest.reserve(SWEEP_AT);
+        }
+        let held = match p {
+            Pending { method: Cow::Borrowed(method), tool: None, source: None } => Held::Method(method),
+            p => Held::Full(Box::new(p)),
+        };
+        let seq = self.next;
+        let prev = self.latest.insert(key, seq).unwrap_or(NONE);
+        // The slot's request, a window before, is forgotten.
+        self.slots[(seq % PENDING_WINDOW as u64) as usize] = Slot { prev, held };
+        self.next += 1;
+        if self.latest.len() >= SWEEP_AT {
+            let low = self.low();
+            self.latest.retain(|_, seq| *seq >= low);
+        }
+    }
+
+    /// The latest still-unanswered request of this id, now answered.
+    pub(super) fn answer(&mut self, key: &IdKey) -> Option<Pending<'c>> {
+        let (low, next) = (self.low(), self.next);
+        let at = |seq: u64| (low <= seq && seq < next).then_some((seq % PENDING_WINDOW as u64) as usize);
+        let Waiting { slots, latest, .. } = self;
+        let latest = latest.get_mut(key)?;
+        let slot = slots.get_mut(at(*latest)?)?;
+        let prev = slot.prev;
+        let p = match std::mem::take(&mut slot.held) {
+            Held::Empty => return None,
+            Held::Method(method) => Pending { method: Cow::Borrowed(method), tool: None, source: None },
+            Held::Full(p) => *p,
+        };
+        // The previous request of the id, if it is still waiting, is now
+        // the latest; else the entry names none (swept out later).
+        let waits = at(prev).and_then(|i| slots.get(i)).is_some_and(|s| !matches!(s.held, Held::Empty));
+        *latest = if waits { prev } else { NONE };
+        Some(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same semantics the plain way: every request of the file in
+    /// order, the latest unanswered one of an id among the last
+    /// [`PENDING_WINDOW`] answering.
+    #[derive(Default)]
+    struct Model(Vec<(IdKey, String, bool)>);
+
+    impl Model {
+        fn answer(&mut self, key: &IdKey) -> Option<String> {
+            let low = self.0.len().saturating_sub(PENDING_WINDOW);
+            let (_, what, answered) = self.0[low..].iter_mut().rev().find(|(k, _, answered)| k == key && !answered)?;
+            *answered = true;
+            Some(what.clone())
+        }
+    }
+
+    /// What a pending request holds, as comparable text.
+    fn shown(p: &Pending<'_>) -> String {
+        format!("{}|{:?}|{:?}", p.method, p.tool, p.source)
+    }
+
+    /// A small deterministic generator (xorshift64*).
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
+        }
+    }
+
+    /// Seeded random requests and responses, ids from few (repeated, a
+    /// stack each) to many (most forgotten past the window), short and long
+    /// (kept inline or not), common requests and ones that hold more, and
+    /// files starting over: the ring and its map answer as the model does.
+    #[test]
+    fn waiting_requests_answer_as_a_plain_list_of_them_does() {
+        const METHODS: [&str; 3] = ["ping", "tools/call", "tools/list"];
+        let long = "x".repeat(IdKey::INLINE + 5);
+        let mut answered = 0;
+        for seed in 1..=12u64 {
+            let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut waiting = Waiting::default();
+            let mut model = Model::default();
+            // Ids from 0..ids; requests per response.
+            let (ids, requests) = match seed % 4 {
+                0 => (3, 2),
+                1 => (40, 1),
+                2 => (3 * PENDING_WINDOW as u64, 3),
+                _ => (5 * PENDING_WINDOW as u64, 20),
+            };
+            for step in 0..(3 * PENDING_WINDOW as u64) {
+                let n = rng.below(ids);
+                let mut key = match n % 7 {
+                    0 => IdKey::new(b's', format!("{long}{n}").as_bytes()),
+                    1 | 2 => IdKey::new(b's', n.to_string().as_bytes()),
+                    _ => IdKey::new(b'n', n.to_string().as_bytes()),
+                };
+                let edge = (model.0.len() + 2).checked_sub(PENDING_WINDOW + rng.below(5) as usize);
+                if rng.below(requests + 1) < requests {
+                    let method = METHODS[rng.below(3) as usize];
+                    let p = match rng.below(4) {
+                        0 => Pending { method: Cow::Owned(format!("{method}/{step}")), tool: None, source: None },
+                        1 => Pending { method: Cow::Borrowed(method), tool: Some(format!("t{step}")), source: None },
+                        2 => Pending { method: Cow::Borrowed(method), tool: None, source: Some(format!("f:{step}")) },
+                        _ => Pending { method: Cow::Borrowed(method), tool: None, source: None },
+                    };
+                    model.0.push((key.clone(), shown(&p), false));
+                    waiting.push(key, p);
+                } else {
+                    // Often the id of a request at the edge of the window (2 in it, 3 out).
+                    if let Some(at) = edge.filter(|_| rng.below(3) == 0) {
+                        key = model.0[at].0.clone();
+                    }
+                    let want = model.answer(&key);
+                    answered += usize::from(want.is_some());
+                    assert_eq!(waiting.answer(&key).as_ref().map(shown), want, "seed {seed} step {step}");
+                }
+                if rng.below(5 * PENDING_WINDOW as u64) == 0 {
+                    waiting.clear();
+                    model.0.clear();
+                }
+                assert!(waiting.latest.len() <= SWEEP_AT);
+            }
+        }
+        assert!(answered > 10_000, "{answered} answered");
+    }
+
+    /// A request is answered until [`PENDING_WINDOW`] later requests have
+    /// come, whatever their ids; an id's earlier request answers after its
+    /// latest, and not once it is forgotten; a new file forgets them all.
+    #[test]
+    fn the_window_and_the_stack_of_an_id() {
+        let p = |method| Pending { method: Cow::Borrowed(method), tool: None, source: None };
+        let id = |n: usize| IdKey::new(b'n', n.to_string().as_bytes());
+        let first = IdKey::new(b's', b"first");
+        let w = PENDING_WINDOW;
+        for (later, answers) in [(w - 2, &["b", "a"][..]), (w - 1, &["b"]), (w, &[])] {
+            let mut waiting = Waiting::default();
+            waiting.push(first.clone(), p("a"));
+            waiting.push(first.clone(), Pending { tool: Some("t".into()), ..p("b") });
+            for n in 0..later {
+                waiting.push(id(n), p("ping"));
+            }
+            let got: Vec<_> = std::iter::from_fn(|| waiting.answer(&first).map(|p| p.method)).collect();
+            assert_eq!(got, answers, "{later} later requests");
+            assert_eq!(waiting.answer(&id(later - 1)).map(|p| p.method), Some(Cow::Borrowed("ping")));
+            assert!(waiting.answer(&id(later - 1)).is_none());
+            waiting.clear();
+            assert!(waiting.answer(&id(later - 2)).is_none());
+            waiting.push(id(later - 2), p("again"));
+            assert_eq!(waiting.answer(&id(later - 2)).map(|p| p.method), Some(Cow::Borrowed("again")));
+        }
+    }
+}
