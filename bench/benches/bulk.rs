@@ -1,7 +1,7 @@
 //! Bulk traffic (issue 14): a capture of ~400,000 raw MCP `tools/call`
 //! requests (realistic arguments, 2% invalid), generated deterministically,
 //! judged the way `cargo protocolarc traffic --quiet` judges it (lines read
-//! in batches by `LineBatches`, `Traffic::lines` on 1 and 2 jobs, the quiet text rendering
+//! in batches by `input::each_batch` (read ahead on a thread of its own with 2 jobs), `Traffic::lines` on 1 and 2 jobs, the quiet text rendering
 //! written to a sink), timed interleaved with the floor of merely reading
 //! the JSON: `serde_json::from_slice::<IgnoredAny>` line by line on one
 //! core. Then the invalid path: a capture of only invalid requests against
@@ -21,7 +21,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use protocolarc::input::LineBatches;
+use protocolarc::input::{each_batch, LineBatches};
 use protocolarc::render::traffic::{write_text, Summary};
 use protocolarc::traffic::Traffic;
 use protocolarc::Catalog;
@@ -33,9 +33,8 @@ const LINES: usize = 400_000;
 const INVALID_LINES: usize = 100_000;
 /// Rounds of interleaved timings.
 const ROUNDS: usize = 7;
-/// The CLI's batch (`BATCH_LINES` in `cargo-protocolarc/src/cli.rs`,
-/// `BATCH_BYTES` in `cargo-protocolarc/src/cmd/traffic.rs`).
-const BATCH_LINES: usize = 4096;
+/// The CLI's batch, cut by bytes alone (`BATCH_BYTES` in
+/// `cargo-protocolarc/src/cmd/traffic.rs`).
 const BATCH_BYTES: usize = 1 << 20;
 
 /// A small deterministic generator (xorshift64*).
@@ -189,19 +188,18 @@ fn traffic(catalog: &Catalog, file: &[u8], jobs: usize) -> usize {
     let mut traffic = Traffic::new("mcp", "mcp@2025-06-18", catalog, None);
     let mut sink = std::io::sink();
     let mut summary = Summary::default();
-    let mut batches = LineBatches::new(file, usize::MAX);
-    loop {
-        let lines = batches.next_batch(BATCH_LINES, BATCH_BYTES).expect("memory reads");
-        if lines.is_empty() {
-            break;
-        }
-        for j in traffic.lines("cap.jsonl", &lines, jobs) {
+    let batches = LineBatches::new(file, usize::MAX);
+    // As the CLI: with more than one job the next batch is read ahead.
+    each_batch(batches, usize::MAX, BATCH_BYTES, jobs > 1, |lines| {
+        for j in traffic.lines("cap.jsonl", lines, jobs) {
             summary.add(&j);
             if !j.report.is_valid() {
-                write_text(&mut sink, &j).expect("a sink takes anything");
+                write_text(&mut sink, &j)?;
             }
         }
-    }
+        Ok::<(), std::io::Error>(())
+    })
+    .expect("memory reads, and a sink takes anything");
     let _ = sink.flush();
     summary.failed
 }
@@ -259,8 +257,22 @@ fn main() {
     let (mut floor_s, mut one, mut two, mut bad_floor, mut bad) = (vec![], vec![], vec![], vec![], vec![]);
     let (mut r1, mut r2, mut rbad, mut walk, mut rwalk) = (vec![], vec![], vec![], vec![], vec![]);
     let (mut walk_bad, mut rwalk_bad) = (vec![], vec![]);
+    // What two cores give the floor itself: the file in two halves (cut at
+    // a line break), one per thread.
+    let half = big.len() / 2 + big[big.len() / 2..].iter().position(|&b| b == b'\n').expect("lines") + 1;
+    let floor2 = || {
+        std::thread::scope(|s| {
+            let other = s.spawn(|| floor(&big[half..]));
+            floor(&big[..half]) + other.join().expect("the floor does not panic")
+        })
+    };
+    assert_eq!(floor2(), floor(&big));
+    let (mut two_floor, mut rtwo_floor) = (vec![], vec![]);
     for _ in 0..ROUNDS {
         let f = seconds(|| floor(&big));
+        let f2 = seconds(floor2);
+        two_floor.push(f2);
+        rtwo_floor.push(f2 / f);
         let t1 = seconds(|| traffic(&catalog, &big, 1));
         let t2 = seconds(|| traffic(&catalog, &big, 2));
         let bf = seconds(|| floor(&invalid));
@@ -293,6 +305,7 @@ fn main() {
     row("floor (IgnoredAny, 1 core), 400k requests", &floor_s, mb, None, "");
     row("traffic --jobs 1 --quiet", &one, mb, Some(median(r1)), "<= 2.0");
     row("traffic --jobs 2 --quiet", &two, mb, Some(median(r2)), "<= 1.2");
+    row("(profile) the floor itself on 2 threads", &two_floor, mb, Some(median(rtwo_floor)), "");
     row("(profile) schema walker alone, 1 core", &walk, mb, Some(median(rwalk)), "");
     row("floor, 100k invalid requests", &bad_floor, bad_mb, None, "");
     row("traffic --jobs 1 --quiet, all invalid", &bad, bad_mb, Some(median(rbad)), "<= 2.5");

@@ -296,10 +296,11 @@ impl BulkArgs {
     }
 }
 
-/// Lines judged together by `validate` and `traffic`: on the jobs' threads,
-/// then written in input order. Enough to keep the threads busy; memory
-/// holds one batch (at most this many lines, or [`BATCH_BYTES`] past one
-/// line), whatever the input's size.
+/// Lines judged together by `validate`: on the jobs' threads, then written
+/// in input order. Enough to keep the threads busy; memory holds one batch
+/// (at most this many lines, or [`BATCH_BYTES`] past one line), whatever
+/// the input's size. (`traffic` cuts its batches by bytes alone:
+/// `cmd/traffic.rs`.)
 pub(crate) const BATCH_LINES: usize = 4096;
 /// The bytes of lines one batch holds at most (past its last line).
 pub(crate) const BATCH_BYTES: usize = 4 << 20;

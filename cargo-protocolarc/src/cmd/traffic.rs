@@ -9,13 +9,13 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use protocolarc::envelope::{collect_files, EnvelopeFile};
-use protocolarc::input::{next_whole_line, size_phrase, BatchError, Limits, Line, LineBatches};
+use protocolarc::input::{self, next_whole_line, size_phrase, BatchError, EachBatchError, Limits, Line, LineBatches};
 use protocolarc::render::traffic::{self as render, Summary};
 use protocolarc::traffic::{hints, Hint, Judged, Traffic};
 use protocolarc::Catalog;
 
 use super::Ctx;
-use crate::cli::{BulkArgs, ReportFormat, BATCH_LINES};
+use crate::cli::{BulkArgs, ReportFormat};
 use crate::progress::Progress;
 use crate::{exit, Failure};
 
@@ -189,7 +189,9 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     let mut progress = Progress::new("traffic");
     for file in &files {
         traffic.start_file();
-        let read = each_batch(file, limits, |lines, bytes| {
+        // With more than one job, the next batch is read on a thread of its
+        // own while this one is judged.
+        let read = each_batch(file, limits, jobs > 1, |lines, bytes| {
             let judged = traffic.lines(&file.label, lines, jobs);
             // Output and progress may share a terminal: one at a time.
             progress.hide();
@@ -435,9 +437,9 @@ fn each_line(
 }
 
 /// The bytes of lines one batch of `traffic` holds at most (past its last
-/// line): less than `validate`'s, so that a batch read from the file is
-/// still in the core's cache when its lines are judged (bench/benches/bulk.rs
-/// uses the same).
+/// line), whatever their number: less than `validate`'s, so that a batch
+/// read from the file is still in the core's cache when its lines are judged
+/// (bench/benches/bulk.rs uses the same).
 const BATCH_BYTES: usize = 1 << 20;
 
 /// Hands the lines of `file` to `each` a batch at a time, as `(LINE, bytes)`
@@ -446,25 +448,25 @@ const BATCH_BYTES: usize = 1 << 20;
 fn each_batch(
     file: &EnvelopeFile,
     limits: Limits,
+    ahead: bool,
     mut each: impl FnMut(&[(usize, &[u8])], usize) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let shown = file.path.display().to_string();
     let cannot = |e: std::io::Error| Failure::Input(format!("{shown}: cannot read: {}", crate::io_reason(&e)));
-    let mut batches = LineBatches::new(File::open(&file.path).map_err(cannot)?, limits.max_line);
-    loop {
-        match batches.next_batch(BATCH_LINES, BATCH_BYTES) {
-            Ok(lines) if lines.is_empty() => return Ok(()),
-            Ok(lines) => {
-                let bytes = lines.iter().map(|(_, l)| l.len() + 1).sum();
-                each(&lines, bytes)?;
-            }
-            Err(BatchError::Io(e)) => return Err(cannot(e)),
-            Err(BatchError::TooLong(number)) => {
-                return Err(Failure::Input(format!(
-                    "{shown}:{number}: line is longer than the limit of {} (PROTOCOLARC_MAX_LINE_BYTES raises it)",
-                    size_phrase(limits.max_line)
-                )))
-            }
-        }
+    let batches = LineBatches::new(File::open(&file.path).map_err(cannot)?, limits.max_line);
+    // Batches are cut by bytes alone: a batch read ahead is then given away
+    // whole, with nothing past it to move.
+    let read = input::each_batch(batches, usize::MAX, BATCH_BYTES, ahead, |lines| {
+        let bytes = lines.iter().map(|(_, l)| l.len() + 1).sum();
+        each(lines, bytes)
+    });
+    match read {
+        Ok(()) => Ok(()),
+        Err(EachBatchError::Each(failure)) => Err(failure),
+        Err(EachBatchError::Read(BatchError::Io(e))) => Err(cannot(e)),
+        Err(EachBatchError::Read(BatchError::TooLong(number))) => Err(Failure::Input(format!(
+            "{shown}:{number}: line is longer than the limit of {} (PROTOCOLARC_MAX_LINE_BYTES raises it)",
+            size_phrase(limits.max_line)
+        ))),
     }
 }
