@@ -489,6 +489,9 @@ mod tests {
         assert_eq!(lines[49_999], (50_000, b"{\"n\": 49999}".to_vec()));
     }
 
+    /// The lines handed on, the line over the cap, whether `each` stopped.
+    type Handed = (Vec<(usize, Vec<u8>)>, Option<usize>, bool);
+
     /// What [`each_batch`] hands on: the numbered lines, then the line over
     /// the cap; `stop_after`: `each` fails on that batch.
     fn handed(
@@ -498,7 +501,7 @@ mod tests {
         max_bytes: usize,
         ahead: bool,
         stop_after: Option<usize>,
-    ) -> (Vec<(usize, Vec<u8>)>, Option<usize>, bool) {
+    ) -> Handed {
         let mut out = Vec::new();
         let mut calls = 0;
         let batches = LineBatches::new(Trickle(input, step), cap);

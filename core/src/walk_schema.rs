@@ -148,15 +148,15 @@ impl TopMembers {
         TopMembers { keys, spans: [None; TopMembers::MAX], unsure: false, read: false }
     }
 
-    /// The raw value of `keys[i]` in `data` (white space trimmed), `None`
-    /// when it is absent. `Err` when the walk cannot tell: the root object
+    /// The raw value of `keys[i]` in `data` (white space trimmed), `Some(None)`
+    /// when it is absent. `None` when the walk cannot tell: the root object
     /// was not read (the document is not an object, or the schema did not
     /// look inside it), a watched key appeared twice, or a key was escaped.
-    pub fn get<'d>(&self, data: &'d [u8], i: usize) -> Result<Option<&'d [u8]>, ()> {
+    pub fn get<'d>(&self, data: &'d [u8], i: usize) -> Option<Option<&'d [u8]>> {
         if self.unsure || !self.read {
-            return Err(());
+            return None;
         }
-        Ok(self.spans[i].and_then(|(start, end)| data.get(start..end)).map(|v| {
+        Some(self.spans[i].and_then(|(start, end)| data.get(start..end)).map(|v| {
             let skip = v.iter().take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')).count();
             &v[skip..]
         }))
@@ -1072,7 +1072,7 @@ mod tests {
         // The report is `validate_json`'s.
         assert_eq!(report, spec.validate_json(data.as_bytes()), "{data}");
         (0..KEYS.len())
-            .map(|i| top.get(data.as_bytes(), i).ok().map(|v| v.map(|v| String::from_utf8_lossy(v).into_owned())))
+            .map(|i| top.get(data.as_bytes(), i).map(|v| v.map(|v| String::from_utf8_lossy(v).into_owned())))
             .collect()
     }
 

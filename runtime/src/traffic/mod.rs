@@ -475,7 +475,7 @@ impl<'c> Router<'c> {
             return None;
         }
         let member = |i| top.get(bytes, i);
-        let (Ok(Some(br#""2.0""#)), Ok(Some(walked)), Ok(id), Ok(None), Ok(None)) =
+        let (Some(Some(br#""2.0""#)), Some(Some(walked)), Some(id), Some(None), Some(None)) =
             (member(0), member(1), member(2), member(3), member(4))
         else {
             return None;
