@@ -294,7 +294,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Skips white space and tells the kind of the value that starts there.
-    #[inline]
+    #[inline(always)]
     pub fn peek_kind(&mut self) -> Result<Kind, SyntaxError> {
         self.skip_ws();
         match self.bytes.get(self.pos) {
