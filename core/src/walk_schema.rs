@@ -29,11 +29,11 @@ use std::collections::{HashMap, HashSet};
 
 use crate::contract::schema::compile::MAX_CHAIN;
 use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Tag};
-use crate::contract::JsonType;
+use crate::contract::{JsonType, TypeSet};
 use crate::json::canonical::canonical;
 use crate::json::number::Num;
 use crate::json::scan::{Kind, Scanner};
-use crate::json::text::{quote, same_bytes, Str};
+use crate::json::text::{quote, Str};
 use crate::json::MAX_DEPTH;
 use crate::keywords::{closed, duplicate, format, items, lengths, numbers, pattern, required, types, QUOTE_MAX};
 use crate::report::Finding;
@@ -274,7 +274,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             self.w.skip(path, depth)?;
             return Ok(());
         }
-        self.w.s.peek_kind()?;
+        let kind = self.w.s.peek_kind()?;
         let start = self.w.s.offset();
         if node.only_applies {
             // No keyword of its own: the schemas it applies read the value
@@ -285,13 +285,33 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             }
             return Ok(());
         }
-        self.own(node, path, depth)?;
+        self.own_of(node, kind, path, depth)?;
         if node.applies {
             let end = self.w.s.offset();
             self.applicators(node, start, path, depth, chain)?;
             self.w.s.seek(end);
         }
         Ok(())
+    }
+
+    /// A declared property's value: [`Self::value`], with a plain node (its
+    /// own keywords only) read here, a string inline (most values).
+    #[inline(always)]
+    fn property(&mut self, id: Id, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        let node = self.schema.node(id);
+        if !node.plain {
+            return self.value(id, path, depth, 0);
+        }
+        match self.w.s.peek_kind()? {
+            Kind::String => {
+                let s = self.read_string()?;
+                if self.type_ok(node, JsonType::String, path)? && node.string_checks {
+                    self.string(node, &s, path)?;
+                }
+                Ok(())
+            }
+            kind => self.own_of(node, kind, path, depth),
+        }
     }
 
     /// Reads the value at `start` again with node `id`, in this mode.
@@ -576,11 +596,18 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     }
 
     /// The keywords of `node` that judge the value itself, reading it once.
+    #[inline]
     pub(crate) fn own(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
-        match self.w.s.peek_kind()? {
+        let kind = self.w.s.peek_kind()?;
+        self.own_of(node, kind, path, depth)
+    }
+
+    /// [`Self::own`] on a value of `kind` (just peeked: the scanner is at it).
+    fn own_of(&mut self, node: &'c Node, kind: Kind, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        match kind {
             Kind::String => {
                 let s = self.read_string()?;
-                if self.type_ok(node, JsonType::String, path)? {
+                if self.type_ok(node, JsonType::String, path)? && node.string_checks {
                     self.string(node, &s, path)?;
                 }
             }
@@ -604,7 +631,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                 }
             }
             Kind::Object | Kind::Array => {
-                let is_object = self.w.s.peek_kind()? == Kind::Object;
+                let is_object = kind == Kind::Object;
                 let actual = if is_object { JsonType::Object } else { JsonType::Array };
                 if !self.type_ok(node, actual, path)? {
                     self.w.skip(path, depth)?;
@@ -674,14 +701,21 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         }
     }
 
+    #[inline(always)]
     fn type_ok(&mut self, node: &Node, actual: JsonType, path: &Path<'_, '_>) -> Result<bool, M::Stop> {
         match node.types {
             Some(t) if !types::is_valid(t, actual) => {
-                self.w.mode.fault(rules::FIELD_TYPE, path, || types::message(t, actual))?;
+                self.type_fault(t, actual, path)?;
                 Ok(false)
             }
             _ => Ok(true),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn type_fault(&mut self, t: TypeSet, actual: JsonType, path: &Path<'_, '_>) -> Result<(), M::Stop> {
+        self.w.mode.fault(rules::FIELD_TYPE, path, || types::message(t, actual))
     }
 
     /// `enum` and `const` on a value whose canonical JSON is `canon`.
@@ -772,7 +806,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             let declared = if escaped {
                 node.properties.iter().position(|(name, _)| Str::new(raw, escaped, at).eq_str(name))
             } else {
-                node.properties.iter().position(|(name, _)| same_bytes(name.as_bytes(), raw))
+                node.property_at(raw)
             };
             let repeat = match declared {
                 Some(i) => {
@@ -808,7 +842,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             }
             if let Some(i) = declared.filter(|_| node.pattern_properties.is_empty()) {
                 // The common case: a declared property and no pattern.
-                self.value(node.properties[i].1, here, depth + 1, 0)?;
+                self.property(node.properties[i].1, here, depth + 1)?;
             } else {
                 self.member(node, declared, &Str::new(raw, escaped, at), here, depth)?;
             }

@@ -285,6 +285,11 @@ impl<'a> Scanner<'a> {
     #[inline]
     fn skip_ws(&mut self) {
         while let Some(&c) = self.bytes.get(self.pos) {
+            // Every byte that starts a token is above the space: one compare
+            // for the common case, no white space.
+            if c > b' ' {
+                break;
+            }
             if c == b' ' || c == b'\n' || c == b'\r' || c == b'\t' {
                 self.pos += 1;
             } else {
@@ -294,7 +299,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Skips white space and tells the kind of the value that starts there.
-    #[inline]
+    #[inline(always)]
     pub fn peek_kind(&mut self) -> Result<Kind, SyntaxError> {
         self.skip_ws();
         match self.bytes.get(self.pos) {

@@ -43,13 +43,20 @@ impl<'a> Str<'a> {
     }
 
     /// Whether the decoded text equals `s`, without decoding when possible.
-    #[inline]
+    #[inline(always)]
     pub fn eq_str(&self, s: &str) -> bool {
         if self.is_escaped() {
-            self.decode() == s
+            self.eq_str_escaped(s)
         } else {
             same_bytes(self.raw, s.as_bytes())
         }
+    }
+
+    /// [`Str::eq_str`] on a string with escapes (rare: off the hot path).
+    #[cold]
+    #[inline(never)]
+    fn eq_str_escaped(&self, s: &str) -> bool {
+        self.decode() == s
     }
 
     /// The decoded characters, one at a time, without building the text.
@@ -178,6 +185,24 @@ pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// The first (up to) eight bytes of `raw` as a little-endian word, zero
+/// padded: with the length, a key of up to eight bytes is this one word
+/// (the schema walk finds a declared property by it, `Node::property_at`).
+#[inline(always)]
+pub(crate) fn key_head(raw: &[u8]) -> u64 {
+    let n = raw.len();
+    let word8 = |at: usize| u64::from_le_bytes(raw[at..at + 8].try_into().expect("8 bytes"));
+    let word4 = |at: usize| u64::from(u32::from_le_bytes(raw[at..at + 4].try_into().expect("4 bytes")));
+    let byte = |at: usize| u64::from(raw[at]) << (8 * at);
+    match n {
+        0 => 0,
+        // Overlapping reads: a byte read twice is ORed with itself.
+        1..=3 => byte(0) | byte(n / 2) | byte(n - 1),
+        4..=7 => word4(0) | word4(n - 4) << (8 * (n - 4)),
+        _ => word8(0),
+    }
+}
+
 /// Whether two byte strings are equal; keys, tags and enum members are
 /// short, and `==` on slices calls `memcmp` (7 % of a schema walk over the
 /// MCP body, BENCHMARKS.md): up to 16 bytes are compared here as two
@@ -201,6 +226,17 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn key_head_is_the_zero_padded_prefix() {
+        let base: Vec<u8> = (b'a'..=b'z').collect();
+        for n in 0..=base.len() {
+            let mut padded = [0u8; 8];
+            let m = n.min(8);
+            padded[..m].copy_from_slice(&base[..m]);
+            assert_eq!(key_head(&base[..n]), u64::from_le_bytes(padded), "length {n}");
+        }
+    }
+
     #[test]
     fn same_bytes_is_slice_equality() {
         let base: Vec<u8> = (b'a'..=b'z').collect();

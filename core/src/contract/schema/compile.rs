@@ -14,8 +14,9 @@ use crate::contract::load::{hint, multiple_of, pattern, ranges, Ctx};
 use crate::contract::{Constraints, JsonType, TypeSet};
 use crate::json::canonical::canonical;
 use crate::json::scan::Scanner;
-use crate::json::text::quote;
+use crate::json::text::{key_head, quote};
 use crate::json::tree::{Node as Json, Value};
+use crate::keywords::lengths;
 
 /// The keywords that are validated, diffed and generated.
 const SCHEMA_KEYWORDS: &str = "type, enum, const, properties, required, additionalProperties, patternProperties, \
@@ -80,6 +81,13 @@ pub(in crate::contract) fn compile(cx: &mut Ctx<'_>, root: &Json<'_>) -> Option<
         n.bare = if n.is_bare_ref() { n.reference } else { None };
         n.property_required =
             n.properties.iter().map(|(name, _)| n.required.iter().position(|r| r == name).map(|i| i as u32)).collect();
+        n.property_heads = n.properties.iter().map(|(name, _)| (key_head(name.as_bytes()), name.len())).collect();
+        n.plain = n.bare.is_none() && !n.never && !n.trivial && !n.applies;
+        n.string_checks = n.enum_values.is_some()
+            || n.constant.is_some()
+            || lengths::any(&n.constraints)
+            || n.constraints.pattern.is_some()
+            || n.format.is_some();
         n.required_elsewhere = n.required.iter().any(|r| !n.properties.iter().any(|(name, _)| name == r));
     }
     let mut canon = String::new();

@@ -19,6 +19,7 @@ pub use view::{push_key, SchemaCondition, SchemaLiteral, SchemaNode, SchemaUnion
 pub(in crate::contract) use compile::compile;
 
 use crate::contract::{Constraints, Pattern, TypeSet};
+use crate::json::text::{key_head, same_bytes};
 
 /// Keywords kept and shown, never enforced: the annotations a schema may
 /// carry (SPEC §10). Import and the compiler read this one list.
@@ -142,6 +143,16 @@ pub(crate) struct Node {
     /// Set after compiling: for each of `properties`, its index in
     /// `required` (the walker marks a required key as it reads the property).
     pub property_required: Vec<Option<u32>>,
+    /// Set after compiling: for each of `properties`, its first eight bytes
+    /// ([`key_head`]) and its length: [`Node::property_at`] compares a key
+    /// with a declared name in one word.
+    pub property_heads: Vec<(u64, usize)>,
+    /// Set after compiling: whether the node is read by its own keywords
+    /// only (not a bare `$ref`, not `false` nor `true`, no applicator).
+    pub plain: bool,
+    /// Set after compiling: whether a string value has a keyword of its own
+    /// to meet (`enum`, `const`, lengths, `pattern`, `format`).
+    pub string_checks: bool,
     /// Set after compiling: whether some `required` name is not among
     /// `properties` (then every other key is looked up in `required`).
     pub required_elsewhere: bool,
@@ -151,6 +162,19 @@ pub(crate) struct Node {
 }
 
 impl Node {
+    /// The index in `properties` of the unescaped key `raw`.
+    #[inline(always)]
+    pub(crate) fn property_at(&self, raw: &[u8]) -> Option<usize> {
+        let (head, n) = (key_head(raw), raw.len());
+        for (i, &(h, len)) in self.property_heads.iter().enumerate() {
+            // Past eight bytes, the rest compared too.
+            if h == head && len == n && (n <= 8 || same_bytes(&self.properties[i].0.as_bytes()[8..], &raw[8..])) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
     /// Whether the node applies other schemas to the same value, so that
     /// the walker must read the value more than once.
     pub(crate) fn in_place(&self) -> bool {
