@@ -1,7 +1,7 @@
 //! Bulk traffic (issue 14): a capture of ~400,000 raw MCP `tools/call`
 //! requests (realistic arguments, 2% invalid), generated deterministically,
 //! judged the way `cargo protocolarc traffic --quiet` judges it (lines read
-//! in batches by `input::each_batch` (read ahead on a thread of its own with 2 jobs), `Traffic::lines` on 1 and 2 jobs, the quiet text rendering
+//! in batches by `input::each_batch`, as the CLI reads them), `Traffic::lines` on 1 and 2 jobs, the quiet text rendering
 //! written to a sink), timed interleaved with the floor of merely reading
 //! the JSON: `serde_json::from_slice::<IgnoredAny>` line by line on one
 //! core. Then the invalid path: a capture of only invalid requests against
@@ -189,8 +189,7 @@ fn traffic(catalog: &Catalog, file: &[u8], jobs: usize) -> usize {
     let mut sink = std::io::sink();
     let mut summary = Summary::default();
     let batches = LineBatches::new(file, usize::MAX);
-    // As the CLI: with more than one job the next batch is read ahead.
-    each_batch(batches, usize::MAX, BATCH_BYTES, jobs > 1, |lines| {
+    each_batch(batches, usize::MAX, BATCH_BYTES, |lines| {
         for j in traffic.lines("cap.jsonl", lines, jobs) {
             summary.add(&j);
             if !j.report.is_valid() {
@@ -230,10 +229,12 @@ fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../protocols/mcp/2025-06-18");
     let catalog = Catalog::load(&[root]).expect("the bundled MCP catalog loads");
     if let Some(what) = std::env::var_os("BULK_PROFILE") {
-        // One candidate alone, for a profiler: `valid` or `invalid`, one job.
+        // One candidate alone, for a profiler: `valid` or `invalid`, one
+        // job; `valid2`: the valid capture on two jobs.
         let file = if what == "invalid" { &invalid } else { &big };
+        let jobs = if what == "valid2" { 2 } else { 1 };
         for _ in 0..3 {
-            black_box(traffic(&catalog, file, 1));
+            black_box(traffic(&catalog, file, jobs));
         }
         return;
     }

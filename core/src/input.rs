@@ -194,62 +194,6 @@ impl<R: Read> LineBatches<R> {
     }
 }
 
-impl<R: Read> LineBatches<R> {
-    /// [`LineBatches::next_batch`], the batch given away with the buffer it
-    /// was read into, so that the next batch can be read while this one is
-    /// judged ([`each_batch`]): the bytes already read past the batch (at
-    /// most part of a line when `max_lines` does not cut the batch first)
-    /// move to the front of `spare` (a buffer an earlier batch gave back, or
-    /// an empty one), which the reader goes on with. The batch is not copied.
-    pub fn next_owned(&mut self, max_lines: usize, max_bytes: usize, spare: Vec<u8>) -> Result<OwnedBatch, BatchError> {
-        // Addresses first (the lines borrow the buffer), offsets after.
-        let mut lines: Vec<(usize, usize, usize)> =
-            self.next_batch(max_lines, max_bytes)?.iter().map(|&(n, l)| (n, l.as_ptr() as usize, l.len())).collect();
-        let base = self.buf.as_ptr() as usize;
-        for (_, at, len) in &mut lines {
-            *at -= base;
-            *len += *at;
-        }
-        let mut spare = spare;
-        let tail = self.end - self.start;
-        let room = self.buf.len().max(tail);
-        if spare.len() < room {
-            spare.resize(room, 0);
-        }
-        spare[..tail].copy_from_slice(&self.buf[self.start..self.end]);
-        let buf = std::mem::replace(&mut self.buf, spare);
-        self.start = 0;
-        self.end = tail;
-        Ok(OwnedBatch { buf, lines })
-    }
-}
-
-/// One batch of [`LineBatches::next_owned`]: whole lines in a buffer of
-/// their own.
-#[derive(Debug)]
-pub struct OwnedBatch {
-    buf: Vec<u8>,
-    /// `(number, start, end)` of each line in `buf`.
-    lines: Vec<(usize, usize, usize)>,
-}
-
-impl OwnedBatch {
-    /// The lines, as [`LineBatches::next_batch`] gives them.
-    pub fn lines(&self) -> Vec<(usize, &[u8])> {
-        self.lines.iter().map(|&(n, start, end)| (n, &self.buf[start..end])).collect()
-    }
-
-    /// No line: the input has ended.
-    pub fn is_empty(&self) -> bool {
-        self.lines.is_empty()
-    }
-
-    /// The buffer, for [`LineBatches::next_owned`] to read into again.
-    pub fn into_buffer(self) -> Vec<u8> {
-        self.buf
-    }
-}
-
 /// Why [`each_batch`] stopped early.
 #[derive(Debug)]
 pub enum EachBatchError<E> {
@@ -261,52 +205,22 @@ pub enum EachBatchError<E> {
 }
 
 /// Hands every batch of `batches` to `each`, in order, until the input
-/// ends. With `ahead`, the next batch is read on a thread of its own while
-/// `each` judges this one (two batches in memory besides the one being
-/// read, their buffers reused); without, on this thread in turn. Both give
-/// `each` the same batches when `max_lines` does not cut them (the bulk
-/// commands cut by bytes).
-pub fn each_batch<R: Read + Send, E>(
+/// ends: the one reading loop of the bulk commands and their benchmark.
+/// (Reading the next batch on a thread of its own while `each` judges this
+/// one was measured slower on two cores: BENCHMARKS.md, issue 14.)
+pub fn each_batch<R: Read, E>(
     mut batches: LineBatches<R>,
     max_lines: usize,
     max_bytes: usize,
-    ahead: bool,
     mut each: impl FnMut(&[(usize, &[u8])]) -> Result<(), E>,
 ) -> Result<(), EachBatchError<E>> {
-    if !ahead {
-        loop {
-            let lines = batches.next_batch(max_lines, max_bytes).map_err(EachBatchError::Read)?;
-            if lines.is_empty() {
-                return Ok(());
-            }
-            each(&lines).map_err(EachBatchError::Each)?;
+    loop {
+        let lines = batches.next_batch(max_lines, max_bytes).map_err(EachBatchError::Read)?;
+        if lines.is_empty() {
+            return Ok(());
         }
+        each(&lines).map_err(EachBatchError::Each)?;
     }
-    std::thread::scope(|scope| {
-        // One batch waits while `each` judges another: the reader stays at
-        // most one batch ahead.
-        let (full, batches_in) = std::sync::mpsc::sync_channel::<Result<OwnedBatch, BatchError>>(1);
-        let (empty, buffers_back) = std::sync::mpsc::channel::<Vec<u8>>();
-        scope.spawn(move || loop {
-            let spare = buffers_back.try_recv().unwrap_or_default();
-            let next = batches.next_owned(max_lines, max_bytes, spare);
-            let last = !matches!(&next, Ok(b) if !b.is_empty());
-            // A send fails once the caller stopped early: nothing more to read.
-            if full.send(next).is_err() || last {
-                return;
-            }
-        });
-        for next in batches_in {
-            let batch = next.map_err(EachBatchError::Read)?;
-            if batch.is_empty() {
-                break;
-            }
-            each(&batch.lines()).map_err(EachBatchError::Each)?;
-            // The reader may have ended: then the buffer is dropped here.
-            let _ = empty.send(batch.into_buffer());
-        }
-        Ok(())
-    })
 }
 
 fn memchr_newline(b: &[u8]) -> Option<usize> {
@@ -494,18 +408,11 @@ mod tests {
 
     /// What [`each_batch`] hands on: the numbered lines, then the line over
     /// the cap; `stop_after`: `each` fails on that batch.
-    fn handed(
-        input: &[u8],
-        cap: usize,
-        step: usize,
-        max_bytes: usize,
-        ahead: bool,
-        stop_after: Option<usize>,
-    ) -> Handed {
+    fn handed(input: &[u8], cap: usize, step: usize, max_bytes: usize, stop_after: Option<usize>) -> Handed {
         let mut out = Vec::new();
         let mut calls = 0;
         let batches = LineBatches::new(Trickle(input, step), cap);
-        let result = each_batch(batches, usize::MAX, max_bytes, ahead, |lines| {
+        let result = each_batch(batches, usize::MAX, max_bytes, |lines| {
             assert!(!lines.is_empty());
             calls += 1;
             out.extend(lines.iter().map(|&(n, l)| (n, l.to_vec())));
@@ -523,11 +430,10 @@ mod tests {
         }
     }
 
-    /// Reading ahead on a thread hands on exactly what reading in turn
-    /// does: every line once, in order, a line over the cap after the lines
-    /// before it, and nothing more once `each` fails.
+    /// `each_batch` hands on every line once, in order, a line over the cap
+    /// after the lines before it, and nothing more once `each` fails.
     #[test]
-    fn reading_ahead_hands_on_what_reading_in_turn_does() {
+    fn each_batch_hands_on_every_line_once() {
         let big: Vec<u8> = (0..60_000)
             .flat_map(|i| format!("{{\"n\": {i}, \"pad\": \"{}\"}}\n", "x".repeat(i % 97)).into_bytes())
             .collect();
@@ -537,18 +443,15 @@ mod tests {
         for (input, cap) in [(&big[..], 1 << 10), (&over[..], 1 << 12), (&b"a\n\nb"[..], 4), (&b""[..], 4)] {
             let want = one_by_one(input, cap);
             for (step, max_bytes) in [(1 << 20, 1 << 16), (7000, 1 << 16), (333, 1 << 12)] {
-                let (lines, over, _) = handed(input, cap, step, max_bytes, false, None);
-                assert_eq!((&lines, over), (&want.0, want.1), "in turn, step {step}");
-                let (lines, over, _) = handed(input, cap, step, max_bytes, true, None);
-                assert_eq!((&lines, over), (&want.0, want.1), "ahead, step {step}");
+                let (lines, over, stopped) = handed(input, cap, step, max_bytes, None);
+                assert_eq!((&lines, over, stopped), (&want.0, want.1, false), "step {step}");
             }
         }
-        assert!(big.len() > 20 * (1 << 16), "many batches, so that buffers are given back and reused");
-        // `each` fails on the third batch: the same lines were handed on both ways.
-        let in_turn = handed(&big, 1 << 10, 7000, 1 << 16, false, Some(3));
-        let ahead = handed(&big, 1 << 10, 7000, 1 << 16, true, Some(3));
-        assert!(in_turn.2 && in_turn.0.len() < 60_000);
-        assert_eq!(ahead, in_turn);
+        // `each` fails on the third batch: the lines of three batches, no more.
+        let (lines, over, stopped) = handed(&big, 1 << 10, 7000, 1 << 16, Some(3));
+        assert!(stopped && over.is_none());
+        assert!(lines.len() > 3 * 100 && lines.len() < 60_000, "{}", lines.len());
+        assert_eq!(lines[..], one_by_one(&big, 1 << 10).0[..lines.len()]);
     }
 
     fn lines(input: &[u8], cap: usize) -> Vec<(Line, Vec<u8>)> {

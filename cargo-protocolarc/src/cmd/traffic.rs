@@ -189,9 +189,7 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     let mut progress = Progress::new("traffic");
     for file in &files {
         traffic.start_file();
-        // With more than one job, the next batch is read on a thread of its
-        // own while this one is judged.
-        let read = each_batch(file, limits, jobs > 1, |lines, bytes| {
+        let read = each_batch(file, limits, |lines, bytes| {
             let judged = traffic.lines(&file.label, lines, jobs);
             // Output and progress may share a terminal: one at a time.
             progress.hide();
@@ -448,15 +446,12 @@ const BATCH_BYTES: usize = 1 << 20;
 fn each_batch(
     file: &EnvelopeFile,
     limits: Limits,
-    ahead: bool,
     mut each: impl FnMut(&[(usize, &[u8])], usize) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let shown = file.path.display().to_string();
     let cannot = |e: std::io::Error| Failure::Input(format!("{shown}: cannot read: {}", crate::io_reason(&e)));
     let batches = LineBatches::new(File::open(&file.path).map_err(cannot)?, limits.max_line);
-    // Batches are cut by bytes alone: a batch read ahead is then given away
-    // whole, with nothing past it to move.
-    let read = input::each_batch(batches, usize::MAX, BATCH_BYTES, ahead, |lines| {
+    let read = input::each_batch(batches, usize::MAX, BATCH_BYTES, |lines| {
         let bytes = lines.iter().map(|(_, l)| l.len() + 1).sum();
         each(lines, bytes)
     });
