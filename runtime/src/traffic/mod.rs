@@ -342,21 +342,37 @@ impl<'c> Traffic<'c> {
     }
 }
 
-/// `f` on `items` split in up to `jobs` consecutive parts, on as many
-/// threads (this one included); the outputs in order.
+/// `f` on `items` in consecutive chunks, on up to `jobs` threads (this one
+/// included); the outputs in order. A thread takes the next chunk whenever
+/// it is free, so one that the system starts late (a thread spawned per
+/// batch may wait a millisecond for a core) takes fewer: the threads finish
+/// together.
 fn in_parts<T: Send, U: Send>(items: &mut [T], jobs: usize, f: impl Fn(&mut [T]) -> Vec<U> + Sync) -> Vec<U> {
     if jobs <= 1 || items.len() < 2 {
         return f(items);
     }
-    let size = items.len().div_ceil(jobs);
-    let f = &f;
+    let total = items.len();
+    let size = items.len().div_ceil(jobs * 16).max(16);
+    let chunks = std::sync::Mutex::new(items.chunks_mut(size).enumerate());
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            // The lock is held only to take a chunk.
+            let next = chunks.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next();
+            let Some((i, chunk)) = next else { return done };
+            done.push((i, f(chunk)));
+        }
+    };
     std::thread::scope(|scope| {
-        let mut parts = items.chunks_mut(size);
-        let first = parts.next().unwrap_or_default();
-        let handles: Vec<_> = parts.map(|part| scope.spawn(move || f(part))).collect();
-        let mut out = f(first);
+        let handles: Vec<_> = (1..jobs).map(|_| scope.spawn(work)).collect();
+        let mut done = work();
         for h in handles {
-            out.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+            done.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        }
+        done.sort_unstable_by_key(|&(i, _)| i);
+        let mut out = Vec::with_capacity(total);
+        for (_, part) in done {
+            out.extend(part);
         }
         out
     })
