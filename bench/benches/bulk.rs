@@ -230,8 +230,16 @@ fn main() {
     let catalog = Catalog::load(&[root]).expect("the bundled MCP catalog loads");
     if let Some(what) = std::env::var_os("BULK_PROFILE") {
         // One candidate alone, for a profiler: `valid` or `invalid`, one
-        // job; `valid2`: the valid capture on two jobs.
-        let file = if what == "invalid" { &invalid } else { &big };
+        // job; `valid2`: the valid capture on two jobs; `floor` and
+        // `invalid-floor`: the floor on either capture (instruction counts
+        // of a candidate and of its floor give a ratio that does not drift).
+        let file = if what == "invalid" || what == "invalid-floor" { &invalid } else { &big };
+        if what == "floor" || what == "invalid-floor" {
+            for _ in 0..3 {
+                black_box(floor(file));
+            }
+            return;
+        }
         let jobs = if what == "valid2" { 2 } else { 1 };
         for _ in 0..3 {
             black_box(traffic(&catalog, file, jobs));

@@ -166,9 +166,13 @@ fn main() {
         // One body's runtime (or `generated`) check alone for two seconds,
         // for a profiler: `RATIOS_PROFILE=runtime` or `generated`, the body
         // picked by the filter.
+        // `RATIOS_CALLS=N`: exactly N thousand calls instead (for instruction counts per call).
         let case = cases.iter().find(|c| filter.iter().any(|f| c.name.contains(f.as_str()))).expect("a body by name");
+        let calls: Option<u64> = std::env::var("RATIOS_CALLS").ok().and_then(|n| n.parse().ok());
         let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(2) {
+        let mut rounds = 0;
+        while calls.map_or(start.elapsed() < Duration::from_secs(2), |n| rounds < n) {
+            rounds += 1;
             for _ in 0..1000 {
                 let ok = if what == "generated" {
                     (case.generated)(black_box(&case.body)).is_valid()
