@@ -466,6 +466,18 @@ impl Parser {
         Ok(false)
     }
 
+    /// A `{ ... }` block: `each` on every statement in it that is not empty
+    /// or an `option`, up to the closing `}`.
+    fn block(&mut self, mut each: impl FnMut(&mut Self) -> Result<(), ProtoError>) -> Result<(), ProtoError> {
+        self.sym('{')?;
+        while !self.eat('}') {
+            if !self.empty_or_option()? {
+                each(self)?;
+            }
+        }
+        Ok(())
+    }
+
     fn option_statement(&mut self) -> Result<(), ProtoError> {
         self.option_name()?;
         self.sym('=')?;
@@ -595,21 +607,13 @@ impl Parser {
                         return Err(gpos.error(format!("oneof '{group}' is declared twice in {full}")));
                     }
                     self.file.messages[index].oneofs.push(group.clone());
-                    self.sym('{')?;
-                    loop {
-                        if self.eat('}') {
-                            break;
+                    self.block(|p| {
+                        if matches!(p.peek(), Some(Tok::Ident(w)) if w == "repeated" || w == "optional" || w == "map") {
+                            return Err(p.unexpected("a oneof member (no label, no map)"));
                         }
-                        if self.empty_or_option()? {
-                            continue;
-                        }
-                        if matches!(self.peek(), Some(Tok::Ident(w)) if w == "repeated" || w == "optional" || w == "map")
-                        {
-                            return Err(self.unexpected("a oneof member (no label, no map)"));
-                        }
-                        let field = self.field(Label::Single, Some(group.clone()))?;
-                        self.push_field(index, field)?;
-                    }
+                        let field = p.field(Label::Single, Some(group.clone()))?;
+                        p.push_field(index, field)
+                    })?;
                 }
                 Tok::Ident(w) if w == "extensions" || w == "extend" || w == "group" || w == "required" => {
                     return Err(at.error(format!("'{w}' is not proto3")));
@@ -714,38 +718,31 @@ impl Parser {
             return Err(pos.error(format!("'{full}' is declared twice")));
         }
         let mut values: Vec<(String, i64)> = Vec::new();
-        self.sym('{')?;
-        loop {
-            if self.eat('}') {
-                break;
+        self.block(|p| {
+            if p.eat_word("reserved") {
+                return p.skip_statement();
             }
-            if self.empty_or_option()? {
-                continue;
-            }
-            if self.eat_word("reserved") {
-                self.skip_statement()?;
-                continue;
-            }
-            let (value, vpos) = self.ident("an enum value name or '}'")?;
-            self.sym('=')?;
-            let (number, _) = self.int("an enum value number")?;
-            if self.eat('[') {
+            let (value, vpos) = p.ident("an enum value name or '}'")?;
+            p.sym('=')?;
+            let (number, _) = p.int("an enum value number")?;
+            if p.eat('[') {
                 loop {
-                    self.option_name()?;
-                    self.sym('=')?;
-                    self.constant()?;
-                    if self.eat(']') {
+                    p.option_name()?;
+                    p.sym('=')?;
+                    p.constant()?;
+                    if p.eat(']') {
                         break;
                     }
-                    self.sym(',')?;
+                    p.sym(',')?;
                 }
             }
-            self.sym(';')?;
+            p.sym(';')?;
             if values.iter().any(|(v, _)| *v == value) {
                 return Err(vpos.error(format!("enum value '{value}' is declared twice in {full}")));
             }
             values.push((value, number));
-        }
+            Ok(())
+        })?;
         if values.is_empty() {
             return Err(pos.error(format!("enum {full} has no value")));
         }
@@ -755,38 +752,31 @@ impl Parser {
 
     fn service(&mut self) -> Result<(), ProtoError> {
         let (service, _) = self.ident("a service name")?;
-        self.sym('{')?;
-        loop {
-            if self.eat('}') {
-                break;
+        self.block(|p| {
+            if !p.eat_word("rpc") {
+                return Err(p.unexpected("'rpc', 'option' or '}'"));
             }
-            if self.empty_or_option()? {
-                continue;
+            let (name, pos) = p.ident("an rpc name")?;
+            p.sym('(')?;
+            let client_streaming = p.eat_word("stream");
+            let (input, _) = p.ident("a request type")?;
+            p.sym(')')?;
+            if !p.eat_word("returns") {
+                return Err(p.unexpected("'returns'"));
             }
-            if !self.eat_word("rpc") {
-                return Err(self.unexpected("'rpc', 'option' or '}'"));
-            }
-            let (name, pos) = self.ident("an rpc name")?;
-            self.sym('(')?;
-            let client_streaming = self.eat_word("stream");
-            let (input, _) = self.ident("a request type")?;
-            self.sym(')')?;
-            if !self.eat_word("returns") {
-                return Err(self.unexpected("'returns'"));
-            }
-            self.sym('(')?;
-            let server_streaming = self.eat_word("stream");
-            let (output, _) = self.ident("a response type")?;
-            self.sym(')')?;
-            if self.peek() == Some(&Tok::Sym('{')) {
-                self.skip_block()?;
+            p.sym('(')?;
+            let server_streaming = p.eat_word("stream");
+            let (output, _) = p.ident("a response type")?;
+            p.sym(')')?;
+            if p.peek() == Some(&Tok::Sym('{')) {
+                p.skip_block()?;
             } else {
-                self.sym(';')?;
+                p.sym(';')?;
             }
-            if self.file.rpcs.iter().any(|r| r.service == service && r.name == name) {
+            if p.file.rpcs.iter().any(|r| r.service == service && r.name == name) {
                 return Err(pos.error(format!("rpc '{name}' is declared twice in {service}")));
             }
-            self.file.rpcs.push(Rpc {
+            p.file.rpcs.push(Rpc {
                 service: service.clone(),
                 name,
                 input,
@@ -795,8 +785,8 @@ impl Parser {
                 server_streaming,
                 pos,
             });
-        }
-        Ok(())
+            Ok(())
+        })
     }
 }
 
