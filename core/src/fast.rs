@@ -24,7 +24,7 @@ pub use crate::json::scan::Kind;
 pub use crate::json::text::Str;
 use crate::json::MAX_DEPTH;
 use crate::keywords::{enums, lengths, numbers, pattern as patterns};
-use crate::walk::{Path, Quick, Walk};
+use crate::walk::{Others, Path, Quick, Walk};
 use crate::walk_schema::{First, Memo, SchemaWalk};
 
 /// Where a generated validator is in the bytes: the walker in quick mode,
@@ -108,7 +108,7 @@ impl<'a> Cursor<'a> {
     pub fn other(&mut self, base: usize, key: &'a [u8], depth: usize) -> Option<()> {
         // `key` is a slice of the input (from `key()`): its offset is the distance.
         let at = key.as_ptr() as usize - self.w.s.bytes().as_ptr() as usize;
-        match self.w.other_repeats(base, key, at, false, &mut None) {
+        match self.w.other_repeats(base, key, at, false, &mut Others::unfiltered()) {
             Ok(false) => self.skip(depth),
             _ => None,
         }
@@ -119,7 +119,7 @@ impl<'a> Cursor<'a> {
     #[inline]
     pub fn entry(&mut self, base: usize, key: &'a [u8]) -> Option<()> {
         let at = key.as_ptr() as usize - self.w.s.bytes().as_ptr() as usize;
-        match self.w.other_repeats(base, key, at, false, &mut None) {
+        match self.w.other_repeats(base, key, at, false, &mut Others::unfiltered()) {
             Ok(false) => Some(()),
             _ => None,
         }
@@ -333,7 +333,7 @@ impl<'a> SchemaCursor<'_, 'a> {
     #[inline]
     pub fn entry(&mut self, base: usize, key: &'a [u8]) -> Option<()> {
         let at = key.as_ptr() as usize - self.sw.w.s.bytes().as_ptr() as usize;
-        match self.sw.w.other_repeats(base, key, at, false, &mut None) {
+        match self.sw.w.other_repeats(base, key, at, false, &mut Others::unfiltered()) {
             Ok(false) => Some(()),
             _ => None,
         }

@@ -46,6 +46,38 @@ use crate::validate::DATA_FIELD;
 /// collect mode switches to a hash set and quick mode gives up.
 pub(crate) const LINEAR_KEYS: usize = 32;
 
+/// What one object remembers of its undeclared keys besides the walk's key
+/// stack: a 64-bit filter (a bit per key, picked from its length and its
+/// first and last bytes), so that a key whose bit is still clear is new
+/// without comparing it with the others (the comparisons' loop, whose
+/// length changes with every key, cost branch mispredictions); past
+/// [`LINEAR_KEYS`] keys, a hash set.
+#[derive(Debug, Default)]
+pub(crate) struct Others {
+    filter: u64,
+    many: Option<HashSet<String>>,
+}
+
+impl Others {
+    /// For a caller that does not keep the object's state between keys:
+    /// every key compared with the others.
+    pub(crate) fn unfiltered() -> Self {
+        Others { filter: u64::MAX, many: None }
+    }
+
+    /// The filter's bit of an unescaped key.
+    #[inline(always)]
+    fn bit(raw: &[u8]) -> u64 {
+        let (first, last) = match raw {
+            [] => (0, 0),
+            [f, .., l] => (*f, *l),
+            [f] => (*f, *f),
+        };
+        let h = raw.len() ^ usize::from(first).wrapping_mul(5) ^ usize::from(last).wrapping_mul(11);
+        1 << (h & 63)
+    }
+}
+
 /// A key of an object being read: where its raw text sits in the input.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct KeyRef {
@@ -510,7 +542,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         }
         self.s.object_start();
         let base = self.keys.len();
-        let mut many: Option<HashSet<String>> = None;
+        let mut others = Others::default();
         let mut first = true;
         while let Some(key) = self.s.object_key(first)? {
             first = false;
@@ -519,7 +551,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
             }
             let key_frame = Path::Key(path, key);
             let here = M::frame(&key_frame);
-            if self.other_repeats(base, key.raw(), key.offset(), key.is_escaped(), &mut many)? {
+            if self.other_repeats(base, key.raw(), key.offset(), key.is_escaped(), &mut others)? {
                 self.repeated(here, depth)?;
             } else {
                 self.skip(here, depth + 1)?;
@@ -558,7 +590,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         let children = node.map_or(&[][..], |n| n.keys.as_slice());
         let mut seen = Seen::new(children.len());
         let base = self.keys.len();
-        let mut many: Option<HashSet<String>> = None;
+        let mut others = Others::default();
         let mut first = true;
         while let Some(key) = self.s.object_key(first)? {
             first = false;
@@ -579,7 +611,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
                     self.value(Some(&children[at].node), here, depth + 1)?;
                 }
                 Some(_) => self.repeated(here, depth)?,
-                None if self.other_repeats(base, key.raw(), key.offset(), key.is_escaped(), &mut many)? => {
+                None if self.other_repeats(base, key.raw(), key.offset(), key.is_escaped(), &mut others)? => {
                     self.repeated(here, depth)?
                 }
                 // A key the node does not declare, in a map: its value is
@@ -626,21 +658,27 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         raw: &'a [u8],
         offset: usize,
         escaped: bool,
-        many: &mut Option<HashSet<String>>,
+        others: &mut Others,
     ) -> Result<bool, M::Stop> {
         let key = || Str::new(raw, escaped, offset);
-        if let Some(set) = many {
+        if let Some(set) = &mut others.many {
             return Ok(!set.insert(key().decode().into_owned()));
         }
         let bytes = self.s.bytes();
         let stored = |k: &KeyRef| Str::new(&bytes[k.offset..k.offset + k.len], k.escaped, k.offset);
-        let repeat = self.keys[base..].iter().any(|k| {
-            if !escaped && !k.escaped {
-                k.len == raw.len() && &bytes[k.offset..k.offset + k.len] == raw
-            } else {
-                same_key(&stored(k), &key())
-            }
-        });
+        // An escaped key is compared with every other, and every later key
+        // with it (the filter knows raw bytes, not decoded text).
+        let bit = if escaped { u64::MAX } else { Others::bit(raw) };
+        let fresh = others.filter & bit == 0;
+        others.filter |= bit;
+        let repeat = !fresh
+            && self.keys[base..].iter().any(|k| {
+                if !escaped && !k.escaped {
+                    k.len == raw.len() && &bytes[k.offset..k.offset + k.len] == raw
+                } else {
+                    same_key(&stored(k), &key())
+                }
+            });
         if repeat {
             return Ok(true);
         }
@@ -650,7 +688,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
             }
             let mut set: HashSet<String> = self.keys[base..].iter().map(|k| stored(k).decode().into_owned()).collect();
             set.insert(key().decode().into_owned());
-            *many = Some(set);
+            others.many = Some(set);
             return Ok(false);
         }
         self.keys.push(KeyRef { offset, len: raw.len(), escaped });

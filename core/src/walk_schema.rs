@@ -25,7 +25,7 @@
 //! test, and `passes`).
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::contract::schema::compile::MAX_CHAIN;
 use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Tag};
@@ -39,7 +39,7 @@ use crate::keywords::{closed, duplicate, format, items, lengths, numbers, patter
 use crate::report::Finding;
 use crate::rules;
 use crate::rules::Rule;
-use crate::walk::{Collect, Fail, Mode, Path, Seen, Walk};
+use crate::walk::{Collect, Fail, Mode, Others, Path, Seen, Walk};
 
 /// Stops at the first fault, never gives up: an exact verdict.
 pub(crate) struct First;
@@ -781,7 +781,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         // other keys go on the walk's key stack.
         let mut props = Seen::new(node.properties.len());
         let base = self.w.keys_base();
-        let mut many: Option<HashSet<String>> = None;
+        let mut others = Others::default();
         let mut first = true;
         let mut count = 0u64;
         let top = self.memo.top.as_ref().filter(|_| depth == 0);
@@ -814,7 +814,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                     props.set(i);
                     again
                 }
-                None => self.w.other_repeats(base, raw, at, escaped, &mut many)?,
+                None => self.w.other_repeats(base, raw, at, escaped, &mut others)?,
             };
             if repeat {
                 self.w.mode.fault(rules::JSON_DUPLICATE_KEY, here, || duplicate::MESSAGE.to_string())?;

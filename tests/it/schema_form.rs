@@ -251,3 +251,72 @@ fn a_value_read_by_several_schemas_reports_each_fault_once() {
         ]
     );
 }
+
+/// Repeated undeclared keys are found whatever the keys: objects of up to
+/// 40 keys drawn from names that share a length and their first and last
+/// bytes (the walker's per-object key filter gives them one bit), some
+/// written with escapes, past the 32 keys compared pairwise, at the root
+/// and nested, in both contract forms, against a plain model.
+#[test]
+fn repeated_undeclared_keys_are_found_under_the_key_filter() {
+    const NAMES: &[&str] = &["axb", "ayb", "azb", "a", "b", "ab", "ba", "name", "nome", "k1", "k2", "k10", "x"];
+    let schema = contract(r#"{"properties": {"d": {"type": "integer"}}}"#);
+    let fields = ContractSpec::from_slice(
+        br#"{"name": "t.fields", "revision": "1.0.0", "fields": [{"name": "o", "type": "object"}]}"#,
+        "t.json",
+    )
+    .expect("a fields contract");
+    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut next = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let mut checked = 0;
+    for _ in 0..400 {
+        let count = 1 + next(40) as usize;
+        let mut members = Vec::new();
+        let mut expected = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..count {
+            let name = NAMES[next(NAMES.len() as u64) as usize];
+            // One key in four spelled with its first letter escaped.
+            let spelled = if next(4) == 0 {
+                format!("\\u{:04x}{}", u32::from(name.as_bytes()[0]), &name[1..])
+            } else {
+                name.to_string()
+            };
+            if !seen.insert(name) {
+                expected.push(name.to_string());
+            }
+            members.push(format!(r#""{spelled}": {}"#, next(9)));
+        }
+        // The fields form reports each repeat; the schema form, which may
+        // read a value under several schemas, one finding per path.
+        expected.sort();
+        let mut once = expected.clone();
+        once.dedup();
+        let object = format!("{{{}}}", members.join(", "));
+        let duplicates = |c: &ContractSpec, data: &str, under: &str| {
+            let mut got: Vec<String> = c
+                .validate_json(data.as_bytes())
+                .findings()
+                .iter()
+                .filter(|f| f.rule() == "json.duplicate_key")
+                .map(|f| f.field().strip_prefix(under).expect("the object's path").to_string())
+                .collect();
+            got.sort();
+            got
+        };
+        // Undeclared keys beside a declared one at the root (schema form),
+        // and inside an object nothing constrains (both forms).
+        let root = format!(r#"{{"d": 1, {}}}"#, &object[1..object.len() - 1]);
+        assert_eq!(duplicates(&schema, &root, ""), once, "{root}");
+        assert_eq!(duplicates(&schema, &format!(r#"{{"z": {object}}}"#), "z."), once, "{object}");
+        assert_eq!(duplicates(&fields, &format!(r#"{{"o": {object}}}"#), "o."), expected, "{object}");
+        checked += usize::from(!expected.is_empty());
+    }
+    // Most objects repeat a key; some do not.
+    assert!((200..400).contains(&checked), "{checked} of 400 objects repeat a key");
+}

@@ -75,6 +75,13 @@ pub struct Judged<'a> {
     pub report: Report,
 }
 
+impl<'a> Judged<'a> {
+    /// A verdict's place, held until it is judged.
+    fn placeholder(source: Source<'a>) -> Self {
+        Judged { source, contracts: Judges::default(), report: Report::default() }
+    }
+}
+
 /// Where a message is in its capture: `FILE:LINE`, or `FILE:LINE[i]` for
 /// element `i` (from 0) of a batch line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -222,8 +229,6 @@ enum Parsed<'a, 'c> {
         result: Option<&'a RawValue>,
         paired: Option<Pending<'c>>,
     },
-    /// Moved out (never judged).
-    Taken,
 }
 
 impl<'c> Traffic<'c> {
@@ -311,47 +316,134 @@ impl<'c> Traffic<'c> {
     /// [`Traffic::line`] on each line in turn, in the same order, whatever
     /// `jobs`.
     ///
-    /// Each message is parsed and judged as far as its own bytes allow on
-    /// the threads; responses are then paired with their requests in input
-    /// order on this thread (cheap: a map of ids), and success responses
-    /// judged by their request's method on the threads again.
-    pub fn lines<'a>(&mut self, file: &'a str, lines: &[(usize, &'a [u8])], jobs: usize) -> Vec<Judged<'a>>
+    /// On one thread each message is parsed, paired and judged in turn. On
+    /// more, each thread parses and judges a run of messages as far as
+    /// their own bytes allow (a request's verdict is then final); this
+    /// thread then pairs responses with requests in input order (a map of
+    /// ids), and success responses are judged by their request's method on
+    /// the threads again.
+    pub fn lines<'a>(&mut self, file: &'a str, lines: &[(usize, &'a [u8])], jobs: usize) -> Verdicts<'a>
     where
         'c: 'a,
     {
         let router = &self.router;
-        let mut lines: Vec<&(usize, &'a [u8])> = lines.iter().collect();
-        let parsed = in_parts(&mut lines, jobs, |part| {
-            let mut out = Vec::with_capacity(part.len());
-            for &mut &(number, bytes) in part {
-                router.parse_line(&mut out, Source { file, line: Some(number), element: None }, bytes);
+        if jobs <= 1 || lines.len() < 2 {
+            // Each message parsed, paired and finished while it is still
+            // in cache, with no batch of parsed messages in between.
+            let mut out = Vec::with_capacity(lines.len());
+            let pending = &mut self.pending;
+            for &(number, bytes) in lines {
+                router.each_message(Source { file, line: Some(number), element: None }, bytes, |mut p| {
+                    pair(pending, &mut p);
+                    out.push(router.finish(p));
+                });
             }
-            out
+            return vec![out].into_iter().flatten();
+        }
+        let mut lines: Vec<&(usize, &'a [u8])> = lines.iter().collect();
+        let mut parts = in_parts(&mut lines, jobs, |chunk| {
+            let mut part = Part { judged: Vec::with_capacity(chunk.len()), open: Vec::new() };
+            for &mut &(number, bytes) in chunk {
+                router.each_message(Source { file, line: Some(number), element: None }, bytes, |p| part.add(p));
+            }
+            vec![part]
         });
-        let mut parsed = parsed;
         let mut waiting = 0;
-        for p in &mut parsed {
-            waiting += usize::from(pair(&mut self.pending, p));
+        for part in parts.iter_mut().flatten() {
+            waiting += part.pair(&mut self.pending);
         }
+        let close = |parts: &mut [Vec<Part<'a, 'c>>]| {
+            for part in parts.iter_mut().flatten() {
+                part.close(router);
+            }
+            Vec::<()>::new()
+        };
         if waiting < 64 {
-            return parsed.into_iter().map(|p| router.finish(p)).collect();
+            close(&mut parts);
+        } else {
+            in_parts(&mut parts, jobs, close);
         }
-        in_parts(&mut parsed, jobs, |part| {
-            part.iter_mut().map(|p| router.finish(std::mem::replace(p, Parsed::Taken))).collect()
-        })
+        let judged: Vec<Vec<Judged<'a>>> = parts.into_iter().flatten().map(|p| p.judged).collect();
+        judged.into_iter().flatten()
+    }
+}
+
+/// The verdicts of [`Traffic::lines`], in input order.
+pub type Verdicts<'a> = std::iter::Flatten<std::vec::IntoIter<Vec<Judged<'a>>>>;
+
+/// A run of messages judged on one thread: each one's verdict in order,
+/// and what still needs pairing, in input order: a request's key to
+/// remember (its verdict is final), a response to pair and finish (its
+/// place in `judged` holds only its source until then).
+struct Part<'a, 'c> {
+    judged: Vec<Judged<'a>>,
+    open: Vec<Open<'a, 'c>>,
+}
+
+/// A message of a [`Part`] that pairing still needs.
+enum Open<'a, 'c> {
+    /// Taken when paired.
+    Request(Option<(IdKey, Pending<'c>)>),
+    /// A response (a [`Parsed::Response`]) and its place in `judged`.
+    Response(usize, Box<Parsed<'a, 'c>>),
+}
+
+impl<'a, 'c> Part<'a, 'c> {
+    fn add(&mut self, p: Parsed<'a, 'c>) {
+        match p {
+            Parsed::Done(j) | Parsed::Request(j, None) => self.judged.push(j),
+            Parsed::Request(j, waits @ Some(_)) => {
+                self.open.push(Open::Request(waits));
+                self.judged.push(j);
+            }
+            Parsed::Response { j, findings, id, result, paired } => {
+                let source = j.source;
+                let response = Parsed::Response { j, findings, id, result, paired };
+                self.open.push(Open::Response(self.judged.len(), Box::new(response)));
+                self.judged.push(Judged::placeholder(source));
+            }
+        }
+    }
+
+    /// Pairs this part's messages, in order; the number of success
+    /// responses that wait to be judged.
+    fn pair(&mut self, pending: &mut Waiting<'c>) -> usize {
+        let mut results = 0;
+        for open in &mut self.open {
+            match open {
+                Open::Request(waits) => {
+                    if let Some((key, p)) = waits.take() {
+                        pending.push(key, p);
+                    }
+                }
+                Open::Response(_, p) => results += usize::from(pair(pending, p)),
+            }
+        }
+        results
+    }
+
+    /// Finishes the paired responses into their places.
+    fn close(&mut self, router: &Router<'c>)
+    where
+        'c: 'a,
+    {
+        for open in self.open.drain(..) {
+            if let Open::Response(i, p) = open {
+                self.judged[i] = router.finish(*p);
+            }
+        }
     }
 }
 
 /// `f` on `items` in consecutive chunks, on up to `jobs` threads (this one
-/// included); the outputs in order. A thread takes the next chunk whenever
-/// it is free, so one that the system starts late (a thread spawned per
-/// batch may wait a millisecond for a core) takes fewer: the threads finish
-/// together.
-fn in_parts<T: Send, U: Send>(items: &mut [T], jobs: usize, f: impl Fn(&mut [T]) -> Vec<U> + Sync) -> Vec<U> {
+/// included); each chunk's output, in order. A thread takes the next chunk
+/// whenever it is free, so one that the system starts late (a thread
+/// spawned per batch may wait a millisecond for a core) takes fewer: the
+/// threads finish together.
+fn in_parts<T: Send, U: Send>(items: &mut [T], jobs: usize, f: impl Fn(&mut [T]) -> Vec<U> + Sync) -> Vec<Vec<U>> {
     if jobs <= 1 || items.len() < 2 {
-        return f(items);
+        return vec![f(items)];
     }
-    let total = items.len();
     let size = items.len().div_ceil(jobs * 16).max(16);
     let chunks = std::sync::Mutex::new(items.chunks_mut(size).enumerate());
     let work = || {
@@ -370,11 +462,7 @@ fn in_parts<T: Send, U: Send>(items: &mut [T], jobs: usize, f: impl Fn(&mut [T])
             done.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
         }
         done.sort_unstable_by_key(|&(i, _)| i);
-        let mut out = Vec::with_capacity(total);
-        for (_, part) in done {
-            out.extend(part);
-        }
-        out
+        done.into_iter().map(|(_, part)| part).collect()
     })
 }
 
@@ -389,14 +477,6 @@ fn comparable<'a>(p: Parsed<'a, '_>) -> Comparable<'a> {
         Parsed::Response { j, id, .. } => {
             (j, Some((id.map(|(k, _)| k.bytes().to_vec()).unwrap_or_default(), String::new(), None)))
         }
-        Parsed::Taken => (
-            Judged {
-                source: Source { file: "", line: None, element: None },
-                contracts: Judges::default(),
-                report: Report::default(),
-            },
-            None,
-        ),
     }
 }
 
@@ -419,7 +499,7 @@ fn pair<'c>(pending: &mut Waiting<'c>, p: &mut Parsed<'_, 'c>) -> bool {
             }
             result.is_some()
         }
-        Parsed::Done(_) | Parsed::Taken => false,
+        Parsed::Done(_) => false,
     }
 }
 
@@ -430,22 +510,32 @@ impl<'c> Router<'c> {
     where
         'c: 'a,
     {
+        self.each_message(label, bytes, |p| out.push(p));
+    }
+
+    /// Parses one line, giving each message to `f` as it comes: nothing
+    /// for a blank line, one message, or a batch's elements.
+    #[inline]
+    fn each_message<'a>(&self, label: Source<'a>, bytes: &'a [u8], mut f: impl FnMut(Parsed<'a, 'c>))
+    where
+        'c: 'a,
+    {
         let text = trim(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes));
         if text.is_empty() {
             return;
         }
         if text[0] != b'[' {
-            out.push(self.message(label, text));
+            f(self.message(label, text));
             return;
         }
         match serde_json::from_slice::<Vec<&RawValue>>(text) {
-            Err(e) => out.push(Parsed::Done(shape(label, MESSAGE_FIELD, format!("not JSON: {e}")))),
+            Err(e) => f(Parsed::Done(shape(label, MESSAGE_FIELD, format!("not JSON: {e}")))),
             Ok(items) if items.is_empty() => {
-                out.push(Parsed::Done(shape(label, MESSAGE_FIELD, "an empty batch holds no message".to_string())))
+                f(Parsed::Done(shape(label, MESSAGE_FIELD, "an empty batch holds no message".to_string())))
             }
             Ok(items) => {
                 for (i, item) in items.iter().enumerate() {
-                    out.push(self.message(label.at(i), item.get().as_bytes()));
+                    f(self.message(label.at(i), item.get().as_bytes()));
                 }
             }
         }
@@ -647,11 +737,6 @@ impl<'c> Router<'c> {
     {
         match parsed {
             Parsed::Done(j) | Parsed::Request(j, _) => j,
-            Parsed::Taken => Judged {
-                source: Source { file: "", line: None, element: None },
-                contracts: Judges::default(),
-                report: Report::default(),
-            },
             Parsed::Response { mut j, mut findings, result, paired, .. } => {
                 match (result, paired) {
                     (Some(result), Some(p)) => self.result(&mut j, &mut findings, result, &p),
