@@ -568,8 +568,8 @@ impl<'c> Router<'c> {
     {
         // The scan reads up to `method` only; the walk, which reads the
         // whole message anyway, tells where the other routing members are.
-        let scanned = scan::method(bytes)?;
-        let method = scanned.strip_prefix(b"\"")?.strip_suffix(b"\"").filter(|m| !m.contains(&b'\\'))?;
+        let (scanned, escaped) = scan::method(bytes)?;
+        let method = scanned.strip_prefix(b"\"")?.strip_suffix(b"\"").filter(|_| !escaped)?;
         let known = self.methods.get(method)?;
         let method = known.name;
         let contract = known.request?;

@@ -17,12 +17,19 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 }
 
 /// Past the closing quote of a string whose content starts at `i`.
-fn skip_string(b: &[u8], mut i: usize) -> Option<usize> {
+fn skip_string(b: &[u8], i: usize) -> Option<usize> {
+    skip_string_escaped(b, i).map(|(end, _)| end)
+}
+
+/// [`skip_string`], and whether the string has a backslash (an escape).
+fn skip_string_escaped(b: &[u8], mut i: usize) -> Option<(usize, bool)> {
+    let mut escaped = false;
     loop {
         let at = i + quote_or_backslash(b.get(i..)?)?;
         if b[at] == b'"' {
-            return Some(at + 1);
+            return Some((at + 1, escaped));
         }
+        escaped = true;
         i = at + 2;
     }
 }
@@ -103,12 +110,13 @@ fn skip_value(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// The raw value of the first top-level `method` member of `b` (a trimmed
-/// message starting with `{`), read no further; `None` when there is none
+/// message starting with `{`), read no further, and whether it may hold an
+/// escape (it does, or it is not a string); `None` when there is none
 /// before the end or the scan is unsure (an escaped key before it, bytes it
 /// cannot skip). Nothing after it is looked at: the walk that validates the
 /// message tells the caller where its other members are, and whether the
 /// message goes on as JSON.
-pub(super) fn method(b: &[u8]) -> Option<&[u8]> {
+pub(super) fn method(b: &[u8]) -> Option<(&[u8], bool)> {
     if b.first() != Some(&b'{') {
         return None;
     }
@@ -117,22 +125,26 @@ pub(super) fn method(b: &[u8]) -> Option<&[u8]> {
         if b.get(i) != Some(&b'"') {
             return None;
         }
-        let end = skip_string(b, i + 1)?;
-        let key = &b[i + 1..end - 1];
-        if key.contains(&b'\\') {
+        let (end, escaped) = skip_string_escaped(b, i + 1)?;
+        if escaped {
             return None;
         }
+        let key = &b[i + 1..end - 1];
         i = skip_ws(b, end);
         if b.get(i) != Some(&b':') {
             return None;
         }
         let start = skip_ws(b, i + 1);
-        let stop = skip_value(b, start)?;
+        let (stop, escaped) = match b.get(start) {
+            Some(b'"') => skip_string_escaped(b, start + 1)?,
+            _ => (skip_value(b, start)?, true),
+        };
         if stop == start {
             return None;
         }
-        if key == b"method" {
-            return Some(&b[start..stop]);
+        // Compared as a fixed-size array: inline, no call.
+        if <&[u8; 6]>::try_from(key).is_ok_and(|k| k == b"method") {
+            return Some((&b[start..stop], escaped));
         }
         i = skip_ws(b, stop);
         match b.get(i)? {
@@ -147,7 +159,7 @@ mod tests {
     use super::*;
 
     fn method_of(b: &str) -> Option<String> {
-        method(b.as_bytes()).map(|v| String::from_utf8_lossy(v).into_owned())
+        method(b.as_bytes()).map(|(v, _)| String::from_utf8_lossy(v).into_owned())
     }
 
     #[test]
@@ -157,6 +169,12 @@ mod tests {
         // The first `method` member; nothing after it is read.
         assert_eq!(method_of(r#"{"method":7,"method":"m"}"#).as_deref(), Some("7"));
         assert_eq!(method_of(r#"{"method":"m"  ,  oops"#).as_deref(), Some(r#""m""#));
+        // Whether the value may hold an escape.
+        let escaped = |b: &str| method(b.as_bytes()).map(|(_, e)| e);
+        assert_eq!(escaped(r#"{"method":"tools/call"}"#), Some(false));
+        assert_eq!(escaped(r#"{"method":"tools\/call"}"#), Some(true));
+        assert_eq!(escaped(r#"{"method":"a\"b"}"#), Some(true));
+        assert_eq!(escaped(r#"{"method":7}"#), Some(true));
     }
 
     #[test]
