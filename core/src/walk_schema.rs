@@ -33,7 +33,7 @@ use crate::contract::{JsonType, TypeSet};
 use crate::json::canonical::canonical;
 use crate::json::number::Num;
 use crate::json::scan::{Kind, Scanner};
-use crate::json::text::{key_head, quote, same_bytes, Str};
+use crate::json::text::{quote, same_bytes, Str};
 use crate::json::MAX_DEPTH;
 use crate::keywords::{closed, duplicate, format, items, lengths, numbers, pattern, required, types, QUOTE_MAX};
 use crate::report::Finding;
@@ -168,14 +168,8 @@ impl TopMembers {
             self.unsure = true;
             return;
         }
-        // Lengths first, then the first eight bytes as one word each
-        // (inline, no call), as the walker compares declared names.
-        let (head, n) = (key_head(raw), raw.len());
-        let same = |k: &&str| {
-            let k = k.as_bytes();
-            k.len() == n && key_head(k) == head && (n <= 8 || same_bytes(&k[8..], &raw[8..]))
-        };
-        if let Some(i) = self.keys.iter().position(same) {
+        // Compared inline (lengths first, then words), not by `memcmp`.
+        if let Some(i) = self.keys.iter().position(|k| same_bytes(k.as_bytes(), raw)) {
             match self.spans[i] {
                 Some(s) if s != span => self.unsure = true,
                 _ => self.spans[i] = Some(span),

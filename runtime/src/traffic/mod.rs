@@ -303,12 +303,23 @@ impl<'c> Traffic<'c> {
     where
         'c: 'a,
     {
-        let mut parsed = Vec::new();
-        self.router.parse_line(&mut parsed, Source { file: label, line: None, element: None }, bytes);
-        for p in &mut parsed {
-            pair(&mut self.pending, p);
-        }
-        parsed.into_iter().map(|p| self.router.finish(p)).collect()
+        let mut out = Vec::new();
+        self.in_turn(&mut out, Source { file: label, line: None, element: None }, bytes);
+        out
+    }
+
+    /// One line's messages parsed, paired and judged in turn, their
+    /// verdicts pushed onto `out`: [`Traffic::line`], and
+    /// [`Traffic::lines`] on one thread.
+    fn in_turn<'a>(&mut self, out: &mut Vec<Judged<'a>>, source: Source<'a>, bytes: &'a [u8])
+    where
+        'c: 'a,
+    {
+        let (router, pending) = (&self.router, &mut self.pending);
+        router.each_message(source, bytes, |mut p| {
+            pair(pending, &mut p);
+            out.push(router.finish(p));
+        });
     }
 
     /// Judges lines of one file in order, `(LINE, bytes)` labelled
@@ -326,20 +337,16 @@ impl<'c> Traffic<'c> {
     where
         'c: 'a,
     {
-        let router = &self.router;
         if jobs <= 1 || lines.len() < 2 {
             // Each message parsed, paired and finished while it is still
             // in cache, with no batch of parsed messages in between.
             let mut out = Vec::with_capacity(lines.len());
-            let pending = &mut self.pending;
             for &(number, bytes) in lines {
-                router.each_message(Source { file, line: Some(number), element: None }, bytes, |mut p| {
-                    pair(pending, &mut p);
-                    out.push(router.finish(p));
-                });
+                self.in_turn(&mut out, Source { file, line: Some(number), element: None }, bytes);
             }
             return vec![out].into_iter().flatten();
         }
+        let router = &self.router;
         let mut lines: Vec<&(usize, &'a [u8])> = lines.iter().collect();
         let mut parts = in_parts(&mut lines, jobs, |chunk| {
             let mut part = Part { judged: Vec::with_capacity(chunk.len()), open: Vec::new() };
@@ -396,11 +403,9 @@ impl<'a, 'c> Part<'a, 'c> {
                 self.open.push(Open::Request(waits));
                 self.judged.push(j);
             }
-            Parsed::Response { j, findings, id, result, paired } => {
-                let source = j.source;
-                let response = Parsed::Response { j, findings, id, result, paired };
-                self.open.push(Open::Response(self.judged.len(), Box::new(response)));
-                self.judged.push(Judged::placeholder(source));
+            Parsed::Response { ref j, .. } => {
+                self.judged.push(Judged::placeholder(j.source));
+                self.open.push(Open::Response(self.judged.len() - 1, Box::new(p)));
             }
         }
     }
@@ -504,15 +509,6 @@ fn pair<'c>(pending: &mut Waiting<'c>, p: &mut Parsed<'_, 'c>) -> bool {
 }
 
 impl<'c> Router<'c> {
-    /// Parses one line into `out`: nothing for a blank line, one message, or
-    /// a batch's elements.
-    fn parse_line<'a>(&self, out: &mut Vec<Parsed<'a, 'c>>, label: Source<'a>, bytes: &'a [u8])
-    where
-        'c: 'a,
-    {
-        self.each_message(label, bytes, |p| out.push(p));
-    }
-
     /// Parses one line, giving each message to `f` as it comes: nothing
     /// for a blank line, one message, or a batch's elements.
     #[inline]
