@@ -35,7 +35,7 @@ const INVALID_LINES: usize = 100_000;
 const ROUNDS: usize = 7;
 /// The CLI's batch, cut by bytes alone (`BATCH_BYTES` in
 /// `cargo-protocolarc/src/cmd/traffic.rs`).
-const BATCH_BYTES: usize = 1 << 20;
+const BATCH_BYTES: usize = 4 << 20;
 
 /// A small deterministic generator (xorshift64*).
 struct Rng(u64);
@@ -190,13 +190,13 @@ fn traffic(catalog: &Catalog, file: &[u8], jobs: usize) -> usize {
     let mut summary = Summary::default();
     let batches = LineBatches::new(file, usize::MAX);
     each_batch(batches, usize::MAX, BATCH_BYTES, |lines| {
-        for j in traffic.lines("cap.jsonl", lines, jobs) {
+        traffic.lines("cap.jsonl", lines, jobs, |j| {
             summary.add(&j);
             if !j.report.is_valid() {
                 write_text(&mut sink, &j)?;
             }
-        }
-        Ok::<(), std::io::Error>(())
+            Ok::<(), std::io::Error>(())
+        })
     })
     .expect("memory reads, and a sink takes anything");
     let _ = sink.flush();

@@ -701,8 +701,27 @@ fn lines_on_threads_agree_with_line_by_line() {
     let expected: Vec<_> = lines.iter().zip(&labels).flat_map(|((_, l), label)| t.line(label, l)).map(shown).collect();
     for (jobs, batch) in [(1, 3_000), (2, 1_000), (3, 257), (4, 1)] {
         let mut t = Traffic::new("mcp", "mcp@2025-06-18", catalog, Some(tools));
-        let got: Vec<_> = lines.chunks(batch).flat_map(|part| t.lines("cap.jsonl", part, jobs)).map(shown).collect();
+        let mut got = Vec::new();
+        for part in lines.chunks(batch) {
+            let each = |j| {
+                got.push(shown(j));
+                Ok::<_, ()>(())
+            };
+            t.lines("cap.jsonl", part, jobs, each).expect("nothing fails");
+        }
         assert_eq!(got, expected, "{jobs} jobs, batches of {batch}");
+        // The first error of `each` stops the verdicts there.
+        let mut t = Traffic::new("mcp", "mcp@2025-06-18", catalog, Some(tools));
+        let mut given = 0;
+        let stopped = t.lines("cap.jsonl", &lines[..batch.max(100)], jobs, |_| {
+            given += 1;
+            if given == 40 {
+                Err(given)
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!((stopped, given), (Err(40), 40), "{jobs} jobs");
     }
 }
 

@@ -128,10 +128,15 @@ impl Sink<'_> {
         Ok(())
     }
 
+    /// Whether `j` is written out (`--quiet` writes failures only).
+    fn shows(&self, j: &Judged) -> bool {
+        !(self.quiet && j.report.is_valid())
+    }
+
     fn push(&mut self, j: &Judged) -> std::io::Result<()> {
         self.start()?;
         self.summary.add(j);
-        if self.quiet && j.report.is_valid() {
+        if !self.shows(j) {
             return Ok(());
         }
         match self.format {
@@ -190,12 +195,13 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     for file in &files {
         traffic.start_file();
         let read = each_batch(file, limits, |lines, bytes| {
-            let judged = traffic.lines(&file.label, lines, jobs);
-            // Output and progress may share a terminal: one at a time.
-            progress.hide();
-            for j in judged {
-                sink.push(&j)?;
-            }
+            traffic.lines(&file.label, lines, jobs, |j| {
+                // Output and progress may share a terminal: one at a time.
+                if sink.shows(&j) {
+                    progress.hide();
+                }
+                sink.push(&j)
+            })?;
             if progress.on() {
                 sink.out.flush()?;
             }
@@ -435,10 +441,12 @@ fn each_line(
 }
 
 /// The bytes of lines one batch of `traffic` holds at most (past its last
-/// line), whatever their number: less than `validate`'s, so that a batch
-/// read from the file is still in the core's cache when its lines are judged
-/// (bench/benches/bulk.rs uses the same).
-const BATCH_BYTES: usize = 1 << 20;
+/// line), whatever their number (bench/benches/bulk.rs uses the same). On
+/// more than one job, a batch's threads are started once per batch and
+/// the batch's last run is a tail the others wait for: 4 MiB took 10% to
+/// 20% less time than 1 MiB on two cores, at 4 MB more of peak memory
+/// (BENCHMARKS.md, issue 14).
+const BATCH_BYTES: usize = 4 << 20;
 
 /// Hands the lines of `file` to `each` a batch at a time, as `(LINE, bytes)`
 /// with the batch's byte count, each line read within the line cap (a

@@ -177,7 +177,8 @@ pub fn quote(s: &str, max: usize) -> String {
 /// written as escapes (`\n`, `\u{1b}`), so no text can start a line of its
 /// own (a CI workflow command, a forged `[PASS]`).
 pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(is_unprintable) {
+    // Printable ASCII (the common text) is checked a byte at a time.
+    if text.bytes().all(|b| (b' '..=b'~').contains(&b)) || !text.chars().any(is_unprintable) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::report::Finding;
+use crate::report::{Finding, Severity};
 use crate::traffic::Judged;
 
 /// `[PASS] mcp.ping.request@2025.6.18 <- capture.jsonl:3` (the contracts
@@ -15,7 +15,9 @@ use crate::traffic::Judged;
 /// then every finding indented by two spaces.
 pub fn write_text(w: &mut dyn Write, j: &Judged) -> io::Result<()> {
     // Written piece by piece (`one_line` maps each character on its own, so
-    // the pieces read as the whole would): nothing is allocated per message.
+    // the pieces read as the whole would), numbers by hand: nothing is
+    // allocated and nothing goes through `fmt` for a message whose texts
+    // are printable (the invalid path of BENCHMARKS.md, issue 14).
     w.write_all(if j.report.is_valid() { b"[PASS] " } else { b"[FAIL] " })?;
     if j.contracts.is_empty() {
         w.write_all(b"(unrouted)")?;
@@ -24,20 +26,66 @@ pub fn write_text(w: &mut dyn Write, j: &Judged) -> io::Result<()> {
         if i > 0 {
             w.write_all(b" + ")?;
         }
-        write!(w, "{}@{}", super::one_line(c.name()), c.revision())?;
+        w.write_all(super::one_line(c.name()).as_bytes())?;
+        w.write_all(b"@")?;
+        write_version(w, c.revision())?;
     }
-    write!(w, " <- {}", super::one_line(j.source.file))?;
+    w.write_all(b" <- ")?;
+    w.write_all(super::one_line(j.source.file).as_bytes())?;
     if let Some(line) = j.source.line {
-        write!(w, ":{line}")?;
+        w.write_all(b":")?;
+        write_number(w, line as u64)?;
     }
     if let Some(i) = j.source.element {
-        write!(w, "[{i}]")?;
+        w.write_all(b"[")?;
+        write_number(w, i as u64)?;
+        w.write_all(b"]")?;
     }
     w.write_all(b"\n")?;
     for f in j.report.findings() {
-        writeln!(w, "  {f}")?;
+        // `Finding`'s `Display`, in pieces.
+        w.write_all(match f.severity() {
+            Severity::Error => b"  ERROR ",
+            Severity::Warning => b"  WARNING ",
+        })?;
+        for piece in [f.rule(), " ", f.field(), ": ", f.message(), "\n"] {
+            w.write_all(piece.as_bytes())?;
+        }
     }
     Ok(())
+}
+
+/// `semver::Version`'s `Display`, without `fmt`.
+fn write_version(w: &mut dyn Write, v: &semver::Version) -> io::Result<()> {
+    write_number(w, v.major)?;
+    w.write_all(b".")?;
+    write_number(w, v.minor)?;
+    w.write_all(b".")?;
+    write_number(w, v.patch)?;
+    if !v.pre.is_empty() {
+        w.write_all(b"-")?;
+        w.write_all(v.pre.as_str().as_bytes())?;
+    }
+    if !v.build.is_empty() {
+        w.write_all(b"+")?;
+        w.write_all(v.build.as_str().as_bytes())?;
+    }
+    Ok(())
+}
+
+/// `n` in decimal.
+fn write_number(w: &mut dyn Write, mut n: u64) -> io::Result<()> {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    w.write_all(&digits[at..])
 }
 
 /// Totals of a run.

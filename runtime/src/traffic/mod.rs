@@ -194,6 +194,7 @@ struct Router<'c> {
 /// comes, answers nothing), so that memory stays bounded on any capture.
 pub const PENDING_WINDOW: usize = 4096;
 
+mod threads;
 mod waiting;
 use waiting::Waiting;
 
@@ -304,171 +305,65 @@ impl<'c> Traffic<'c> {
         'c: 'a,
     {
         let mut out = Vec::new();
-        self.in_turn(&mut out, Source { file: label, line: None, element: None }, bytes);
+        self.in_turn(Source { file: label, line: None, element: None }, bytes, |j| out.push(j));
         out
     }
 
-    /// One line's messages parsed, paired and judged in turn, their
-    /// verdicts pushed onto `out`: [`Traffic::line`], and
-    /// [`Traffic::lines`] on one thread.
-    fn in_turn<'a>(&mut self, out: &mut Vec<Judged<'a>>, source: Source<'a>, bytes: &'a [u8])
+    /// One line's messages parsed, paired and judged in turn, each verdict
+    /// given to `f`: [`Traffic::line`], and [`Traffic::lines`] on one thread.
+    #[inline]
+    fn in_turn<'a>(&mut self, source: Source<'a>, bytes: &'a [u8], mut f: impl FnMut(Judged<'a>))
     where
         'c: 'a,
     {
         let (router, pending) = (&self.router, &mut self.pending);
         router.each_message(source, bytes, |mut p| {
             pair(pending, &mut p);
-            out.push(router.finish(p));
+            f(router.finish(p));
         });
     }
 
     /// Judges lines of one file in order, `(LINE, bytes)` labelled
-    /// `FILE:LINE`, on up to `jobs` threads: the verdicts of
-    /// [`Traffic::line`] on each line in turn, in the same order, whatever
-    /// `jobs`.
+    /// `FILE:LINE`, on up to `jobs` threads, giving each verdict to `each`:
+    /// the verdicts of [`Traffic::line`] on each line in turn, in the same
+    /// order, whatever `jobs`. Stops at the first error of `each`.
     ///
     /// On one thread each message is parsed, paired and judged in turn. On
-    /// more, each thread parses and judges a run of messages as far as
-    /// their own bytes allow (a request's verdict is then final); this
-    /// thread then pairs responses with requests in input order (a map of
-    /// ids), and success responses are judged by their request's method on
-    /// the threads again.
-    pub fn lines<'a>(&mut self, file: &'a str, lines: &[(usize, &'a [u8])], jobs: usize) -> Verdicts<'a>
+    /// more, the lines are cut into runs that the threads (this one
+    /// included) parse and judge as far as their own bytes allow (a
+    /// request's verdict is then final); this thread pairs each run's
+    /// responses with the requests before them as soon as the runs before
+    /// it are paired, and gives its verdicts to `each` once its success
+    /// responses are judged (by their request's method, on any thread),
+    /// while the other threads go on with the next runs.
+    pub fn lines<'a, E>(
+        &mut self,
+        file: &'a str,
+        lines: &[(usize, &'a [u8])],
+        jobs: usize,
+        mut each: impl FnMut(Judged<'a>) -> Result<(), E>,
+    ) -> Result<(), E>
     where
         'c: 'a,
     {
         if jobs <= 1 || lines.len() < 2 {
-            // Each message parsed, paired and finished while it is still
-            // in cache, with no batch of parsed messages in between.
-            let mut out = Vec::with_capacity(lines.len());
+            // Each message parsed, paired, judged and handed on while it is
+            // still in cache, with no batch of parsed messages in between.
             for &(number, bytes) in lines {
-                self.in_turn(&mut out, Source { file, line: Some(number), element: None }, bytes);
-            }
-            return vec![out].into_iter().flatten();
-        }
-        let router = &self.router;
-        let mut lines: Vec<&(usize, &'a [u8])> = lines.iter().collect();
-        let mut parts = in_parts(&mut lines, jobs, |chunk| {
-            let mut part = Part { judged: Vec::with_capacity(chunk.len()), open: Vec::new() };
-            for &mut &(number, bytes) in chunk {
-                router.each_message(Source { file, line: Some(number), element: None }, bytes, |p| part.add(p));
-            }
-            vec![part]
-        });
-        let mut waiting = 0;
-        for part in parts.iter_mut().flatten() {
-            waiting += part.pair(&mut self.pending);
-        }
-        let close = |parts: &mut [Vec<Part<'a, 'c>>]| {
-            for part in parts.iter_mut().flatten() {
-                part.close(router);
-            }
-            Vec::<()>::new()
-        };
-        if waiting < 64 {
-            close(&mut parts);
-        } else {
-            in_parts(&mut parts, jobs, close);
-        }
-        let judged: Vec<Vec<Judged<'a>>> = parts.into_iter().flatten().map(|p| p.judged).collect();
-        judged.into_iter().flatten()
-    }
-}
-
-/// The verdicts of [`Traffic::lines`], in input order.
-pub type Verdicts<'a> = std::iter::Flatten<std::vec::IntoIter<Vec<Judged<'a>>>>;
-
-/// A run of messages judged on one thread: each one's verdict in order,
-/// and what still needs pairing, in input order: a request's key to
-/// remember (its verdict is final), a response to pair and finish (its
-/// place in `judged` holds only its source until then).
-struct Part<'a, 'c> {
-    judged: Vec<Judged<'a>>,
-    open: Vec<Open<'a, 'c>>,
-}
-
-/// A message of a [`Part`] that pairing still needs.
-enum Open<'a, 'c> {
-    /// Taken when paired.
-    Request(Option<(IdKey, Pending<'c>)>),
-    /// A response (a [`Parsed::Response`]) and its place in `judged`.
-    Response(usize, Box<Parsed<'a, 'c>>),
-}
-
-impl<'a, 'c> Part<'a, 'c> {
-    fn add(&mut self, p: Parsed<'a, 'c>) {
-        match p {
-            Parsed::Done(j) | Parsed::Request(j, None) => self.judged.push(j),
-            Parsed::Request(j, waits @ Some(_)) => {
-                self.open.push(Open::Request(waits));
-                self.judged.push(j);
-            }
-            Parsed::Response { ref j, .. } => {
-                self.judged.push(Judged::placeholder(j.source));
-                self.open.push(Open::Response(self.judged.len() - 1, Box::new(p)));
-            }
-        }
-    }
-
-    /// Pairs this part's messages, in order; the number of success
-    /// responses that wait to be judged.
-    fn pair(&mut self, pending: &mut Waiting<'c>) -> usize {
-        let mut results = 0;
-        for open in &mut self.open {
-            match open {
-                Open::Request(waits) => {
-                    if let Some((key, p)) = waits.take() {
-                        pending.push(key, p);
+                let mut failed = None;
+                self.in_turn(Source { file, line: Some(number), element: None }, bytes, |j| {
+                    if failed.is_none() {
+                        failed = each(j).err();
                     }
+                });
+                if let Some(e) = failed {
+                    return Err(e);
                 }
-                Open::Response(_, p) => results += usize::from(pair(pending, p)),
             }
+            return Ok(());
         }
-        results
+        threads::in_order(&self.router, &mut self.pending, file, lines, jobs, each)
     }
-
-    /// Finishes the paired responses into their places.
-    fn close(&mut self, router: &Router<'c>)
-    where
-        'c: 'a,
-    {
-        for open in self.open.drain(..) {
-            if let Open::Response(i, p) = open {
-                self.judged[i] = router.finish(*p);
-            }
-        }
-    }
-}
-
-/// `f` on `items` in consecutive chunks, on up to `jobs` threads (this one
-/// included); each chunk's output, in order. A thread takes the next chunk
-/// whenever it is free, so one that the system starts late (a thread
-/// spawned per batch may wait a millisecond for a core) takes fewer: the
-/// threads finish together.
-fn in_parts<T: Send, U: Send>(items: &mut [T], jobs: usize, f: impl Fn(&mut [T]) -> Vec<U> + Sync) -> Vec<Vec<U>> {
-    if jobs <= 1 || items.len() < 2 {
-        return vec![f(items)];
-    }
-    let size = items.len().div_ceil(jobs * 16).max(16);
-    let chunks = std::sync::Mutex::new(items.chunks_mut(size).enumerate());
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            // The lock is held only to take a chunk.
-            let next = chunks.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next();
-            let Some((i, chunk)) = next else { return done };
-            done.push((i, f(chunk)));
-        }
-    };
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..jobs).map(|_| scope.spawn(work)).collect();
-        let mut done = work();
-        for h in handles {
-            done.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
-        }
-        done.sort_unstable_by_key(|&(i, _)| i);
-        done.into_iter().map(|(_, part)| part).collect()
-    })
 }
 
 /// A parsed message as comparable data: its verdict, and for a request its
@@ -1043,6 +938,9 @@ enum IdKey {
 
 impl IdKey {
     const INLINE: usize = 30;
+
+    /// No id (an empty slot's): equal to no key [`IdKey::new`] makes.
+    const EMPTY: IdKey = IdKey::Inline(0, [0; IdKey::INLINE]);
 
     fn new(tag: u8, body: &[u8]) -> Self {
         if body.len() < Self::INLINE {

@@ -9,7 +9,15 @@
 //! a method whose response contract exists, is its borrowed method alone),
 //! so the ring stays in cache. An entry of the map whose request is
 //! answered or forgotten stays until a sweep, once the map could outgrow
-//! the window: one hash operation per request and one per response.
+//! the window.
+//!
+//! The map is built lazily: a pushed request only fills its slot (its id
+//! included), and the requests pushed since the last response enter the
+//! map when the next response comes, those still in the window only. A
+//! capture of requests alone (the common bulk case) then hashes nothing,
+//! and a long run of requests hashes its last window only; a request that
+//! left the window before it was entered is forgotten either way, so the
+//! answers are the same (the test below holds both to a plain model).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -38,11 +46,20 @@ enum Held<'c> {
 }
 
 /// A request in the ring.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Slot<'c> {
-    /// The previous request of its id when it came ([`NONE`] if none).
+    /// The previous request of its id when it entered the map ([`NONE`] if
+    /// none, or not entered yet).
     prev: u64,
     held: Held<'c>,
+    /// Its id until it enters the map (then moved there).
+    key: IdKey,
+}
+
+impl Default for Slot<'_> {
+    fn default() -> Self {
+        Slot { prev: NONE, held: Held::Empty, key: IdKey::EMPTY }
+    }
 }
 
 /// See the module's documentation.
@@ -53,6 +70,9 @@ pub(super) struct Waiting<'c> {
     next: u64,
     /// The first request of the current file.
     first: u64,
+    /// The requests before this one have entered `latest` (or were
+    /// forgotten first).
+    entered: u64,
     /// Per id, its latest request: waiting, or not (answered without a
     /// previous one waiting, forgotten, or of an earlier file).
     latest: HashMap<IdKey, u64, Hasher>,
@@ -60,7 +80,7 @@ pub(super) struct Waiting<'c> {
 
 impl Default for Waiting<'_> {
     fn default() -> Self {
-        Waiting { slots: Box::default(), next: 1, first: 1, latest: HashMap::default() }
+        Waiting { slots: Box::default(), next: 1, first: 1, entered: 1, latest: HashMap::default() }
     }
 }
 
@@ -78,6 +98,7 @@ impl<'c> Waiting<'c> {
             }
         }
         self.first = self.next;
+        self.entered = self.next;
         self.latest.clear();
     }
 
@@ -91,19 +112,31 @@ impl<'c> Waiting<'c> {
             Pending { method: Cow::Borrowed(method), tool: None, source: None } => Held::Method(method),
             p => Held::Full(Box::new(p)),
         };
-        let seq = self.next;
-        let prev = self.latest.insert(key, seq).unwrap_or(NONE);
         // The slot's request, a window before, is forgotten.
-        self.slots[(seq % PENDING_WINDOW as u64) as usize] = Slot { prev, held };
+        self.slots[(self.next % PENDING_WINDOW as u64) as usize] = Slot { prev: NONE, held, key };
         self.next += 1;
-        if self.latest.len() >= SWEEP_AT {
-            let low = self.low();
-            self.latest.retain(|_, seq| *seq >= low);
+    }
+
+    /// Enters the requests pushed since the last call, those still in the
+    /// window, into the map of ids, in order.
+    fn enter(&mut self) {
+        let low = self.low();
+        for seq in self.entered.max(low)..self.next {
+            let slot = &mut self.slots[(seq % PENDING_WINDOW as u64) as usize];
+            let key = std::mem::replace(&mut slot.key, IdKey::EMPTY);
+            slot.prev = self.latest.insert(key, seq).unwrap_or(NONE);
+            if self.latest.len() >= SWEEP_AT {
+                self.latest.retain(|_, seq| *seq >= low);
+            }
         }
+        self.entered = self.next;
     }
 
     /// The latest still-unanswered request of this id, now answered.
     pub(super) fn answer(&mut self, key: &IdKey) -> Option<Pending<'c>> {
+        if self.entered < self.next {
+            self.enter();
+        }
         let (low, next) = (self.low(), self.next);
         let at = |seq: u64| (low <= seq && seq < next).then_some((seq % PENDING_WINDOW as u64) as usize);
         let Waiting { slots, latest, .. } = self;

@@ -1,0 +1,242 @@
+//! [`Traffic::lines`](super::Traffic::lines) on more than one thread.
+//!
+//! The lines are cut into runs. Any thread (the calling one included)
+//! takes the next run to parse and judge as far as its messages' own bytes
+//! allow ([`Part`]): a request's verdict is then final, a response waits
+//! for pairing. The calling thread pairs the runs in input order, each as
+//! soon as it is parsed and the runs before it are paired (pairing is
+//! sequential: a response answers the latest earlier request of its id);
+//! a run with success responses goes back to any free thread to judge
+//! their results by their requests' methods. The calling thread hands the
+//! verdicts of each finished run on, in input order, while the other
+//! threads go on with the next runs: pairing and handing on overlap the
+//! parsing instead of following it.
+//!
+//! What decides a verdict does not depend on which thread judged it, so
+//! the output is the same, byte for byte, whatever the number of threads.
+//! A panic on another thread (there should be none) is carried to the
+//! calling thread and resumed there.
+
+use std::any::Any;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex};
+
+use super::{pair, IdKey, Judged, Parsed, Pending, Router, Source, Waiting};
+
+/// Runs per thread in a batch: enough that a thread the system starts late
+/// takes fewer, and that the calling thread, which also pairs and hands
+/// on, parses fewer, so that the threads finish together.
+const RUNS_PER_JOB: usize = 16;
+
+/// A run of messages judged on one thread: each one's verdict in order,
+/// and what still needs pairing, in input order: a request's key to
+/// remember (its verdict is final), a response to pair and finish (its
+/// place in `judged` holds only its source until then).
+struct Part<'a, 'c> {
+    judged: Vec<Judged<'a>>,
+    open: Vec<Open<'a, 'c>>,
+}
+
+/// A message of a [`Part`] that pairing still needs.
+enum Open<'a, 'c> {
+    /// Taken when paired.
+    Request(Option<(IdKey, Pending<'c>)>),
+    /// A response (a [`Parsed::Response`]) and its place in `judged`.
+    Response(usize, Box<Parsed<'a, 'c>>),
+}
+
+impl<'a, 'c> Part<'a, 'c> {
+    fn add(&mut self, p: Parsed<'a, 'c>) {
+        match p {
+            Parsed::Done(j) | Parsed::Request(j, None) => self.judged.push(j),
+            Parsed::Request(j, waits @ Some(_)) => {
+                self.open.push(Open::Request(waits));
+                self.judged.push(j);
+            }
+            Parsed::Response { ref j, .. } => {
+                self.judged.push(Judged::placeholder(j.source));
+                self.open.push(Open::Response(self.judged.len() - 1, Box::new(p)));
+            }
+        }
+    }
+
+    /// Pairs this part's messages, in order; the number of success
+    /// responses that wait to be judged.
+    fn pair(&mut self, pending: &mut Waiting<'c>) -> usize {
+        let mut results = 0;
+        for open in &mut self.open {
+            match open {
+                Open::Request(waits) => {
+                    if let Some((key, p)) = waits.take() {
+                        pending.push(key, p);
+                    }
+                }
+                Open::Response(_, p) => results += usize::from(pair(pending, p)),
+            }
+        }
+        results
+    }
+
+    /// Finishes the paired responses into their places.
+    fn close(&mut self, router: &Router<'c>)
+    where
+        'c: 'a,
+    {
+        for open in self.open.drain(..) {
+            if let Open::Response(i, p) = open {
+                self.judged[i] = router.finish(*p);
+            }
+        }
+    }
+}
+
+/// What another thread sends back: a run parsed or closed (by its index),
+/// or the panic that ended the thread.
+enum Done<'a, 'c> {
+    Parsed(usize, Part<'a, 'c>),
+    Closed(usize, Part<'a, 'c>),
+    Panicked(Box<dyn Any + Send>),
+}
+
+/// Where a run is, as the calling thread sees it.
+enum Run<'a, 'c> {
+    /// Parsing, not back yet.
+    Out,
+    Parsed(Part<'a, 'c>),
+    /// Paired; its results are being judged.
+    Closing,
+    /// Every verdict final.
+    Closed(Part<'a, 'c>),
+    /// Handed on.
+    Given,
+}
+
+/// See the module's documentation. `jobs` > 1.
+pub(super) fn in_order<'a, 'c: 'a, E>(
+    router: &Router<'c>,
+    pending: &mut Waiting<'c>,
+    file: &'a str,
+    lines: &[(usize, &'a [u8])],
+    jobs: usize,
+    mut each: impl FnMut(Judged<'a>) -> Result<(), E>,
+) -> Result<(), E> {
+    let size = lines.len().div_ceil(jobs * RUNS_PER_JOB).max(16);
+    let runs: Vec<&[(usize, &'a [u8])]> = lines.chunks(size).collect();
+    let n = runs.len();
+    // The next run to parse, whichever thread takes it.
+    let taken = AtomicUsize::new(0);
+    let parse = |i: usize| {
+        let mut part = Part { judged: Vec::with_capacity(runs[i].len()), open: Vec::new() };
+        for &(number, bytes) in runs[i] {
+            router.each_message(Source { file, line: Some(number), element: None }, bytes, |p| part.add(p));
+        }
+        part
+    };
+    let (closing, to_close) = mpsc::channel::<(usize, Part<'a, 'c>)>();
+    let to_close = Mutex::new(to_close);
+    // A run to close, if one is queued and no other thread is waiting on the queue.
+    let close_one = || to_close.try_lock().ok().and_then(|queue| queue.try_recv().ok());
+    let worker = |done: mpsc::Sender<Done<'a, 'c>>| {
+        let work = panic::catch_unwind(AssertUnwindSafe(|| loop {
+            // A paired run first: the verdicts handed on in order wait for it.
+            let next = match close_one() {
+                Some((i, mut part)) => {
+                    part.close(router);
+                    Done::Closed(i, part)
+                }
+                None => match taken.fetch_add(1, Ordering::Relaxed) {
+                    i if i < n => Done::Parsed(i, parse(i)),
+                    // Nothing left to parse: wait for a run to close, until
+                    // the calling thread closes the queue.
+                    _ => {
+                        let queued = match to_close.lock() {
+                            Ok(queue) => queue.recv(),
+                            Err(_) => return,
+                        };
+                        let Ok((i, mut part)) = queued else { return };
+                        part.close(router);
+                        Done::Closed(i, part)
+                    }
+                },
+            };
+            if done.send(next).is_err() {
+                return;
+            }
+        }));
+        if let Err(payload) = work {
+            let _ = done.send(Done::Panicked(payload));
+        }
+    };
+    std::thread::scope(|scope| {
+        let (done, back) = mpsc::channel();
+        for _ in 1..jobs {
+            let done = done.clone();
+            let worker = &worker;
+            scope.spawn(move || worker(done));
+        }
+        drop(done);
+        let mut state: Vec<Run<'a, 'c>> = (0..n).map(|_| Run::Out).collect();
+        let place = |state: &mut [Run<'a, 'c>], d: Done<'a, 'c>| match d {
+            Done::Parsed(i, part) => state[i] = Run::Parsed(part),
+            Done::Closed(i, part) => state[i] = Run::Closed(part),
+            Done::Panicked(payload) => panic::resume_unwind(payload),
+        };
+        let (mut paired, mut given) = (0, 0);
+        let out = loop {
+            while let Ok(d) = back.try_recv() {
+                place(&mut state, d);
+            }
+            // The finished runs, handed on in order.
+            let mut failed = None;
+            while given < paired && matches!(state[given], Run::Closed(_)) {
+                let Run::Closed(part) = std::mem::replace(&mut state[given], Run::Given) else { break };
+                given += 1;
+                if let Some(e) = part.judged.into_iter().find_map(|j| each(j).err()) {
+                    failed = Some(e);
+                    break;
+                }
+            }
+            if let Some(e) = failed {
+                break Err(e);
+            }
+            if given == n {
+                break Ok(());
+            }
+            // The next run in order, paired as soon as it is parsed.
+            if paired < n && matches!(state[paired], Run::Parsed(_)) {
+                let Run::Parsed(mut part) = std::mem::replace(&mut state[paired], Run::Closing) else { break Ok(()) };
+                if part.pair(pending) == 0 {
+                    // No result to judge: its error responses finish here.
+                    part.close(router);
+                    state[paired] = Run::Closed(part);
+                } else {
+                    // Any free thread judges its results (this one too).
+                    let _ = closing.send((paired, part));
+                }
+                paired += 1;
+                continue;
+            }
+            // Work of its own while the runs it waits for are out.
+            if let Some((i, mut part)) = close_one() {
+                part.close(router);
+                state[i] = Run::Closed(part);
+                continue;
+            }
+            let i = taken.fetch_add(1, Ordering::Relaxed);
+            if i < n {
+                state[i] = Run::Parsed(parse(i));
+                continue;
+            }
+            // Everything is taken: wait for another thread.
+            match back.recv() {
+                Ok(d) => place(&mut state, d),
+                Err(_) => panic::resume_unwind(Box::new("a traffic thread ended without its runs")),
+            }
+        };
+        // The other threads stop: nothing more to parse, the queue closed.
+        taken.store(n, Ordering::Relaxed);
+        drop(closing);
+        out
+    })
+}
