@@ -159,13 +159,18 @@ impl<R: Read> LineBatches<R> {
                 }
             }
         }
-        let mut lines = Vec::new();
+        // About one line per 128 bytes: few reallocations.
+        let mut lines = Vec::with_capacity(max_bytes.min(1 << 26) / 128);
         let (buf, end, cap) = (&self.buf[..self.end], self.end, self.cap);
         let mut at = self.start;
         let mut taken = 0;
+        // One search over the unread bytes, not one per line (short lines
+        // made the search's start-up cost most of it).
+        let from = at;
+        let mut breaks = memchr::memchr_iter(b'\n', &buf[from..]).map(|i| i + from);
         while at < end && lines.len() < max_lines && (taken < max_bytes || lines.is_empty()) {
-            let (stop, next) = match memchr_newline(&buf[at..]) {
-                Some(i) => (at + i, at + i + 1),
+            let (stop, next) = match breaks.next() {
+                Some(i) => (i, i + 1),
                 None if self.eof => (end, end),
                 None => {
                     // No line break within the cap: the line is too long.

@@ -196,7 +196,7 @@ pub const PENDING_WINDOW: usize = 4096;
 
 mod threads;
 mod waiting;
-use waiting::Waiting;
+use waiting::{Held, Waiting};
 
 /// The hasher of the maps looked up once or twice per message: seeded per
 /// process (ids come from the capture), and several times faster than the
@@ -387,7 +387,7 @@ fn pair<'c>(pending: &mut Waiting<'c>, p: &mut Parsed<'_, 'c>) -> bool {
     match p {
         Parsed::Request(_, waits) => {
             if let Some((key, p)) = waits.take() {
-                pending.push(key, p);
+                pending.push(key, p.into());
             }
             false
         }

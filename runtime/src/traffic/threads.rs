@@ -22,7 +22,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 
-use super::{pair, IdKey, Judged, Parsed, Pending, Router, Source, Waiting};
+use super::{pair, Held, IdKey, Judged, Parsed, Router, Source, Waiting};
 
 /// Runs per thread in a batch: enough that a thread the system starts late
 /// takes fewer, and that the calling thread, which also pairs and hands
@@ -40,8 +40,9 @@ struct Part<'a, 'c> {
 
 /// A message of a [`Part`] that pairing still needs.
 enum Open<'a, 'c> {
-    /// Taken when paired.
-    Request(Option<(IdKey, Pending<'c>)>),
+    /// A request's key and what waits for its response (as the pending
+    /// requests hold it: what crosses threads per request stays small).
+    Request(IdKey, Held<'c>),
     /// A response (a [`Parsed::Response`]) and its place in `judged`.
     Response(usize, Box<Parsed<'a, 'c>>),
 }
@@ -50,8 +51,8 @@ impl<'a, 'c> Part<'a, 'c> {
     fn add(&mut self, p: Parsed<'a, 'c>) {
         match p {
             Parsed::Done(j) | Parsed::Request(j, None) => self.judged.push(j),
-            Parsed::Request(j, waits @ Some(_)) => {
-                self.open.push(Open::Request(waits));
+            Parsed::Request(j, Some((key, p))) => {
+                self.open.push(Open::Request(key, p.into()));
                 self.judged.push(j);
             }
             Parsed::Response { ref j, .. } => {
@@ -61,18 +62,17 @@ impl<'a, 'c> Part<'a, 'c> {
         }
     }
 
-    /// Pairs this part's messages, in order; the number of success
-    /// responses that wait to be judged.
+    /// Pairs this part's messages, in order, keeping the responses open;
+    /// the number of success responses that wait to be judged.
     fn pair(&mut self, pending: &mut Waiting<'c>) -> usize {
         let mut results = 0;
-        for open in &mut self.open {
+        for open in std::mem::take(&mut self.open) {
             match open {
-                Open::Request(waits) => {
-                    if let Some((key, p)) = waits.take() {
-                        pending.push(key, p);
-                    }
+                Open::Request(key, held) => pending.push(key, held),
+                Open::Response(i, mut p) => {
+                    results += usize::from(pair(pending, &mut p));
+                    self.open.push(Open::Response(i, p));
                 }
-                Open::Response(_, p) => results += usize::from(pair(pending, p)),
             }
         }
         results
@@ -127,7 +127,7 @@ pub(super) fn in_order<'a, 'c: 'a, E>(
     // The next run to parse, whichever thread takes it.
     let taken = AtomicUsize::new(0);
     let parse = |i: usize| {
-        let mut part = Part { judged: Vec::with_capacity(runs[i].len()), open: Vec::new() };
+        let mut part = Part { judged: Vec::with_capacity(runs[i].len()), open: Vec::with_capacity(runs[i].len()) };
         for &(number, bytes) in runs[i] {
             router.each_message(Source { file, line: Some(number), element: None }, bytes, |p| part.add(p));
         }

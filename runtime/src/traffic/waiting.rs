@@ -33,9 +33,10 @@ const NONE: u64 = 0;
 /// (7/8 full at most: 8,192 buckets).
 const SWEEP_AT: usize = PENDING_WINDOW * 7 / 4;
 
-/// What a pending request leaves for its response.
+/// What a pending request leaves for its response (small: the common
+/// request is its borrowed method alone).
 #[derive(Debug, Default)]
-enum Held<'c> {
+pub(super) enum Held<'c> {
     /// Answered, forgotten, or never filled.
     #[default]
     Empty,
@@ -84,6 +85,15 @@ impl Default for Waiting<'_> {
     }
 }
 
+impl<'c> From<Pending<'c>> for Held<'c> {
+    fn from(p: Pending<'c>) -> Self {
+        match p {
+            Pending { method: Cow::Borrowed(method), tool: None, source: None } => Held::Method(method),
+            p => Held::Full(Box::new(p)),
+        }
+    }
+}
+
 impl<'c> Waiting<'c> {
     /// The first request still in the window.
     fn low(&self) -> u64 {
@@ -103,15 +113,11 @@ impl<'c> Waiting<'c> {
     }
 
     /// A request of id `key` now waits; the one a window before it is forgotten.
-    pub(super) fn push(&mut self, key: IdKey, p: Pending<'c>) {
+    pub(super) fn push(&mut self, key: IdKey, held: Held<'c>) {
         if self.slots.is_empty() {
             self.slots = std::iter::repeat_with(Slot::default).take(PENDING_WINDOW).collect();
             self.latest.reserve(SWEEP_AT);
         }
-        let held = match p {
-            Pending { method: Cow::Borrowed(method), tool: None, source: None } => Held::Method(method),
-            p => Held::Full(Box::new(p)),
-        };
         // The slot's request, a window before, is forgotten.
         self.slots[(self.next % PENDING_WINDOW as u64) as usize] = Slot { prev: NONE, held, key };
         self.next += 1;
@@ -229,7 +235,7 @@ mod tests {
                         _ => Pending { method: Cow::Borrowed(method), tool: None, source: None },
                     };
                     model.0.push((key.clone(), shown(&p), false));
-                    waiting.push(key, p);
+                    waiting.push(key, p.into());
                 } else {
                     // Often the id of a request at the edge of the window (2 in it, 3 out).
                     if let Some(at) = edge.filter(|_| rng.below(3) == 0) {
@@ -260,10 +266,10 @@ mod tests {
         let w = PENDING_WINDOW;
         for (later, answers) in [(w - 2, &["b", "a"][..]), (w - 1, &["b"]), (w, &[])] {
             let mut waiting = Waiting::default();
-            waiting.push(first.clone(), p("a"));
-            waiting.push(first.clone(), Pending { tool: Some("t".into()), ..p("b") });
+            waiting.push(first.clone(), p("a").into());
+            waiting.push(first.clone(), Pending { tool: Some("t".into()), ..p("b") }.into());
             for n in 0..later {
-                waiting.push(id(n), p("ping"));
+                waiting.push(id(n), p("ping").into());
             }
             let got: Vec<_> = std::iter::from_fn(|| waiting.answer(&first).map(|p| p.method)).collect();
             assert_eq!(got, answers, "{later} later requests");
@@ -271,7 +277,7 @@ mod tests {
             assert!(waiting.answer(&id(later - 1)).is_none());
             waiting.clear();
             assert!(waiting.answer(&id(later - 2)).is_none());
-            waiting.push(id(later - 2), p("again"));
+            waiting.push(id(later - 2), p("again").into());
             assert_eq!(waiting.answer(&id(later - 2)).map(|p| p.method), Some(Cow::Borrowed("again")));
         }
     }
