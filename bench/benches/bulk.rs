@@ -189,8 +189,8 @@ fn traffic(catalog: &Catalog, file: &[u8], jobs: usize) -> usize {
     let mut sink = std::io::sink();
     let mut summary = Summary::default();
     let batches = LineBatches::new(file, usize::MAX);
-    each_batch(batches, usize::MAX, BATCH_BYTES, |lines| {
-        traffic.lines("cap.jsonl", lines, jobs, |j| {
+    each_batch(batches, usize::MAX, BATCH_BYTES, |lines, read_ahead| {
+        traffic.lines("cap.jsonl", lines, jobs, read_ahead, |j| {
             summary.add(&j);
             if !j.report.is_valid() {
                 write_text(&mut sink, &j)?;

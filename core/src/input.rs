@@ -124,6 +124,40 @@ impl<R: Read> LineBatches<R> {
     /// The next lines, at least one and at most `max_lines` or about
     /// `max_bytes` of them (a longer line comes alone); empty at the end.
     pub fn next_batch(&mut self, max_lines: usize, max_bytes: usize) -> Result<Vec<(usize, &[u8])>, BatchError> {
+        let mut spans = Vec::new();
+        self.next_spans(max_lines, max_bytes, &mut spans)?;
+        Ok(spans.into_iter().map(|(number, start, end)| (number, &self.buf[start..end])).collect())
+    }
+
+    /// The next batch into `out`, which takes the buffer the batch was read
+    /// into (no copy: the unread bytes after it, a partial line at most
+    /// but for the last batch's cap, move to `out`'s old buffer, where
+    /// reading goes on). `false` at the end.
+    fn next_owned(&mut self, max_lines: usize, max_bytes: usize, out: &mut OwnedBatch) -> Result<bool, BatchError> {
+        out.spans.clear();
+        self.next_spans(max_lines, max_bytes, &mut out.spans)?;
+        if out.spans.is_empty() {
+            return Ok(false);
+        }
+        std::mem::swap(&mut self.buf, &mut out.bytes);
+        let unread = &out.bytes[self.start..self.end];
+        // A reused buffer keeps its length: only a new one is zeroed.
+        if self.buf.len() < unread.len() {
+            self.buf.resize(unread.len(), 0);
+        }
+        self.buf[..unread.len()].copy_from_slice(unread);
+        (self.start, self.end) = (0, unread.len());
+        Ok(true)
+    }
+
+    /// The next batch as `(number, start, end)` spans of `buf`, pushed onto
+    /// `lines` (none at the end).
+    fn next_spans(
+        &mut self,
+        max_lines: usize,
+        max_bytes: usize,
+        lines: &mut Vec<(usize, usize, usize)>,
+    ) -> Result<(), BatchError> {
         if let Some(n) = self.too_long {
             return Err(BatchError::TooLong(n));
         }
@@ -159,8 +193,6 @@ impl<R: Read> LineBatches<R> {
                 }
             }
         }
-        // About one line per 128 bytes: few reallocations.
-        let mut lines = Vec::with_capacity(max_bytes.min(1 << 26) / 128);
         let (buf, end, cap) = (&self.buf[..self.end], self.end, self.cap);
         let mut at = self.start;
         let mut taken = 0;
@@ -185,7 +217,7 @@ impl<R: Read> LineBatches<R> {
                 break;
             }
             self.number += 1;
-            lines.push((self.number, &buf[at..stop]));
+            lines.push((self.number, at, stop));
             taken += next - at;
             at = next;
         }
@@ -195,8 +227,16 @@ impl<R: Read> LineBatches<R> {
                 return Err(BatchError::TooLong(n));
             }
         }
-        Ok(lines)
+        Ok(())
     }
+}
+
+/// A batch of lines that owns its buffer: `spans` are `(number, start,
+/// end)` of `bytes`.
+#[derive(Default)]
+struct OwnedBatch {
+    bytes: Vec<u8>,
+    spans: Vec<(usize, usize, usize)>,
 }
 
 /// Why [`each_batch`] stopped early.
@@ -211,20 +251,45 @@ pub enum EachBatchError<E> {
 
 /// Hands every batch of `batches` to `each`, in order, until the input
 /// ends: the one reading loop of the bulk commands and their benchmark.
-/// (Reading the next batch on a thread of its own while `each` judges this
-/// one was measured slower on two cores: BENCHMARKS.md, issue 14.)
+///
+/// `each` also gets a way to read the next batch ahead, into a buffer of
+/// its own, while it still works on this one: a caller that keeps other
+/// threads busy calls it on its own thread meanwhile (`traffic` on more
+/// than one job), so that the other threads need not wait for the read
+/// (30 ms to 45 ms of the 400k capture's 250 ms on two cores,
+/// BENCHMARKS.md, issue 14). Calling it more than once reads no further;
+/// not calling it, the next batch is read after `each` returns. (A thread
+/// that only reads was measured no faster: on two cores it takes time
+/// from the threads that judge.)
 pub fn each_batch<R: Read, E>(
     mut batches: LineBatches<R>,
     max_lines: usize,
     max_bytes: usize,
-    mut each: impl FnMut(&[(usize, &[u8])]) -> Result<(), E>,
+    mut each: impl FnMut(&[(usize, &[u8])], &mut dyn FnMut()) -> Result<(), E>,
 ) -> Result<(), EachBatchError<E>> {
+    // Three buffers turn: the batch handed on, the batch read ahead, and
+    // the reader's.
+    let (mut this, mut next) = (OwnedBatch::default(), OwnedBatch::default());
+    let mut read = batches.next_owned(max_lines, max_bytes, &mut this);
     loop {
-        let lines = batches.next_batch(max_lines, max_bytes).map_err(EachBatchError::Read)?;
-        if lines.is_empty() {
+        if !read.map_err(EachBatchError::Read)? {
             return Ok(());
         }
-        each(&lines).map_err(EachBatchError::Each)?;
+        let lines: Vec<(usize, &[u8])> =
+            this.spans.iter().map(|&(number, start, end)| (number, &this.bytes[start..end])).collect();
+        let mut ahead = None;
+        let mut read_ahead = || {
+            if ahead.is_none() {
+                ahead = Some(batches.next_owned(max_lines, max_bytes, &mut next));
+            }
+        };
+        each(&lines, &mut read_ahead).map_err(EachBatchError::Each)?;
+        drop(lines);
+        read = match ahead {
+            Some(read) => read,
+            None => batches.next_owned(max_lines, max_bytes, &mut next),
+        };
+        std::mem::swap(&mut this, &mut next);
     }
 }
 
@@ -413,12 +478,27 @@ mod tests {
 
     /// What [`each_batch`] hands on: the numbered lines, then the line over
     /// the cap; `stop_after`: `each` fails on that batch.
-    fn handed(input: &[u8], cap: usize, step: usize, max_bytes: usize, stop_after: Option<usize>) -> Handed {
+    /// `ahead`: `each` reads the next batch ahead first (twice), and holds
+    /// on to this one's lines until it returns.
+    fn handed(
+        input: &[u8],
+        cap: usize,
+        step: usize,
+        max_bytes: usize,
+        stop_after: Option<usize>,
+        ahead: bool,
+    ) -> Handed {
         let mut out = Vec::new();
         let mut calls = 0;
         let batches = LineBatches::new(Trickle(input, step), cap);
-        let result = each_batch(batches, usize::MAX, max_bytes, |lines| {
+        let result = each_batch(batches, usize::MAX, max_bytes, |lines, read_ahead| {
             assert!(!lines.is_empty());
+            let before: Vec<(usize, Vec<u8>)> = lines.iter().map(|&(n, l)| (n, l.to_vec())).collect();
+            if ahead {
+                read_ahead();
+                read_ahead();
+            }
+            assert_eq!(lines.iter().map(|&(n, l)| (n, l.to_vec())).collect::<Vec<_>>(), before);
             calls += 1;
             out.extend(lines.iter().map(|&(n, l)| (n, l.to_vec())));
             if Some(calls) == stop_after {
@@ -436,7 +516,8 @@ mod tests {
     }
 
     /// `each_batch` hands on every line once, in order, a line over the cap
-    /// after the lines before it, and nothing more once `each` fails.
+    /// after the lines before it, and nothing more once `each` fails,
+    /// whether `each` reads the next batch ahead or not.
     #[test]
     fn each_batch_hands_on_every_line_once() {
         let big: Vec<u8> = (0..60_000)
@@ -448,15 +529,19 @@ mod tests {
         for (input, cap) in [(&big[..], 1 << 10), (&over[..], 1 << 12), (&b"a\n\nb"[..], 4), (&b""[..], 4)] {
             let want = one_by_one(input, cap);
             for (step, max_bytes) in [(1 << 20, 1 << 16), (7000, 1 << 16), (333, 1 << 12)] {
-                let (lines, over, stopped) = handed(input, cap, step, max_bytes, None);
-                assert_eq!((&lines, over, stopped), (&want.0, want.1, false), "step {step}");
+                for ahead in [false, true] {
+                    let (lines, over, stopped) = handed(input, cap, step, max_bytes, None, ahead);
+                    assert_eq!((&lines, over, stopped), (&want.0, want.1, false), "step {step}, ahead {ahead}");
+                }
             }
         }
         // `each` fails on the third batch: the lines of three batches, no more.
-        let (lines, over, stopped) = handed(&big, 1 << 10, 7000, 1 << 16, Some(3));
-        assert!(stopped && over.is_none());
-        assert!(lines.len() > 3 * 100 && lines.len() < 60_000, "{}", lines.len());
-        assert_eq!(lines[..], one_by_one(&big, 1 << 10).0[..lines.len()]);
+        for ahead in [false, true] {
+            let (lines, over, stopped) = handed(&big, 1 << 10, 7000, 1 << 16, Some(3), ahead);
+            assert!(stopped && over.is_none());
+            assert!(lines.len() > 3 * 100 && lines.len() < 60_000, "{}", lines.len());
+            assert_eq!(lines[..], one_by_one(&big, 1 << 10).0[..lines.len()]);
+        }
     }
 
     fn lines(input: &[u8], cap: usize) -> Vec<(Line, Vec<u8>)> {

@@ -707,20 +707,28 @@ fn lines_on_threads_agree_with_line_by_line() {
                 got.push(shown(j));
                 Ok::<_, ()>(())
             };
-            t.lines("cap.jsonl", part, jobs, each).expect("nothing fails");
+            let mut meanwhile = 0;
+            t.lines("cap.jsonl", part, jobs, || meanwhile += 1, each).expect("nothing fails");
+            assert_eq!(meanwhile, 1, "meanwhile runs once");
         }
         assert_eq!(got, expected, "{jobs} jobs, batches of {batch}");
         // The first error of `each` stops the verdicts there.
         let mut t = Traffic::new("mcp", "mcp@2025-06-18", catalog, Some(tools));
         let mut given = 0;
-        let stopped = t.lines("cap.jsonl", &lines[..batch.max(100)], jobs, |_| {
-            given += 1;
-            if given == 40 {
-                Err(given)
-            } else {
-                Ok(())
-            }
-        });
+        let stopped = t.lines(
+            "cap.jsonl",
+            &lines[..batch.max(100)],
+            jobs,
+            || {},
+            |_| {
+                given += 1;
+                if given == 40 {
+                    Err(given)
+                } else {
+                    Ok(())
+                }
+            },
+        );
         assert_eq!((stopped, given), (Err(40), 40), "{jobs} jobs");
     }
 }

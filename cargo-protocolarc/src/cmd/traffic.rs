@@ -194,8 +194,8 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     let mut progress = Progress::new("traffic");
     for file in &files {
         traffic.start_file();
-        let read = each_batch(file, limits, |lines, bytes| {
-            traffic.lines(&file.label, lines, jobs, |j| {
+        let read = each_batch(file, limits, |lines, bytes, read_ahead| {
+            traffic.lines(&file.label, lines, jobs, read_ahead, |j| {
                 // Output and progress may share a terminal: one at a time.
                 if sink.shows(&j) {
                     progress.hide();
@@ -449,19 +449,20 @@ fn each_line(
 const BATCH_BYTES: usize = 4 << 20;
 
 /// Hands the lines of `file` to `each` a batch at a time, as `(LINE, bytes)`
-/// with the batch's byte count, each line read within the line cap (a
-/// longer line is an input error, after the lines before it are handed on).
+/// with the batch's byte count and a way to read the next batch ahead,
+/// each line read within the line cap (a longer line is an input error,
+/// after the lines before it are handed on).
 fn each_batch(
     file: &EnvelopeFile,
     limits: Limits,
-    mut each: impl FnMut(&[(usize, &[u8])], usize) -> Result<(), Failure>,
+    mut each: impl FnMut(&[(usize, &[u8])], usize, &mut dyn FnMut()) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let shown = file.path.display().to_string();
     let cannot = |e: std::io::Error| Failure::Input(format!("{shown}: cannot read: {}", crate::io_reason(&e)));
     let batches = LineBatches::new(File::open(&file.path).map_err(cannot)?, limits.max_line);
-    let read = input::each_batch(batches, usize::MAX, BATCH_BYTES, |lines| {
+    let read = input::each_batch(batches, usize::MAX, BATCH_BYTES, |lines, read_ahead| {
         let bytes = lines.iter().map(|(_, l)| l.len() + 1).sum();
-        each(lines, bytes)
+        each(lines, bytes, read_ahead)
     });
     match read {
         Ok(()) => Ok(()),

@@ -327,6 +327,10 @@ impl<'c> Traffic<'c> {
     /// `FILE:LINE`, on up to `jobs` threads, giving each verdict to `each`:
     /// the verdicts of [`Traffic::line`] on each line in turn, in the same
     /// order, whatever `jobs`. Stops at the first error of `each`.
+    /// `meanwhile` runs once on this thread: while the other threads judge
+    /// (reading the next lines ahead, `input::each_batch`), or after the
+    /// verdicts on one thread (not after an error of `each`, unless it ran
+    /// before it).
     ///
     /// On one thread each message is parsed, paired and judged in turn. On
     /// more, the lines are cut into runs that the threads (this one
@@ -341,6 +345,7 @@ impl<'c> Traffic<'c> {
         file: &'a str,
         lines: &[(usize, &'a [u8])],
         jobs: usize,
+        meanwhile: impl FnOnce(),
         mut each: impl FnMut(Judged<'a>) -> Result<(), E>,
     ) -> Result<(), E>
     where
@@ -360,9 +365,10 @@ impl<'c> Traffic<'c> {
                     return Err(e);
                 }
             }
+            meanwhile();
             return Ok(());
         }
-        threads::in_order(&self.router, &mut self.pending, file, lines, jobs, each)
+        threads::in_order(&self.router, &mut self.pending, file, lines, jobs, meanwhile, each)
     }
 }
 

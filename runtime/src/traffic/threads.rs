@@ -119,8 +119,10 @@ pub(super) fn in_order<'a, 'c: 'a, E>(
     file: &'a str,
     lines: &[(usize, &'a [u8])],
     jobs: usize,
+    meanwhile: impl FnOnce(),
     mut each: impl FnMut(Judged<'a>) -> Result<(), E>,
 ) -> Result<(), E> {
+    let mut meanwhile = Some(meanwhile);
     let size = lines.len().div_ceil(jobs * RUNS_PER_JOB).max(16);
     let runs: Vec<&[(usize, &'a [u8])]> = lines.chunks(size).collect();
     let n = runs.len();
@@ -217,7 +219,12 @@ pub(super) fn in_order<'a, 'c: 'a, E>(
                 paired += 1;
                 continue;
             }
-            // Work of its own while the runs it waits for are out.
+            // Work of its own while the runs it waits for are out: the
+            // caller's first (its next lines, read while the threads judge).
+            if let Some(f) = meanwhile.take() {
+                f();
+                continue;
+            }
             if let Some((i, mut part)) = close_one() {
                 part.close(router);
                 state[i] = Run::Closed(part);
@@ -237,6 +244,9 @@ pub(super) fn in_order<'a, 'c: 'a, E>(
         // The other threads stop: nothing more to parse, the queue closed.
         taken.store(n, Ordering::Relaxed);
         drop(closing);
+        if let (Ok(()), Some(f)) = (&out, meanwhile) {
+            f();
+        }
         out
     })
 }
