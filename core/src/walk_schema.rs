@@ -179,20 +179,16 @@ impl TopMembers {
 }
 
 /// Verdicts by (node, value offset): the first [`Verdicts::INLINE`] in a
-/// fixed array searched linearly (a body has few membership tests: no
-/// hashing, no allocation), the rest in a hash map.
+/// short list searched linearly (a body has few membership tests: no
+/// hashing), the rest in a hash map. The list is allocated at its first
+/// verdict, once: most bodies (a `tools/call` request) record none, and a
+/// fixed array zeroed per walk cost them a `memset` of 384 bytes each.
 /// A verdict is the offset where the value ends when it is valid (a value
 /// never ends at 0), 0 when it is not.
+#[derive(Default)]
 pub(crate) struct Verdicts {
-    len: usize,
-    inline: [(Id, usize, usize); Verdicts::INLINE],
+    inline: Vec<(Id, usize, usize)>,
     more: HashMap<(Id, usize), usize>,
-}
-
-impl Default for Verdicts {
-    fn default() -> Self {
-        Verdicts { len: 0, inline: [(0, 0, 0); Verdicts::INLINE], more: HashMap::new() }
-    }
 }
 
 impl Verdicts {
@@ -200,7 +196,7 @@ impl Verdicts {
 
     #[inline]
     fn get(&self, id: Id, start: usize) -> Option<usize> {
-        if let Some(&(_, _, v)) = self.inline[..self.len].iter().find(|(i, s, _)| *i == id && *s == start) {
+        if let Some(&(_, _, v)) = self.inline.iter().find(|(i, s, _)| *i == id && *s == start) {
             return Some(v);
         }
         if self.more.is_empty() {
@@ -211,9 +207,11 @@ impl Verdicts {
 
     #[inline]
     fn insert(&mut self, id: Id, start: usize, v: usize) {
-        if self.len < Verdicts::INLINE {
-            self.inline[self.len] = (id, start, v);
-            self.len += 1;
+        if self.inline.len() < Verdicts::INLINE {
+            if self.inline.capacity() == 0 {
+                self.inline.reserve_exact(Verdicts::INLINE);
+            }
+            self.inline.push((id, start, v));
         } else {
             self.more.insert((id, start), v);
         }

@@ -182,3 +182,60 @@ pub fn write_json_end(w: &mut dyn Write, any: bool, summary: &Summary, error: Op
     }
     w.write_all(b"}\n")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::traffic::Traffic;
+    use crate::{Catalog, ContractSpec};
+
+    /// The text verdict written in pieces reads as the same text written
+    /// through `fmt` would: a pre-release revision with build metadata, a
+    /// batch element, an unprintable file label, and a long finding.
+    #[test]
+    fn text_verdicts_read_as_their_formatted_form() {
+        let key = "k".repeat(700);
+        let spec = format!(
+            r#"{{"name": "mcp.ping.request", "revision": "1.2.3-beta.1+build.5",
+                "schema": {{"type": "object", "required": ["{key}"]}}}}"#
+        );
+        let ping = ContractSpec::from_slice(spec.as_bytes(), "ping.json").unwrap();
+        let catalog = Catalog::from_entries(vec![("ping.json".into(), ping)]).unwrap();
+        let mut traffic = Traffic::new("mcp", "mcp@1", &catalog, None);
+        let mut judged = Vec::new();
+        traffic
+            .lines(
+                "cap\tture.jsonl",
+                &[(123_456, &br#"[{"jsonrpc": "2.0", "method": "ping"}, 7]"#[..])],
+                1,
+                || {},
+                |j| {
+                    judged.push(j);
+                    Ok::<_, ()>(())
+                },
+            )
+            .unwrap();
+        let mut got = Vec::new();
+        for j in &judged {
+            write_text(&mut got, j).unwrap();
+        }
+        let mut want = String::new();
+        for j in &judged {
+            let contracts: Vec<String> =
+                j.contracts.iter().map(|c| format!("{}@{}", super::super::one_line(c.name()), c.revision())).collect();
+            let shown = if contracts.is_empty() { "(unrouted)".to_string() } else { contracts.join(" + ") };
+            let verdict = if j.report.is_valid() { "PASS" } else { "FAIL" };
+            want.push_str(&format!("[{verdict}] {shown} <- {}\n", super::super::one_line(&j.source.to_string())));
+            for f in j.report.findings() {
+                want.push_str(&format!("  {f}\n"));
+            }
+        }
+        assert_eq!(String::from_utf8(got).unwrap(), want);
+        assert!(
+            want.starts_with("[FAIL] mcp.ping.request@1.2.3-beta.1+build.5 <- cap\\tture.jsonl:123456[0]\n"),
+            "{want}"
+        );
+        assert!(want.contains(&format!("  ERROR field.required {key}: ")), "{want}");
+        assert!(want.contains("[FAIL] (unrouted) <- cap\\tture.jsonl:123456[1]\n"), "{want}");
+    }
+}
