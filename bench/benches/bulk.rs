@@ -233,15 +233,18 @@ fn main() {
         // job; `valid2`: the valid capture on two jobs; `floor` and
         // `invalid-floor`: the floor on either capture (instruction counts
         // of a candidate and of its floor give a ratio that does not drift).
+        // `BULK_PASSES=N`: N passes instead of 3 (the difference of two
+        // counts is N passes without the captures' generation).
+        let passes = std::env::var("BULK_PASSES").ok().and_then(|n| n.parse().ok()).unwrap_or(3);
         let file = if what == "invalid" || what == "invalid-floor" { &invalid } else { &big };
         if what == "floor" || what == "invalid-floor" {
-            for _ in 0..3 {
+            for _ in 0..passes {
                 black_box(floor(file));
             }
             return;
         }
         let jobs = if what == "valid2" { 2 } else { 1 };
-        for _ in 0..3 {
+        for _ in 0..passes {
             black_box(traffic(&catalog, file, jobs));
         }
         return;
