@@ -31,6 +31,14 @@ impl Severity {
         }
     }
 
+    /// `ERROR` / `WARNING`: how a finding's text line starts.
+    pub fn label(self) -> &'static str {
+        match self {
+            Severity::Error => "ERROR",
+            Severity::Warning => "WARNING",
+        }
+    }
+
     fn rank(self) -> u8 {
         match self {
             Severity::Error => 0,
@@ -112,11 +120,7 @@ impl Finding {
 impl fmt::Display for Finding {
     /// `ERROR field.enum method: value 'x' not in {'y'}`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sev = match self.severity {
-            Severity::Error => "ERROR",
-            Severity::Warning => "WARNING",
-        };
-        write!(f, "{sev} {} {}: {}", self.rule, self.field, self.message)
+        write!(f, "{} {} {}: {}", self.severity.label(), self.rule, self.field, self.message)
     }
 }
 

@@ -687,6 +687,42 @@ fn traffic_jobs_are_byte_identical_to_one_job() {
     assert_eq!(zero.code, 3);
 }
 
+/// Across the CLI's batches (4 MiB each: this capture spans three), with
+/// the next batch read ahead while one is judged and responses paired with
+/// requests of an earlier batch, `--jobs N` still prints what one job does.
+#[test]
+fn traffic_jobs_agree_across_batches() {
+    let dir = catalog("traffic-jobs-batches");
+    let capture = mixed_capture(150_000);
+    assert!(capture.len() > 2 * (4 << 20) + 1000, "{} bytes: three batches", capture.len());
+    write_files(&dir, &[("cap.jsonl", capture.as_bytes())]);
+    let run = |jobs: &str| {
+        let mut args = vec!["traffic", "cap.jsonl", "--tools", "tools", "--jobs", jobs];
+        args.extend_from_slice(P);
+        run_in(bin!(), &dir, &args)
+    };
+    let one = run("1");
+    assert_eq!(one.code, 1, "{}", one.stderr);
+    // Every line has its verdict, the last one included, and responses of
+    // the second and third batches found their requests.
+    assert!(one.stdout.contains(" <- cap.jsonl:150000\n"), "{}", &one.stdout[one.stdout.len() - 300..]);
+    let paired = |from: usize| {
+        one.stdout
+            .lines()
+            .filter(|l| {
+                l.starts_with("[PASS] mcp.tools/call.response@2025.6.18 + weather.get_weather.output@1.0.0 <- ")
+            })
+            .filter_map(|l| l.rsplit(':').next()?.parse::<usize>().ok())
+            .filter(|&n| n > from)
+            .count()
+    };
+    assert!(paired(100_000) > 1_000, "{}", paired(100_000));
+    for jobs in ["2", "3"] {
+        let many = run(jobs);
+        assert_eq!((many.code, &many.stdout, &many.stderr), (one.code, &one.stdout, &one.stderr), "--jobs {jobs}");
+    }
+}
+
 /// The library: `Traffic::lines` on any jobs and any split into batches
 /// gives what `Traffic::line` gives line by line.
 #[test]

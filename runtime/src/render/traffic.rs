@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::report::{Finding, Severity};
+use crate::report::Finding;
 use crate::traffic::Judged;
 
 /// `[PASS] mcp.ping.request@2025.6.18 <- capture.jsonl:3` (the contracts
@@ -44,11 +44,7 @@ pub fn write_text(w: &mut dyn Write, j: &Judged) -> io::Result<()> {
     w.write_all(b"\n")?;
     for f in j.report.findings() {
         // `Finding`'s `Display`, in pieces.
-        w.write_all(match f.severity() {
-            Severity::Error => b"  ERROR ",
-            Severity::Warning => b"  WARNING ",
-        })?;
-        for piece in [f.rule(), " ", f.field(), ": ", f.message(), "\n"] {
+        for piece in ["  ", f.severity().label(), " ", f.rule(), " ", f.field(), ": ", f.message(), "\n"] {
             w.write_all(piece.as_bytes())?;
         }
     }

@@ -191,13 +191,15 @@ pub(super) fn in_order<'a, 'c: 'a, E>(
             }
             // The finished runs, handed on in order.
             let mut failed = None;
-            while given < paired && matches!(state[given], Run::Closed(_)) {
-                let Run::Closed(part) = std::mem::replace(&mut state[given], Run::Given) else { break };
-                given += 1;
-                if let Some(e) = part.judged.into_iter().find_map(|j| each(j).err()) {
-                    failed = Some(e);
-                    break;
+            while given < paired && failed.is_none() {
+                match std::mem::replace(&mut state[given], Run::Given) {
+                    Run::Closed(part) => failed = part.judged.into_iter().find_map(|j| each(j).err()),
+                    other => {
+                        state[given] = other;
+                        break;
+                    }
                 }
+                given += 1;
             }
             if let Some(e) = failed {
                 break Err(e);
@@ -206,18 +208,22 @@ pub(super) fn in_order<'a, 'c: 'a, E>(
                 break Ok(());
             }
             // The next run in order, paired as soon as it is parsed.
-            if paired < n && matches!(state[paired], Run::Parsed(_)) {
-                let Run::Parsed(mut part) = std::mem::replace(&mut state[paired], Run::Closing) else { break Ok(()) };
-                if part.pair(pending) == 0 {
-                    // No result to judge: its error responses finish here.
-                    part.close(router);
-                    state[paired] = Run::Closed(part);
-                } else {
-                    // Any free thread judges its results (this one too).
-                    let _ = closing.send((paired, part));
+            if paired < n {
+                match std::mem::replace(&mut state[paired], Run::Closing) {
+                    Run::Parsed(mut part) => {
+                        if part.pair(pending) == 0 {
+                            // No result to judge: its error responses finish here.
+                            part.close(router);
+                            state[paired] = Run::Closed(part);
+                        } else {
+                            // Any free thread judges its results (this one too).
+                            let _ = closing.send((paired, part));
+                        }
+                        paired += 1;
+                        continue;
+                    }
+                    other => state[paired] = other,
                 }
-                paired += 1;
-                continue;
             }
             // Work of its own while the runs it waits for are out: the
             // caller's first (its next lines, read while the threads judge).
