@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use protocolarc::input::{each_batch, LineBatches};
 use protocolarc::render::traffic::{write_text, Summary};
-use protocolarc::traffic::Traffic;
+use protocolarc::traffic::{batch_bytes, Traffic};
 use protocolarc::Catalog;
 use serde::de::IgnoredAny;
 
@@ -33,9 +33,6 @@ const LINES: usize = 400_000;
 const INVALID_LINES: usize = 100_000;
 /// Rounds of interleaved timings.
 const ROUNDS: usize = 7;
-/// The CLI's batch, cut by bytes alone (`BATCH_BYTES` in
-/// `cargo-protocolarc/src/cmd/traffic.rs`).
-const BATCH_BYTES: usize = 4 << 20;
 
 /// A small deterministic generator (xorshift64*).
 struct Rng(u64);
@@ -189,7 +186,7 @@ fn traffic(catalog: &Catalog, file: &[u8], jobs: usize) -> usize {
     let mut sink = std::io::sink();
     let mut summary = Summary::default();
     let batches = LineBatches::new(file, usize::MAX);
-    each_batch(batches, usize::MAX, BATCH_BYTES, |lines, read_ahead| {
+    each_batch(batches, usize::MAX, batch_bytes(jobs), |lines, read_ahead| {
         traffic.lines("cap.jsonl", lines, jobs, read_ahead, |j| {
             summary.add(&j);
             if !j.report.is_valid() {

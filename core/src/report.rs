@@ -4,6 +4,7 @@
 //! (severity, error first, then field, then rule). It is plain data; rendering
 //! lives in `render`.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -59,12 +60,13 @@ pub struct Finding {
     severity: Severity,
     rule: &'static str,
     field: String,
-    message: String,
+    /// A fixed sentence (`required field is missing`) is not copied.
+    message: Cow<'static, str>,
 }
 
 impl Finding {
     /// A finding of `rule`, with the rule's severity.
-    pub fn new(rule: &'static Rule, field: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn new(rule: &'static Rule, field: impl Into<String>, message: impl Into<Cow<'static, str>>) -> Self {
         Finding { severity: rule.severity, rule: rule.id, field: field.into(), message: message.into() }
     }
 

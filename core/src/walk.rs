@@ -24,6 +24,7 @@
 //! the `uniqueItems` arrays being read share two stacks, reused from call to
 //! call through a thread-local pool.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -136,12 +137,13 @@ pub(crate) trait Mode {
     /// Quick mode gives up (collect mode never does).
     fn give_up() -> Self::Stop;
 
-    /// A rule failed at `path`; `message` is called only if a finding is made.
-    fn fault(
+    /// A rule failed at `path`; `message` is called only if a finding is
+    /// made (a fixed sentence is not copied: `Into<Cow<'static, str>>`).
+    fn fault<T: Into<Cow<'static, str>>>(
         &mut self,
         rule: &'static Rule,
         path: &Path<'_, '_>,
-        message: impl FnOnce() -> String,
+        message: impl FnOnce() -> T,
     ) -> Result<(), Self::Stop>;
 
     /// The walk is about to nest past [`MAX_DEPTH`] at `path`.
@@ -172,11 +174,11 @@ impl Mode for Collect {
     }
 
     #[inline]
-    fn fault(
+    fn fault<T: Into<Cow<'static, str>>>(
         &mut self,
         rule: &'static Rule,
         path: &Path<'_, '_>,
-        message: impl FnOnce() -> String,
+        message: impl FnOnce() -> T,
     ) -> Result<(), Stop> {
         record(&mut self.findings, rule, path, message);
         Ok(())
@@ -207,7 +209,12 @@ impl Mode for Quick {
     }
 
     #[inline(always)]
-    fn fault(&mut self, _: &'static Rule, _: &Path<'_, '_>, _: impl FnOnce() -> String) -> Result<(), Fail> {
+    fn fault<T: Into<Cow<'static, str>>>(
+        &mut self,
+        _: &'static Rule,
+        _: &Path<'_, '_>,
+        _: impl FnOnce() -> T,
+    ) -> Result<(), Fail> {
         Err(Fail)
     }
 
@@ -248,10 +255,7 @@ impl Path<'_, '_> {
     fn write_key(&self, out: &mut String, key: &str) {
         self.write(out);
         let first = matches!(self, Path::Root);
-        // Most keys are printable ASCII without a path character: plain
-        // (`contract::is_plain_key` says so too), checked byte by byte.
-        let plain = |b: u8| matches!(b, 0x20..=0x7e) && !matches!(b, b'.' | b'[' | b']' | b'{' | b'}' | b'"' | b'\\');
-        if !key.is_empty() && key.bytes().all(plain) {
+        if !key.is_empty() && key.bytes().all(plain_byte) {
             if !first {
                 out.push('.');
             }
@@ -264,6 +268,19 @@ impl Path<'_, '_> {
     fn write(&self, out: &mut String) {
         match self {
             Path::Root => {}
+            // A plain key read as it is (ASCII: each byte is its character),
+            // without decoding or a UTF-8 check.
+            Path::Key(parent, key)
+                if !key.is_escaped() && !key.raw().is_empty() && key.raw().iter().all(|&b| plain_byte(b)) =>
+            {
+                parent.write(out);
+                if !matches!(parent, Path::Root) {
+                    out.push('.');
+                }
+                // SAFETY: every byte is printable ASCII (`plain_byte`), so the
+                // string stays valid UTF-8.
+                unsafe { out.as_mut_vec() }.extend_from_slice(key.raw());
+            }
             Path::Key(parent, key) => parent.write_key(out, &key.decode()),
             Path::Name(parent, key) => parent.write_key(out, key),
             Path::Index(parent, i) => {
@@ -273,6 +290,12 @@ impl Path<'_, '_> {
             }
         }
     }
+}
+
+/// Whether `b` may stand in a plain path key: printable ASCII without a
+/// path character (most keys; `contract::is_plain_key` agrees).
+fn plain_byte(b: u8) -> bool {
+    matches!(b, 0x20..=0x7e) && !matches!(b, b'.' | b'[' | b']' | b'{' | b'}' | b'"' | b'\\')
 }
 
 /// Which of a node's children an object has shown (bits in a word up to
@@ -621,9 +644,9 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
                 }
                 None => {
                     if node.is_some_and(|n| n.closed) {
-                        self.mode.fault(rules::FIELD_ADDITIONAL_PROPERTIES, here, || closed::MESSAGE.to_string())?;
+                        self.mode.fault(rules::FIELD_ADDITIONAL_PROPERTIES, here, || closed::MESSAGE)?;
                     } else if strict {
-                        self.mode.fault(rules::FIELD_UNKNOWN, here, || unknown::MESSAGE.to_string())?;
+                        self.mode.fault(rules::FIELD_UNKNOWN, here, || unknown::MESSAGE)?;
                     }
                     self.skip(here, depth + 1)?;
                 }
@@ -633,7 +656,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         for (i, child) in children.iter().enumerate() {
             if child.node.required && !seen.get(i) {
                 let missing = Path::Name(path, &child.key);
-                self.mode.fault(rules::FIELD_REQUIRED, &missing, || required::MESSAGE.to_string())?;
+                self.mode.fault(rules::FIELD_REQUIRED, &missing, || required::MESSAGE)?;
             }
         }
         Ok(())
@@ -641,7 +664,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
 
     /// `json.duplicate_key` at `here`; the repeated value is read unchecked.
     fn repeated(&mut self, here: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
-        self.mode.fault(rules::JSON_DUPLICATE_KEY, here, || duplicate::MESSAGE.to_string())?;
+        self.mode.fault(rules::JSON_DUPLICATE_KEY, here, || duplicate::MESSAGE)?;
         self.skip(here, depth + 1)?;
         Ok(())
     }
@@ -830,11 +853,11 @@ fn same_key(a: &Str<'_>, b: &Str<'_>) -> bool {
 
 /// A finding at `path` written into `findings`: what every collecting mode does.
 #[inline]
-pub(crate) fn record(
+pub(crate) fn record<T: Into<Cow<'static, str>>>(
     findings: &mut Vec<Finding>,
     rule: &'static Rule,
     path: &Path<'_, '_>,
-    message: impl FnOnce() -> String,
+    message: impl FnOnce() -> T,
 ) {
     findings.push(Finding::new(rule, path.render(), message()));
 }

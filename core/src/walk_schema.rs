@@ -24,6 +24,7 @@
 //! the first fault and allocates nothing but the memo (every membership
 //! test, and `passes`).
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -54,7 +55,12 @@ impl Mode for First {
     }
 
     #[inline(always)]
-    fn fault(&mut self, _: &'static Rule, _: &Path<'_, '_>, _: impl FnOnce() -> String) -> Result<(), Fail> {
+    fn fault<T: Into<Cow<'static, str>>>(
+        &mut self,
+        _: &'static Rule,
+        _: &Path<'_, '_>,
+        _: impl FnOnce() -> T,
+    ) -> Result<(), Fail> {
         Err(Fail)
     }
 
@@ -87,11 +93,11 @@ impl Mode for Lean {
     }
 
     #[inline]
-    fn fault(
+    fn fault<T: Into<Cow<'static, str>>>(
         &mut self,
         rule: &'static Rule,
         path: &Path<'_, '_>,
-        message: impl FnOnce() -> String,
+        message: impl FnOnce() -> T,
     ) -> Result<(), Fail> {
         crate::walk::record(&mut self.findings, rule, path, message);
         Ok(())
@@ -129,8 +135,10 @@ pub(crate) struct Memo {
 pub struct TopMembers {
     keys: &'static [&'static str],
     /// Per key, the value's bytes as `start..end` (`start` may precede
-    /// white space).
-    spans: [Option<(usize, usize)>; TopMembers::MAX],
+    /// white space); `end` 0 when absent (a value never ends at 0). Four
+    /// bytes each: the members are moved with every message a router reads;
+    /// a span past 4 GiB makes the walk unsure.
+    spans: [(u32, u32); TopMembers::MAX],
     /// A key appeared twice, or the root object has an escaped key (which
     /// may spell one of them).
     unsure: bool,
@@ -145,7 +153,7 @@ impl TopMembers {
     /// Watches `keys` (at most [`TopMembers::MAX`]).
     pub fn new(keys: &'static [&'static str]) -> Self {
         assert!(keys.len() <= TopMembers::MAX, "at most {} keys", TopMembers::MAX);
-        TopMembers { keys, spans: [None; TopMembers::MAX], unsure: false, read: false }
+        TopMembers { keys, spans: [(0, 0); TopMembers::MAX], unsure: false, read: false }
     }
 
     /// The raw value of `keys[i]` in `data` (white space trimmed), `Some(None)`
@@ -156,7 +164,8 @@ impl TopMembers {
         if self.unsure || !self.read {
             return None;
         }
-        Some(self.spans[i].and_then(|(start, end)| data.get(start..end)).map(|v| {
+        let (start, end) = self.spans[i];
+        Some((end > 0).then(|| data.get(start as usize..end as usize)).flatten().map(|v| {
             let skip = v.iter().take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')).count();
             &v[skip..]
         }))
@@ -170,9 +179,14 @@ impl TopMembers {
         }
         // Compared inline (lengths first, then words), not by `memcmp`.
         if let Some(i) = self.keys.iter().position(|k| same_bytes(k.as_bytes(), raw)) {
+            let (Ok(start), Ok(end)) = (u32::try_from(span.0), u32::try_from(span.1)) else {
+                self.unsure = true;
+                return;
+            };
             match self.spans[i] {
-                Some(s) if s != span => self.unsure = true,
-                _ => self.spans[i] = Some(span),
+                (_, 0) => self.spans[i] = (start, end),
+                s if s != (start, end) => self.unsure = true,
+                _ => {}
             }
         }
     }
@@ -264,10 +278,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         }
         if node.never {
             self.w.skip(path, depth)?;
-            return self
-                .w
-                .mode
-                .fault(rules::FIELD_FALSE, path, || "no value is allowed here (the schema is false)".into());
+            return self.w.mode.fault(rules::FIELD_FALSE, path, || "no value is allowed here (the schema is false)");
         }
         if node.trivial {
             self.w.skip(path, depth)?;
@@ -388,7 +399,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         }
         if let Some(not) = node.not {
             if self.valid(not, start, depth, chain) {
-                self.w.mode.fault(rules::FIELD_NOT, path, || "value matches the schema under 'not'".into())?;
+                self.w.mode.fault(rules::FIELD_NOT, path, || "value matches the schema under 'not'")?;
             }
         }
         if let Some(c) = &node.condition {
@@ -816,7 +827,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                 None => self.w.other_repeats(base, raw, at, escaped, &mut others)?,
             };
             if repeat {
-                self.w.mode.fault(rules::JSON_DUPLICATE_KEY, here, || duplicate::MESSAGE.to_string())?;
+                self.w.mode.fault(rules::JSON_DUPLICATE_KEY, here, || duplicate::MESSAGE)?;
                 self.w.skip(here, depth + 1)?;
                 if let Some(top) = top {
                     top.borrow_mut().note(raw, escaped, (value_at, self.w.s.offset()));
@@ -853,7 +864,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         for (i, name) in node.required.iter().enumerate() {
             if !seen.get(i) {
                 let missing = Path::Name(path, name);
-                self.w.mode.fault(rules::FIELD_REQUIRED, &missing, || required::MESSAGE.to_string())?;
+                self.w.mode.fault(rules::FIELD_REQUIRED, &missing, || required::MESSAGE)?;
             }
         }
         if let Some(min) = node.min_properties.filter(|&m| count < m) {
@@ -902,7 +913,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             return match node.additional {
                 Some(_) if node.closed => {
                     self.w.skip(here, depth + 1)?;
-                    self.w.mode.fault(rules::FIELD_ADDITIONAL_PROPERTIES, here, || closed::MESSAGE.to_string())
+                    self.w.mode.fault(rules::FIELD_ADDITIONAL_PROPERTIES, here, || closed::MESSAGE)
                 }
                 Some(extra) => self.value(extra, here, depth + 1, 0),
                 None => {

@@ -11,7 +11,7 @@ use clap::Args;
 use protocolarc::envelope::{collect_files, EnvelopeFile};
 use protocolarc::input::{self, next_whole_line, size_phrase, BatchError, EachBatchError, Limits, Line, LineBatches};
 use protocolarc::render::traffic::{self as render, Summary};
-use protocolarc::traffic::{hints, Hint, Judged, Traffic};
+use protocolarc::traffic::{batch_bytes, hints, Hint, Judged, Traffic};
 use protocolarc::Catalog;
 
 use super::Ctx;
@@ -194,7 +194,7 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     let mut progress = Progress::new("traffic");
     for file in &files {
         traffic.start_file();
-        let read = each_batch(file, limits, |lines, bytes, read_ahead| {
+        let read = each_batch(file, limits, jobs, |lines, bytes, read_ahead| {
             traffic.lines(&file.label, lines, jobs, read_ahead, |j| {
                 // Output and progress may share a terminal: one at a time.
                 if sink.shows(&j) {
@@ -440,14 +440,6 @@ fn each_line(
     }
 }
 
-/// The bytes of lines one batch of `traffic` holds at most (past its last
-/// line), whatever their number (bench/benches/bulk.rs uses the same). On
-/// more than one job, a batch's threads are started once per batch and
-/// the batch's last run is a tail the others wait for: 4 MiB took 10% to
-/// 20% less time than 1 MiB on two cores, at 4 MB more of peak memory
-/// (BENCHMARKS.md, issue 14).
-const BATCH_BYTES: usize = 4 << 20;
-
 /// Hands the lines of `file` to `each` a batch at a time, as `(LINE, bytes)`
 /// with the batch's byte count and a way to read the next batch ahead,
 /// each line read within the line cap (a longer line is an input error,
@@ -455,12 +447,13 @@ const BATCH_BYTES: usize = 4 << 20;
 fn each_batch(
     file: &EnvelopeFile,
     limits: Limits,
+    jobs: usize,
     mut each: impl FnMut(&[(usize, &[u8])], usize, &mut dyn FnMut()) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let shown = file.path.display().to_string();
     let cannot = |e: std::io::Error| Failure::Input(format!("{shown}: cannot read: {}", crate::io_reason(&e)));
     let batches = LineBatches::new(File::open(&file.path).map_err(cannot)?, limits.max_line);
-    let read = input::each_batch(batches, usize::MAX, BATCH_BYTES, |lines, read_ahead| {
+    let read = input::each_batch(batches, usize::MAX, batch_bytes(jobs), |lines, read_ahead| {
         let bytes = lines.iter().map(|(_, l)| l.len() + 1).sum();
         each(lines, bytes, read_ahead)
     });

@@ -332,6 +332,7 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
             tree,
             schema: Some(schema),
             revision_line,
+            shown_id: Default::default(),
         });
     }
     let (fields, all_fields) = match fields_node.map(|node| fields(cx, node)) {
@@ -367,6 +368,7 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
         tree,
         schema: None,
         revision_line,
+        shown_id: Default::default(),
     })
 }
 

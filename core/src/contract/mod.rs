@@ -40,6 +40,8 @@ pub struct ContractSpec {
     pub(crate) schema: Option<Box<schema::Schema>>,
     /// The line of the `revision` value in the contract file (0 if unknown).
     pub(crate) revision_line: usize,
+    /// [`ContractSpec::shown_id`], written at its first use.
+    pub(crate) shown_id: std::sync::OnceLock<String>,
 }
 
 impl ContractSpec {
@@ -169,12 +171,20 @@ impl ContractSpec {
             tree,
             schema: None,
             revision_line: 0,
+            shown_id: Default::default(),
         })
     }
 
     /// `name@revision`.
     pub fn id(&self) -> String {
         format!("{}@{}", self.name, self.revision)
+    }
+
+    /// [`ContractSpec::id`] made safe for one output line (as
+    /// [`crate::json::text::one_line`] makes any text), kept once written:
+    /// a verdict line names its contract without building the text again.
+    pub fn shown_id(&self) -> &str {
+        self.shown_id.get_or_init(|| crate::json::text::one_line(&self.id()).into_owned())
     }
 }
 

@@ -26,17 +26,15 @@ pub fn write_text(w: &mut dyn Write, j: &Judged) -> io::Result<()> {
         if i > 0 {
             w.write_all(b" + ")?;
         }
-        w.write_all(super::one_line(c.name()).as_bytes())?;
-        w.write_all(b"@")?;
-        write_version(w, c.revision())?;
+        w.write_all(c.shown_id().as_bytes())?;
     }
     w.write_all(b" <- ")?;
     w.write_all(super::one_line(j.source.file).as_bytes())?;
-    if let Some(line) = j.source.line {
+    if let Some(line) = j.source.line() {
         w.write_all(b":")?;
         write_number(w, line as u64)?;
     }
-    if let Some(i) = j.source.element {
+    if let Some(i) = j.source.element() {
         w.write_all(b"[")?;
         write_number(w, i as u64)?;
         w.write_all(b"]")?;
@@ -47,24 +45,6 @@ pub fn write_text(w: &mut dyn Write, j: &Judged) -> io::Result<()> {
         for piece in ["  ", f.severity().label(), " ", f.rule(), " ", f.field(), ": ", f.message(), "\n"] {
             w.write_all(piece.as_bytes())?;
         }
-    }
-    Ok(())
-}
-
-/// `semver::Version`'s `Display`, without `fmt`.
-fn write_version(w: &mut dyn Write, v: &semver::Version) -> io::Result<()> {
-    write_number(w, v.major)?;
-    w.write_all(b".")?;
-    write_number(w, v.minor)?;
-    w.write_all(b".")?;
-    write_number(w, v.patch)?;
-    if !v.pre.is_empty() {
-        w.write_all(b"-")?;
-        w.write_all(v.pre.as_str().as_bytes())?;
-    }
-    if !v.build.is_empty() {
-        w.write_all(b"+")?;
-        w.write_all(v.build.as_str().as_bytes())?;
     }
     Ok(())
 }

@@ -84,32 +84,63 @@ impl<'a> Judged<'a> {
 
 /// Where a message is in its capture: `FILE:LINE`, or `FILE:LINE[i]` for
 /// element `i` (from 0) of a batch line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Source<'a> {
     /// The file's label (or the whole label given to [`Traffic::line`]).
     pub file: &'a str,
+    // Four words, not six: a verdict crosses threads (`Traffic::lines`).
+    /// The line number (from 1), 0 when the label is whole.
+    line: usize,
+    /// The batch element plus one, 0 for a message alone on its line.
+    element: usize,
+}
+
+impl<'a> Source<'a> {
+    /// A whole label (`FILE:LINE` given as one text).
+    pub fn labelled(file: &'a str) -> Self {
+        Source { file, line: 0, element: 0 }
+    }
+
+    /// Line `line` (from 1) of `file`.
+    pub fn at_line(file: &'a str, line: usize) -> Self {
+        Source { file, line, element: 0 }
+    }
+
     /// The line number, unless the label is whole.
-    pub line: Option<usize>,
-    /// The element of a batch.
-    pub element: Option<usize>,
+    pub fn line(&self) -> Option<usize> {
+        (self.line > 0).then_some(self.line)
+    }
+
+    /// The element of a batch (from 0).
+    pub fn element(&self) -> Option<usize> {
+        self.element.checked_sub(1)
+    }
+
+    fn at(self, element: usize) -> Self {
+        Source { element: element + 1, ..self }
+    }
 }
 
 impl fmt::Display for Source<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.file)?;
-        if let Some(line) = self.line {
+        if let Some(line) = self.line() {
             write!(f, ":{line}")?;
         }
-        if let Some(i) = self.element {
+        if let Some(i) = self.element() {
             write!(f, "[{i}]")?;
         }
         Ok(())
     }
 }
 
-impl Source<'_> {
-    fn at(self, element: usize) -> Self {
-        Source { element: Some(element), ..self }
+impl fmt::Debug for Source<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Source")
+            .field("file", &self.file)
+            .field("line", &self.line())
+            .field("element", &self.element())
+            .finish()
     }
 }
 
@@ -118,20 +149,24 @@ impl Source<'_> {
 #[derive(Debug, Clone, Default)]
 pub struct Judges<'a> {
     inline: [Option<&'a ContractSpec>; 2],
-    more: Vec<&'a ContractSpec>,
+    /// Never used by today's routing (two at most); boxed, so that a
+    /// verdict stays small.
+    // One word, where a `Vec` is three and a boxed slice two.
+    #[allow(clippy::box_collection)]
+    more: Option<Box<Vec<&'a ContractSpec>>>,
 }
 
 impl<'a> Judges<'a> {
     fn push(&mut self, c: &'a ContractSpec) {
         match self.inline.iter_mut().find(|slot| slot.is_none()) {
             Some(slot) => *slot = Some(c),
-            None => self.more.push(c),
+            None => self.more.get_or_insert_default().push(c),
         }
     }
 
     /// The contracts in the order applied.
     pub fn iter(&self) -> impl Iterator<Item = &'a ContractSpec> + '_ {
-        self.inline.iter().flatten().copied().chain(self.more.iter().copied())
+        self.inline.iter().flatten().copied().chain(self.more.iter().flat_map(|more| more.iter().copied()))
     }
 
     /// Whether no contract judged the message (it could not be routed).
@@ -187,6 +222,22 @@ struct Router<'c> {
     error: Option<&'c ContractSpec>,
     responses: Vec<&'c ContractSpec>,
     tools: Option<&'c Catalog>,
+}
+
+/// The bytes of lines a batch of [`Traffic::lines`] should hold at most
+/// (past its last line) on `jobs` threads: what the CLI reads at a time
+/// (`input::each_batch`), and its benchmark. On one thread, 256 KiB: a
+/// batch stays in the core's cache from its reading to its verdicts (4 MiB,
+/// beyond a core's 2 MiB of L2 here, took 10% to 13% more time: BENCHMARKS.md,
+/// issue 14). On more, 4 MiB: a batch's threads are started once per batch
+/// and its last run is a tail the others wait for (4 MiB took 10% to 20%
+/// less time than 1 MiB on two cores).
+pub fn batch_bytes(jobs: usize) -> usize {
+    if jobs <= 1 {
+        256 << 10
+    } else {
+        4 << 20
+    }
 }
 
 /// How many requests a request stays pending for: one unanswered after
@@ -285,7 +336,7 @@ impl<'c> Traffic<'c> {
     #[doc(hidden)]
     pub fn __quick_agrees(&self, bytes: &[u8]) -> bool {
         let text = trim(bytes);
-        let at = Source { file: "f", line: Some(1), element: None };
+        let at = Source::at_line("f", 1);
         match self.router.quick(at, text) {
             None => true,
             Some(fast) => comparable(fast) == comparable(self.router.exactly(at, text)),
@@ -305,7 +356,7 @@ impl<'c> Traffic<'c> {
         'c: 'a,
     {
         let mut out = Vec::new();
-        self.in_turn(Source { file: label, line: None, element: None }, bytes, |j| out.push(j));
+        self.in_turn(Source::labelled(label), bytes, |j| out.push(j));
         out
     }
 
@@ -356,7 +407,7 @@ impl<'c> Traffic<'c> {
             // still in cache, with no batch of parsed messages in between.
             for &(number, bytes) in lines {
                 let mut failed = None;
-                self.in_turn(Source { file, line: Some(number), element: None }, bytes, |j| {
+                self.in_turn(Source::at_line(file, number), bytes, |j| {
                     if failed.is_none() {
                         failed = each(j).err();
                     }
@@ -495,9 +546,6 @@ impl<'c> Router<'c> {
                 _ => return None,
             },
         };
-        if report.findings().iter().any(|f| f.rule() == rules::JSON_SYNTAX.id || f.rule() == rules::JSON_DEPTH.id) {
-            return None;
-        }
         let mut j = Judged { source, contracts: Judges::default(), report };
         j.contracts.push(contract);
         if j.report.findings().iter().any(|f| f.field() == crate::DATA_FIELD) {
@@ -1130,6 +1178,36 @@ mod tests {
         assert_eq!(hints(br#"{"name": "a", "supportedInterfaces": [{"protocolVersion": "1.0"}]}"#), vec![]);
     }
 
+    /// A verdict is ten words: its source four (not six), its contracts
+    /// three (the spill boxed), its report three. Verdicts cross threads
+    /// by the hundred thousand (`Traffic::lines`, BENCHMARKS.md, issue 14).
+    #[test]
+    fn a_verdict_stays_small_and_its_source_reads_back() {
+        assert_eq!(std::mem::size_of::<Judged<'_>>(), 10 * std::mem::size_of::<usize>());
+        let line = Source::at_line("cap", 7);
+        assert_eq!((line.line(), line.element(), line.to_string()), (Some(7), None, "cap:7".to_string()));
+        let element = line.at(0);
+        assert_eq!((element.line(), element.element(), element.to_string()), (Some(7), Some(0), "cap:7[0]".into()));
+        let whole = Source::labelled("cap:9").at(2);
+        assert_eq!((whole.line(), whole.element(), whole.to_string()), (None, Some(2), "cap:9[2]".to_string()));
+        assert_eq!(format!("{element:?}"), r#"Source { file: "cap", line: Some(7), element: Some(0) }"#);
+    }
+
+    /// A third contract (none today's routing pushes) is kept, in order.
+    #[test]
+    fn judges_keep_every_contract_in_order() {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../protocols/mcp/2025-06-18");
+        let catalog = Catalog::load(&[root]).expect("the bundled catalog loads");
+        let some: Vec<&ContractSpec> = catalog.contracts().take(4).collect();
+        let mut judges = Judges::default();
+        assert!(judges.is_empty());
+        for c in &some {
+            judges.push(c);
+        }
+        assert_eq!(judges.ids(), some.iter().map(|c| c.id()).collect::<Vec<_>>());
+        assert_eq!(some[0].shown_id(), some[0].id());
+    }
+
     /// The quick way, whenever it answers, gives exactly the exact
     /// reader's verdict: on real requests and on every one-byte mutant of
     /// them (a byte dropped, doubled, or replaced by one of JSON's own).
@@ -1161,7 +1239,7 @@ mod tests {
             (r#"{"method":"ping","id":1}"#, "jsonrpc"),
             (r#"{"method":"ping","id":true,"jsonrpc":"2.0"}"#, "id"),
         ] {
-            let at = Source { file: "cap", line: Some(1), element: None };
+            let at = Source::at_line("cap", 1);
             assert!(traffic.router.quick(at, line.as_bytes()).is_none(), "{line}");
             let Parsed::Done(exact) = traffic.router.exactly(at, line.as_bytes()) else { panic!("{line}") };
             let f = &exact.report.findings()[0];
@@ -1169,7 +1247,7 @@ mod tests {
         }
         // An escaped key after `method` may spell a routing member: declined too.
         let escaped = br#"{"method":"ping","jsonrpc":"2.0","\u0069d":5}"#;
-        let at = Source { file: "cap", line: Some(1), element: None };
+        let at = Source::at_line("cap", 1);
         assert!(traffic.router.quick(at, escaped).is_none());
         assert!(matches!(traffic.router.exactly(at, escaped), Parsed::Request(..)));
         let (mut quick, mut total) = (0, 0);
@@ -1179,7 +1257,7 @@ mod tests {
             if text.first() != Some(&b'{') {
                 return;
             }
-            let at = Source { file: "cap", line: Some(1), element: None };
+            let at = Source::at_line("cap", 1);
             if let Some(fast) = traffic.router.quick(at, text) {
                 quick += 1;
                 let exact = traffic.router.exactly(at, text);

@@ -46,8 +46,9 @@ fn quote_or_backslash(b: &[u8]) -> Option<usize> {
         x.wrapping_sub(ONES) & !x & HIGH
     };
     let mut i = 0;
-    while i + 8 <= b.len() && i < 64 {
-        let w = u64::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3], b[i + 4], b[i + 5], b[i + 6], b[i + 7]]);
+    // One load a word (`first_chunk`: no bounds check per byte).
+    while let Some(word) = b.get(i..).and_then(<[u8]>::first_chunk::<8>).filter(|_| i < 64) {
+        let w = u64::from_le_bytes(*word);
         let m = matches(w, b'"') | matches(w, b'\\');
         if m != 0 {
             return Some(i + (m.trailing_zeros() / 8) as usize);
@@ -120,7 +121,10 @@ pub(super) fn method(b: &[u8]) -> Option<(&[u8], bool)> {
     if b.first() != Some(&b'{') {
         return None;
     }
-    let mut i = skip_ws(b, 1);
+    // Most messages start with these exact bytes: the member they read as
+    // is skipped whole (compared as one fixed-size array: no call).
+    const COMMON: &[u8; 17] = br#"{"jsonrpc":"2.0","#;
+    let mut i = skip_ws(b, if b.first_chunk::<17>() == Some(COMMON) { COMMON.len() } else { 1 });
     loop {
         if b.get(i) != Some(&b'"') {
             return None;
@@ -169,6 +173,12 @@ mod tests {
         // The first `method` member; nothing after it is read.
         assert_eq!(method_of(r#"{"method":7,"method":"m"}"#).as_deref(), Some("7"));
         assert_eq!(method_of(r#"{"method":"m"  ,  oops"#).as_deref(), Some(r#""m""#));
+        // The common start skipped whole reads as any other.
+        assert_eq!(method_of(r#"{"jsonrpc":"2.0","id":1,"method":"m"}"#).as_deref(), Some(r#""m""#));
+        assert_eq!(method_of(r#"{"jsonrpc":"2.0","method":"m"}"#).as_deref(), Some(r#""m""#));
+        assert_eq!(method_of(r#"{"jsonrpc":"2.0", "method" :"m"}"#).as_deref(), Some(r#""m""#));
+        assert_eq!(method_of(r#"{"jsonrpc":"2.0","#), None);
+        assert_eq!(method_of(r#"{"jsonrpc":"2.0",}"#), None);
         // Whether the value may hold an escape.
         let escaped = |b: &str| method(b.as_bytes()).map(|(_, e)| e);
         assert_eq!(escaped(r#"{"method":"tools/call"}"#), Some(false));

@@ -131,7 +131,7 @@ pub(super) fn in_order<'a, 'c: 'a, E>(
     let parse = |i: usize| {
         let mut part = Part { judged: Vec::with_capacity(runs[i].len()), open: Vec::with_capacity(runs[i].len()) };
         for &(number, bytes) in runs[i] {
-            router.each_message(Source { file, line: Some(number), element: None }, bytes, |p| part.add(p));
+            router.each_message(Source::at_line(file, number), bytes, |p| part.add(p));
         }
         part
     };
