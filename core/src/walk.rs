@@ -139,7 +139,7 @@ pub(crate) trait Mode {
 
     /// A rule failed at `path`; `message` is called only if a finding is
     /// made (a fixed sentence is not copied: `Into<Cow<'static, str>>`).
-    fn fault<T: Into<Cow<'static, str>>>(
+    fn fault<T: Message>(
         &mut self,
         rule: &'static Rule,
         path: &Path<'_, '_>,
@@ -153,6 +153,12 @@ pub(crate) trait Mode {
     /// frames are never read), so none is built.
     fn frame<'f, 'p, 'a>(frame: &'f Path<'p, 'a>) -> &'f Path<'p, 'a>;
 }
+
+/// A finding's message: a fixed sentence (`&'static str`, not copied) or a
+/// built one (`String`).
+pub(crate) trait Message: Into<Cow<'static, str>> {}
+
+impl<T: Into<Cow<'static, str>>> Message for T {}
 
 /// Every finding, with its path.
 #[derive(Default)]
@@ -174,7 +180,7 @@ impl Mode for Collect {
     }
 
     #[inline]
-    fn fault<T: Into<Cow<'static, str>>>(
+    fn fault<T: Message>(
         &mut self,
         rule: &'static Rule,
         path: &Path<'_, '_>,
@@ -209,12 +215,7 @@ impl Mode for Quick {
     }
 
     #[inline(always)]
-    fn fault<T: Into<Cow<'static, str>>>(
-        &mut self,
-        _: &'static Rule,
-        _: &Path<'_, '_>,
-        _: impl FnOnce() -> T,
-    ) -> Result<(), Fail> {
+    fn fault<T: Message>(&mut self, _: &'static Rule, _: &Path<'_, '_>, _: impl FnOnce() -> T) -> Result<(), Fail> {
         Err(Fail)
     }
 
@@ -853,7 +854,7 @@ fn same_key(a: &Str<'_>, b: &Str<'_>) -> bool {
 
 /// A finding at `path` written into `findings`: what every collecting mode does.
 #[inline]
-pub(crate) fn record<T: Into<Cow<'static, str>>>(
+pub(crate) fn record<T: Message>(
     findings: &mut Vec<Finding>,
     rule: &'static Rule,
     path: &Path<'_, '_>,

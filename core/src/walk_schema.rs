@@ -24,7 +24,6 @@
 //! the first fault and allocates nothing but the memo (every membership
 //! test, and `passes`).
 
-use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -40,7 +39,7 @@ use crate::keywords::{closed, duplicate, format, items, lengths, numbers, patter
 use crate::report::Finding;
 use crate::rules;
 use crate::rules::Rule;
-use crate::walk::{Collect, Fail, Mode, Others, Path, Seen, Walk};
+use crate::walk::{Collect, Fail, Message, Mode, Others, Path, Seen, Walk};
 
 /// Stops at the first fault, never gives up: an exact verdict.
 pub(crate) struct First;
@@ -55,12 +54,7 @@ impl Mode for First {
     }
 
     #[inline(always)]
-    fn fault<T: Into<Cow<'static, str>>>(
-        &mut self,
-        _: &'static Rule,
-        _: &Path<'_, '_>,
-        _: impl FnOnce() -> T,
-    ) -> Result<(), Fail> {
+    fn fault<T: Message>(&mut self, _: &'static Rule, _: &Path<'_, '_>, _: impl FnOnce() -> T) -> Result<(), Fail> {
         Err(Fail)
     }
 
@@ -93,7 +87,7 @@ impl Mode for Lean {
     }
 
     #[inline]
-    fn fault<T: Into<Cow<'static, str>>>(
+    fn fault<T: Message>(
         &mut self,
         rule: &'static Rule,
         path: &Path<'_, '_>,
