@@ -254,34 +254,31 @@ impl Path<'_, '_> {
     /// (JSON string escaping) for any other, so that a key holding a dot
     /// reads as one key and a control character cannot forge output lines.
     fn write_key(&self, out: &mut String, key: &str) {
-        self.write(out);
-        let first = matches!(self, Path::Root);
-        if !key.is_empty() && key.bytes().all(plain_byte) {
-            if !first {
-                out.push('.');
-            }
-            out.push_str(key);
+        if is_plain(key.as_bytes()) {
+            self.write_plain(out, key.as_bytes());
         } else {
-            crate::contract::push_key(out, first, key);
+            self.write(out);
+            crate::contract::push_key(out, matches!(self, Path::Root), key);
         }
+    }
+
+    /// Appends `.key` (`key` at the root) for a plain key ([`is_plain`]).
+    fn write_plain(&self, out: &mut String, key: &[u8]) {
+        debug_assert!(is_plain(key));
+        self.write(out);
+        if !matches!(self, Path::Root) {
+            out.push('.');
+        }
+        // SAFETY: every byte is printable ASCII (`is_plain`), so the string
+        // stays valid UTF-8.
+        unsafe { out.as_mut_vec() }.extend_from_slice(key);
     }
 
     fn write(&self, out: &mut String) {
         match self {
             Path::Root => {}
-            // A plain key read as it is (ASCII: each byte is its character),
-            // without decoding or a UTF-8 check.
-            Path::Key(parent, key)
-                if !key.is_escaped() && !key.raw().is_empty() && key.raw().iter().all(|&b| plain_byte(b)) =>
-            {
-                parent.write(out);
-                if !matches!(parent, Path::Root) {
-                    out.push('.');
-                }
-                // SAFETY: every byte is printable ASCII (`plain_byte`), so the
-                // string stays valid UTF-8.
-                unsafe { out.as_mut_vec() }.extend_from_slice(key.raw());
-            }
+            // A plain key read as it is, without decoding or a UTF-8 check.
+            Path::Key(parent, key) if !key.is_escaped() && is_plain(key.raw()) => parent.write_plain(out, key.raw()),
             Path::Key(parent, key) => parent.write_key(out, &key.decode()),
             Path::Name(parent, key) => parent.write_key(out, key),
             Path::Index(parent, i) => {
@@ -293,10 +290,11 @@ impl Path<'_, '_> {
     }
 }
 
-/// Whether `b` may stand in a plain path key: printable ASCII without a
-/// path character (most keys; `contract::is_plain_key` agrees).
-fn plain_byte(b: u8) -> bool {
-    matches!(b, 0x20..=0x7e) && !matches!(b, b'.' | b'[' | b']' | b'{' | b'}' | b'"' | b'\\')
+/// Whether `key` is written as it is in a path: not empty, printable ASCII
+/// without a path character (most keys; `contract::is_plain_key` agrees).
+fn is_plain(key: &[u8]) -> bool {
+    let plain = |b: &u8| matches!(b, 0x20..=0x7e) && !matches!(b, b'.' | b'[' | b']' | b'{' | b'}' | b'"' | b'\\');
+    !key.is_empty() && key.iter().all(plain)
 }
 
 /// Which of a node's children an object has shown (bits in a word up to
@@ -861,4 +859,31 @@ pub(crate) fn record<T: Message>(
     message: impl FnOnce() -> T,
 ) {
     findings.push(Finding::new(rule, path.render(), message()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A raw key read as it is (plain ASCII), decoded (escaped, not ASCII)
+    /// or bracketed (a path character, a control character): each reads as
+    /// the decoded key would.
+    #[test]
+    fn path_keys_render_as_their_decoded_text() {
+        let key = |raw: &'static str, escaped| Str::new(raw.as_bytes(), escaped, 0);
+        let params = Path::Key(&Path::Root, key("params", false));
+        let cases = [
+            (key("name", false), "params.name"),
+            (key("na\\u006de", true), "params.name"),
+            (key("é", false), "params.é"),
+            (key("a.b", false), "params[\"a.b\"]"),
+            (key("a\\nb", true), "params[\"a\\nb\"]"),
+        ];
+        for (k, shown) in cases {
+            assert_eq!(Path::Key(&params, k).render(), shown);
+        }
+        assert_eq!(params.render(), "params");
+        assert_eq!(Path::Index(&Path::Key(&params, key("xs", false)), 2).render(), "params.xs[2]");
+        assert_eq!(Path::Root.render(), DATA_FIELD);
+    }
 }
