@@ -230,8 +230,9 @@ struct Router<'c> {
 /// batch stays in the core's cache from its reading to its verdicts (4 MiB,
 /// beyond a core's 2 MiB of L2 here, took 10% to 13% more time: BENCHMARKS.md,
 /// issue 14). On more, 4 MiB: a batch's threads are started once per batch
-/// and its last run is a tail the others wait for (4 MiB took 10% to 20%
-/// less time than 1 MiB on two cores).
+/// (4 MiB took 10% to 20% less time than 1 MiB on two cores with runs of
+/// one size; with runs that shrink toward the batch's end, 1 MiB and 2 MiB
+/// measured the same as 4 MiB).
 pub fn batch_bytes(jobs: usize) -> usize {
     if jobs <= 1 {
         256 << 10

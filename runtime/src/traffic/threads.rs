@@ -24,10 +24,33 @@ use std::sync::{mpsc, Mutex};
 
 use super::{pair, Held, IdKey, Judged, Parsed, Router, Source, Waiting};
 
-/// Runs per thread in a batch: enough that a thread the system starts late
-/// takes fewer, and that the calling thread, which also pairs and hands
-/// on, parses fewer, so that the threads finish together.
-const RUNS_PER_JOB: usize = 16;
+/// Each run takes this share, per thread, of the lines not yet cut into
+/// runs (see [`runs`]).
+const SHARE_PER_JOB: usize = 8;
+
+/// The shortest run, but for the last (fewer lines cost more in handing
+/// runs between threads than they save).
+const MIN_RUN: usize = 16;
+
+/// `lines` cut into runs that shrink toward the end of the batch: each
+/// takes `1 / (SHARE_PER_JOB * jobs)` of the lines left, at least
+/// [`MIN_RUN`]. The first runs are long (few hand-overs); the last are
+/// short, so that when the lines run out the threads finish within a short
+/// run of each other, and a thread the system starts late, or the calling
+/// thread, which also pairs and hands on, simply takes fewer. (Runs of one
+/// size, 16 per thread, left a thread idle for 2% to 4% of the time, at
+/// each batch's end; these runs, 0.5%: BENCHMARKS.md, issue 14.)
+fn runs<T>(lines: &[T], jobs: usize) -> Vec<&[T]> {
+    let mut runs = Vec::new();
+    let mut rest = lines;
+    while !rest.is_empty() {
+        let size = (rest.len() / (jobs * SHARE_PER_JOB)).max(MIN_RUN).min(rest.len());
+        let (run, after) = rest.split_at(size);
+        runs.push(run);
+        rest = after;
+    }
+    runs
+}
 
 /// A run of messages judged on one thread: each one's verdict in order,
 /// and what still needs pairing, in input order: a request's key to
@@ -123,8 +146,7 @@ pub(super) fn in_order<'a, 'c: 'a, E>(
     mut each: impl FnMut(Judged<'a>) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut meanwhile = Some(meanwhile);
-    let size = lines.len().div_ceil(jobs * RUNS_PER_JOB).max(16);
-    let runs: Vec<&[(usize, &'a [u8])]> = lines.chunks(size).collect();
+    let runs = runs(lines, jobs);
     let n = runs.len();
     // The next run to parse, whichever thread takes it.
     let taken = AtomicUsize::new(0);
@@ -255,4 +277,28 @@ pub(super) fn in_order<'a, 'c: 'a, E>(
         }
         out
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{runs, MIN_RUN};
+
+    #[test]
+    fn runs_shrink_toward_the_end_and_cover_every_line_in_order() {
+        let lines: Vec<usize> = (0..1000).collect();
+        let cut = runs(&lines, 2);
+        let sizes: Vec<usize> = cut.iter().map(|r| r.len()).collect();
+        // Each takes a sixteenth (8 per thread, 2 threads) of what is left.
+        assert_eq!(sizes[..4], [62, 58, 55, 51]);
+        assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{sizes:?}");
+        assert!(sizes[..sizes.len() - 1].iter().all(|&s| s >= MIN_RUN), "{sizes:?}");
+        assert_eq!(sizes.iter().sum::<usize>(), 1000);
+        assert_eq!(cut.concat(), lines);
+        // The tail is short: the last runs are the shortest allowed.
+        assert_eq!(sizes[sizes.len() - 2], MIN_RUN);
+        assert!(sizes[sizes.len() - 1] <= MIN_RUN);
+        // Fewer lines than a run: one run.
+        assert_eq!(runs(&lines[..10], 4), [&lines[..10]]);
+        assert!(runs(&lines[..0], 2).is_empty());
+    }
 }
