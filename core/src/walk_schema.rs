@@ -186,6 +186,15 @@ impl TopMembers {
     }
 }
 
+/// How an `enum` or `const` finding names the value: a scalar as written
+/// (`value 3 not in {1, 2}`), an object or array by its kind, as the fields
+/// form's findings do (`an object is not in {'a', 'b'}`).
+#[derive(Clone, Copy)]
+enum Shown<'s> {
+    Value(&'s str),
+    Whole(&'static str),
+}
+
 /// Verdicts by (node, value offset): the first [`Verdicts::INLINE`] in a
 /// short list searched linearly (a body has few membership tests: no
 /// hashing), the rest in a hash map. The list is allocated at its first
@@ -631,7 +640,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                         Some(false) => "false",
                         None => "null",
                     };
-                    self.literal(node, text, text, path)?;
+                    self.literal(node, text, Shown::Value(text), path)?;
                 }
             }
             Kind::Object | Kind::Array => {
@@ -645,7 +654,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                     let start = self.w.s.offset();
                     let mut canon = String::new();
                     if depth < MAX_DEPTH && canonical(&mut self.w.s, &mut canon).is_ok() {
-                        let shown = if is_object { "the object" } else { "the array" };
+                        let shown = Shown::Whole(if is_object { "an object" } else { "an array" });
                         self.literal(node, &canon, shown, path)?;
                     }
                     self.w.s.seek(start);
@@ -723,12 +732,19 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     }
 
     /// `enum` and `const` on a value whose canonical JSON is `canon`.
-    fn literal(&mut self, node: &Node, canon: &str, shown: &str, path: &Path<'_, '_>) -> Result<(), M::Stop> {
+    /// A value's `enum` and `const`, by its canonical spelling `canon`.
+    fn literal(&mut self, node: &Node, canon: &str, shown: Shown<'_>, path: &Path<'_, '_>) -> Result<(), M::Stop> {
         if let Some(values) = node.enum_values.as_deref().filter(|e| !e.iter().any(|v| *v.canonical == *canon)) {
-            self.w.mode.fault(rules::FIELD_ENUM, path, || format!("value {shown} not in {}", literal_label(values)))?;
+            self.w.mode.fault(rules::FIELD_ENUM, path, || match shown {
+                Shown::Value(text) => format!("value {text} not in {}", literal_label(values)),
+                Shown::Whole(what) => format!("{what} is not in {}", literal_label(values)),
+            })?;
         }
         if let Some(c) = node.constant.as_ref().filter(|c| *c.canonical != *canon) {
-            self.w.mode.fault(rules::FIELD_CONST, path, || format!("value {shown} is not {}", c.display()))?;
+            self.w.mode.fault(rules::FIELD_CONST, path, || match shown {
+                Shown::Value(text) => format!("value {text} is not {}", c.display()),
+                Shown::Whole(what) => format!("{what} is not {}", c.display()),
+            })?;
         }
         Ok(())
     }
@@ -766,7 +782,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         if node.enum_values.is_some() || node.constant.is_some() {
             let mut canon = String::new();
             v.canonical(&mut canon);
-            self.literal(node, &canon, n.raw(), path)?;
+            self.literal(node, &canon, Shown::Value(n.raw()), path)?;
         }
         for (rule, bound, wording) in numbers::faults(&node.constraints, &v).into_iter().flatten() {
             self.w.mode.fault(rule, path, || numbers::message(n.raw(), bound, wording))?;

@@ -239,6 +239,25 @@ fn constants_show_as_the_contract_writes_them() {
 }
 
 #[test]
+fn an_object_or_array_outside_an_enum_or_const_is_named_by_its_kind() {
+    // As the fields form words it (`keywords::enums::container_message`).
+    let c = contract(r#"{"properties": {"e": {"enum": ["a", [1]]}, "k": {"const": {"x": 1}}}}"#);
+    // The members themselves pass: the check compares JSON values.
+    assert_eq!(findings(&c, r#"{"e": [1], "k": {"x": 1.0}}"#), Vec::<String>::new());
+    assert_eq!(
+        findings(&c, r#"{"e": {"a": 1}, "k": [1]}"#),
+        ["ERROR field.enum e: an object is not in {'a', [1]}", "ERROR field.const k: an array is not {\"x\":1}"]
+    );
+    // The fields form says the same of the same values.
+    let fields = ContractSpec::from_slice(
+        br#"{"name": "t.fields", "revision": "1.0.0", "fields": [{"name": "e", "type": "any", "enum": ["a", "b"]}]}"#,
+        "f.json",
+    )
+    .expect("a fields-form contract");
+    assert_eq!(findings(&fields, r#"{"e": {"a": 1}}"#), ["ERROR field.enum e: an object is not in {'a', 'b'}"]);
+}
+
+#[test]
 fn a_value_read_by_several_schemas_reports_each_fault_once() {
     let c = contract(
         r##"{"properties": {"a": {}}, "$ref": "#/$defs/X", "$defs": {"X": {"type": "object"}}, "allOf": [{"required": ["a"]}, {"type": "object"}]}"##,
