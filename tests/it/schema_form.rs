@@ -138,6 +138,17 @@ fn bad_schemas_are_refused_with_their_position() {
         err(r##"{"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"allOf": [{"$ref": "#/$defs/A"}]}}, "$ref": "#/$defs/A"}"##),
         "t.json:2:28: this schema applies itself to the same value through $ref or allOf/anyOf/oneOf/not/if without descending into a property or element: the check would never end"
     );
+    // `strict` is the fields form's; a schema-form file that sets it is
+    // refused at the key (`false`, the default, changes nothing).
+    let strict = |value: &str| {
+        let doc = format!("{{\"name\": \"t\", \"revision\": \"1.0.0\",\n \"strict\": {value}, \"schema\": {{}}}}");
+        ContractSpec::from_slice(doc.as_bytes(), "t.json").map_err(|e| e.to_string())
+    };
+    assert_eq!(
+        strict("true").unwrap_err(),
+        "t.json:2:12: 'strict' is for the fields form (a warning per undeclared top-level key): a schema refuses undeclared keys with \"additionalProperties\": false (an error)"
+    );
+    assert!(!strict("false").expect("strict false loads").is_strict());
     assert_eq!(
         err(r#"{"definitions": {}}"#),
         "t.json:2:13: 'definitions' at the schema root is a draft-07 keyword: `cargo protocolarc import schema` converts a draft-07 schema to 2020-12"

@@ -232,6 +232,7 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
     };
     let (mut name, mut revision, mut kind, mut title, mut doc) = (None, None, None, None, None);
     let mut strict = Some(false);
+    let mut strict_at = 0;
     let mut closed = Some(false);
     let mut fields_node = None;
     let mut schema_node = None;
@@ -265,7 +266,10 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
             "kind" => kind = cx.string(value, None, "kind"),
             "title" => title = cx.string(value, None, "title"),
             "doc" => doc = cx.string(value, None, "doc"),
-            "strict" => strict = cx.boolean(value, None, "strict"),
+            "strict" => {
+                strict_at = value.offset;
+                strict = cx.boolean(value, None, "strict");
+            }
             "closed" => closed = cx.boolean(value, None, "closed"),
             "fields" => {
                 seen[2] = true;
@@ -315,6 +319,15 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
         if closed == Some(true) {
             let msg = "'closed' is for the fields form: a schema says \"additionalProperties\": false".to_string();
             cx.at(root_offset, None, msg);
+        }
+        // Refused rather than ignored: the schema walker has no warning for
+        // an undeclared key (a fields-form revision compared in the schema
+        // form keeps its flag through `diff`, not through this loader).
+        if strict == Some(true) {
+            let msg = "'strict' is for the fields form (a warning per undeclared top-level key): a schema \
+                       refuses undeclared keys with \"additionalProperties\": false (an error)"
+                .to_string();
+            cx.at(strict_at, None, msg);
         }
         let (name, revision, strict, direction) = (name?, revision?, strict?, direction?);
         let schema = Box::new(schema?);
