@@ -147,32 +147,57 @@ pub(crate) mod enums {
         }
     }
 
-    /// `value 'x' not in {'a', 'b'}`, or for a const `value 'x' is not 'a'`.
-    fn say(f: &FieldSpec, values: &[Scalar], shown: &str) -> String {
+    /// How an `enum` or `const` finding names the value: a scalar as
+    /// written (a string quoted), an object or array by its kind ("an
+    /// object"). Both walkers word their findings through [`not_in`] and
+    /// [`is_not`].
+    #[derive(Clone, Copy)]
+    pub(crate) enum Shown<'s> {
+        Value(&'s str),
+        Whole(&'static str),
+    }
+
+    /// `value 'x' not in {'a', 'b'}`, `an object is not in {'a', 'b'}`:
+    /// `label` is the members as the contract writes them.
+    pub(crate) fn not_in(shown: Shown<'_>, label: &str) -> String {
+        match shown {
+            Shown::Value(text) => format!("value {text} not in {label}"),
+            Shown::Whole(what) => format!("{what} is not in {label}"),
+        }
+    }
+
+    /// `value 'x' is not 'a'`, `an array is not {"x":1}`: `member` is the
+    /// `const` as the contract writes it.
+    pub(crate) fn is_not(shown: Shown<'_>, member: &str) -> String {
+        match shown {
+            Shown::Value(text) => format!("value {text} is not {member}"),
+            Shown::Whole(what) => format!("{what} is not {member}"),
+        }
+    }
+
+    /// A field's `enum` finding, or its `const` finding (a one-value enum).
+    fn say(f: &FieldSpec, values: &[Scalar], shown: Shown<'_>) -> String {
         match values {
-            [only] if f.is_const => format!("value {shown} is not {}", only.display()),
-            _ => format!("value {shown} not in {}", enum_label(values)),
+            [only] if f.is_const => is_not(shown, &only.display()),
+            _ => not_in(shown, &enum_label(values)),
         }
     }
 
     pub(crate) fn string_message(f: &FieldSpec, values: &[Scalar], s: &Str<'_>) -> String {
-        say(f, values, &quote(&s.decode(), QUOTE_MAX))
+        say(f, values, Shown::Value(&quote(&s.decode(), QUOTE_MAX)))
     }
 
     pub(crate) fn number_message(f: &FieldSpec, values: &[Scalar], raw: &str) -> String {
-        say(f, values, raw)
+        say(f, values, Shown::Value(raw))
     }
 
     pub(crate) fn literal_message(f: &FieldSpec, values: &[Scalar], v: Option<bool>) -> String {
-        say(f, values, &v.map_or("null".to_string(), |b| b.to_string()))
+        say(f, values, Shown::Value(&v.map_or("null".to_string(), |b| b.to_string())))
     }
 
     /// `what` is "an object" or "an array".
-    pub(crate) fn container_message(f: &FieldSpec, values: &[Scalar], what: &str) -> String {
-        match values {
-            [only] if f.is_const => format!("{what} is not {}", only.display()),
-            _ => format!("{what} is not in {}", enum_label(values)),
-        }
+    pub(crate) fn container_message(f: &FieldSpec, values: &[Scalar], what: &'static str) -> String {
+        say(f, values, Shown::Whole(what))
     }
 
     /// A string `s` outside the enum gives up: members by a compiled

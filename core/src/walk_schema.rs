@@ -35,6 +35,7 @@ use crate::json::number::Num;
 use crate::json::scan::{Kind, Scanner};
 use crate::json::text::{quote, same_bytes, Str};
 use crate::json::MAX_DEPTH;
+use crate::keywords::enums::{self, Shown};
 use crate::keywords::{closed, duplicate, format, items, lengths, numbers, pattern, required, types, QUOTE_MAX};
 use crate::report::Finding;
 use crate::rules;
@@ -184,15 +185,6 @@ impl TopMembers {
             }
         }
     }
-}
-
-/// How an `enum` or `const` finding names the value: a scalar as written
-/// (`value 3 not in {1, 2}`), an object or array by its kind, as the fields
-/// form's findings do (`an object is not in {'a', 'b'}`).
-#[derive(Clone, Copy)]
-enum Shown<'s> {
-    Value(&'s str),
-    Whole(&'static str),
 }
 
 /// Verdicts by (node, value offset): the first [`Verdicts::INLINE`] in a
@@ -441,7 +433,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                     format!("{} (it picks the member: one of {})", required::MESSAGE, literal_label(&tag.values))
                 }),
                 TagValue::Unknown(shown) => self.w.mode.fault(rules::FIELD_ENUM, &tag_path, || {
-                    format!("value {shown} not in {}", literal_label(&tag.values))
+                    enums::not_in(Shown::Value(&shown), &literal_label(&tag.values))
                 }),
             };
         }
@@ -732,19 +724,12 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     }
 
     /// `enum` and `const` on a value whose canonical JSON is `canon`.
-    /// A value's `enum` and `const`, by its canonical spelling `canon`.
     fn literal(&mut self, node: &Node, canon: &str, shown: Shown<'_>, path: &Path<'_, '_>) -> Result<(), M::Stop> {
         if let Some(values) = node.enum_values.as_deref().filter(|e| !e.iter().any(|v| *v.canonical == *canon)) {
-            self.w.mode.fault(rules::FIELD_ENUM, path, || match shown {
-                Shown::Value(text) => format!("value {text} not in {}", literal_label(values)),
-                Shown::Whole(what) => format!("{what} is not in {}", literal_label(values)),
-            })?;
+            self.w.mode.fault(rules::FIELD_ENUM, path, || enums::not_in(shown, &literal_label(values)))?;
         }
         if let Some(c) = node.constant.as_ref().filter(|c| *c.canonical != *canon) {
-            self.w.mode.fault(rules::FIELD_CONST, path, || match shown {
-                Shown::Value(text) => format!("value {text} is not {}", c.display()),
-                Shown::Whole(what) => format!("{what} is not {}", c.display()),
-            })?;
+            self.w.mode.fault(rules::FIELD_CONST, path, || enums::is_not(shown, &c.display()))?;
         }
         Ok(())
     }
@@ -753,12 +738,12 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         let member = |v: &Literal| v.string.as_deref().is_some_and(|t| s.eq_str(t));
         if let Some(values) = node.enum_values.as_deref().filter(|e| !e.iter().any(member)) {
             self.w.mode.fault(rules::FIELD_ENUM, path, || {
-                format!("value {} not in {}", quote(&s.decode(), QUOTE_MAX), literal_label(values))
+                enums::not_in(Shown::Value(&quote(&s.decode(), QUOTE_MAX)), &literal_label(values))
             })?;
         }
         if let Some(c) = node.constant.as_ref().filter(|c| !member(c)) {
             self.w.mode.fault(rules::FIELD_CONST, path, || {
-                format!("value {} is not {}", quote(&s.decode(), QUOTE_MAX), c.display())
+                enums::is_not(Shown::Value(&quote(&s.decode(), QUOTE_MAX)), &c.display())
             })?;
         }
         let c = &node.constraints;
