@@ -110,11 +110,14 @@ impl Finding {
         self
     }
 
+    /// Report order: severity (errors first), field, rule (SPEC §4), then
+    /// the message, so that the order is total and equal findings meet.
     fn order(&self, other: &Finding) -> Ordering {
-        (self.severity.rank(), self.field.as_str(), self.rule).cmp(&(
+        (self.severity.rank(), self.field.as_str(), self.rule, &*self.message).cmp(&(
             other.severity.rank(),
             other.field.as_str(),
             other.rule,
+            &*other.message,
         ))
     }
 }
@@ -133,9 +136,15 @@ pub struct Report {
 }
 
 impl Report {
-    /// Sorts the findings into report order (stable for equal keys).
+    /// Sorts the findings into report order, each distinct finding once: a
+    /// fault of the data seen twice (a key repeated three times, a value
+    /// read again by `allOf` or a `$ref` beside other keywords) says nothing
+    /// the first did not.
     pub fn new(mut findings: Vec<Finding>) -> Self {
-        findings.sort_by(Finding::order);
+        if findings.len() > 1 {
+            findings.sort_by(Finding::order);
+            findings.dedup();
+        }
         Report { findings }
     }
 

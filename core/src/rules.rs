@@ -167,7 +167,7 @@ rules! {
         example: "contract {\"strict\": true, \"fields\": [{\"name\": \"id\", ...}]}; data {\"id\": 1, \"idd\": 2}",
         fix: "Remove or rename the key, or declare it in a new revision.";
     JSON_DUPLICATE_KEY = "json.duplicate_key", Error, "an object repeats a key",
-        explanation: "JSON parsers disagree on which of two equal keys wins, so a body with a repeated key means different things to different readers. Keys compare after decoding escapes, at any depth.",
+        explanation: "JSON parsers disagree on which of two equal keys wins, so a body with a repeated key means different things to different readers. Keys compare after decoding escapes, at any depth; a key is reported once per object, however often it repeats.",
         example: "data {\"id\": 1, \"id\": 2}",
         fix: "Send each key once.";
     JSON_SYNTAX = "json.syntax", Error, "the document is not JSON (validate_json on raw bytes only)",

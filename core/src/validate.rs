@@ -15,7 +15,7 @@ use crate::json::text::quote;
 use crate::keywords::{depth, QUOTE_MAX};
 use crate::report::{Finding, Report};
 use crate::rules;
-use crate::walk::{Collect, Stop, Walk};
+use crate::walk::{Collect, Stop};
 use crate::walk_schema::TopMembers;
 
 /// The field name of findings about the data body as a whole.
@@ -74,13 +74,9 @@ impl ContractSpec {
     /// `Contract::validate_json` has), and what every fast path is tested
     /// against. The same report as [`ContractSpec::validate_json`].
     pub fn validate_json_full(&self, data: &[u8]) -> Report {
-        if let Some(schema) = &self.schema {
-            return crate::walk_schema::collect(schema, data);
-        }
-        let mut w = Walk::new(&self.fields, data, Collect::default());
-        let outcome = w.document(&self.tree, self.strict);
-        let mode = w.finish();
-        report(data, outcome, mode)
+        // One walker writes the findings of both forms: a fields-form
+        // contract's model compiled into the same schema graph (`twin`).
+        crate::walk_schema::collect(self.walked(), data)
     }
 
     /// Validates a data body that is already a `serde_json::Value` (through

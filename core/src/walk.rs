@@ -1,10 +1,15 @@
-//! The one walk over the JSON bytes, generic over its [`Mode`]: the contract's
+//! The walk over the JSON bytes, generic over its [`Mode`]: the fields form's
 //! path tree and the scanner's tokens read together, every rule applied where
-//! the value it judges is read (the rules themselves are in `keywords.rs`).
+//! the value it judges is read (the rules themselves are in `keywords.rs`),
+//! and the machinery the schema walk (`walk_schema.rs`, which writes the
+//! findings of both forms) drives: the scanner, path frames, `skip`, the
+//! duplicate-key stacks and `uniqueItems` spans.
 //!
-//! - [`Collect`] (the finding engine, `validate.rs`): every finding, with its
-//!   path; paths are stack frames rendered to text only when a finding is made.
-//! - [`Quick`] (the check in front of it, `fast.rs`): stops at the first fault,
+//! - [`Collect`] (a collecting mode of the schema walk): every finding, with
+//!   its path; paths are stack frames rendered to text only when a finding is
+//!   made.
+//! - [`Quick`] (the fields form's check in front of the finding walk,
+//!   `fast.rs`), over the path tree: stops at the first fault,
 //!   renders nothing and allocates nothing. It may also *give up* (the walk
 //!   fails as on a fault, and the finding engine decides) where an answer
 //!   would cost an allocation:

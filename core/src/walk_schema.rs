@@ -36,7 +36,9 @@ use crate::json::scan::{Kind, Scanner};
 use crate::json::text::{quote, same_bytes, Str};
 use crate::json::MAX_DEPTH;
 use crate::keywords::enums::{self, Shown};
-use crate::keywords::{closed, duplicate, format, items, lengths, numbers, pattern, required, types, QUOTE_MAX};
+use crate::keywords::{
+    closed, duplicate, format, items, lengths, numbers, pattern, required, types, unknown, QUOTE_MAX,
+};
 use crate::report::Finding;
 use crate::rules;
 use crate::rules::Rule;
@@ -912,6 +914,10 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                 }
                 Some(extra) => self.value(extra, here, depth + 1, 0),
                 None => {
+                    // A warning: never a fault of a membership test.
+                    if M::COLLECTS && depth == 0 && self.schema.strict {
+                        self.w.mode.fault(rules::FIELD_UNKNOWN, here, || unknown::MESSAGE)?;
+                    }
                     self.w.skip(here, depth + 1)?;
                     Ok(())
                 }
@@ -1046,7 +1052,7 @@ fn collect_in(schema: &Schema, data: &[u8], memo: &Memo) -> crate::report::Repor
     let mut walk = SchemaWalk::new(schema, data, Lean::default(), memo);
     let outcome = walk.document();
     let lean = walk.finish();
-    let (outcome, mut mode) = match outcome {
+    let (outcome, mode) = match outcome {
         Ok(()) => (Ok(()), Collect { findings: lean.findings, depth_at: None }),
         // Stopped early (bytes that are not JSON, too deep): read again by
         // the mode that says why, with a fresh memo.
@@ -1062,14 +1068,7 @@ fn collect_in(schema: &Schema, data: &[u8], memo: &Memo) -> crate::report::Repor
     };
     // A value read by several schemas (`allOf`, a `$ref` beside other
     // keywords) shows a fault of the data itself, such as a repeated key, to
-    // each of them: one finding each is enough.
-    if mode.findings.len() > 1 {
-        fn key(f: &Finding) -> (&str, &str, &str) {
-            (f.rule(), f.field(), f.message())
-        }
-        mode.findings.sort_by(|a, b| key(a).cmp(&key(b)));
-        mode.findings.dedup();
-    }
+    // each of them: the report keeps one (`Report::new`).
     crate::validate::report(data, outcome, mode)
 }
 

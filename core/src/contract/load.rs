@@ -344,6 +344,7 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
             fields,
             tree,
             schema: Some(schema),
+            twin: Default::default(),
             revision_line,
             shown_id: Default::default(),
         });
@@ -380,9 +381,22 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
         fields,
         tree,
         schema: None,
+        twin: Default::default(),
         revision_line,
         shown_id: Default::default(),
     })
+}
+
+/// A fields-form contract's model compiled into the schema graph (its JSON
+/// Schema export, compiled from the export's text so that numbers keep
+/// their spelling), with its `strict` flag: what the finding walk reads.
+pub(super) fn twin(spec: &ContractSpec) -> Option<super::schema::Schema> {
+    let text = crate::export::from_spec(spec).text;
+    let root = parse(text.as_bytes()).ok()?;
+    let mut cx = Ctx { bytes: text.as_bytes(), diags: Vec::new() };
+    let mut schema = super::schema::compile(&mut cx, &root)?;
+    schema.strict = spec.strict;
+    Some(schema)
 }
 
 fn check_name(cx: &mut Ctx<'_>, node: &Node, name: String) -> Option<String> {

@@ -38,6 +38,13 @@ pub struct ContractSpec {
     pub(crate) tree: tree::Node,
     /// The schema form's compiled schema (`None` in the fields form).
     pub(crate) schema: Option<Box<schema::Schema>>,
+    /// The fields form's model compiled into the same schema graph (through
+    /// its JSON Schema export, `strict` kept): what the finding walk reads,
+    /// so that one walker writes the findings of both forms. Built at the
+    /// first body with a finding (a valid body passes the quick check of
+    /// `fast.rs` alone), so that loading stays small (`tests/alloc.rs`);
+    /// never in the schema form.
+    pub(crate) twin: std::sync::OnceLock<Box<schema::Schema>>,
     /// The line of the `revision` value in the contract file (0 if unknown).
     pub(crate) revision_line: usize,
     /// [`ContractSpec::shown_id`], written at its first use.
@@ -170,8 +177,24 @@ impl ContractSpec {
             fields,
             tree,
             schema: None,
+            twin: Default::default(),
             revision_line: 0,
             shown_id: Default::default(),
+        })
+    }
+
+    /// The schema graph the finding walk reads: the schema form's own, or
+    /// the fields form's model compiled into one (its twin, built at first
+    /// use).
+    pub(crate) fn walked(&self) -> &schema::Schema {
+        if let Some(schema) = &self.schema {
+            return schema;
+        }
+        self.twin.get_or_init(|| {
+            // Export writes only what the loader reads, in keywords the
+            // compiler takes (`every_fields_contract_compiles_to_its_twin`,
+            // and the contract fuzz target, hold it to that).
+            Box::new(load::twin(self).expect("a loaded fields-form contract compiles to its schema twin"))
         })
     }
 

@@ -94,7 +94,7 @@ pub(in crate::contract) fn compile(cx: &mut Ctx<'_>, root: &Json<'_>) -> Option<
     let mut s = Scanner::new(c.cx.bytes);
     s.seek(root.offset);
     canonical(&mut s, &mut canon).ok()?;
-    Some(Schema { nodes: c.nodes, canonical: canon })
+    Some(Schema { nodes: c.nodes, canonical: canon, strict: false })
 }
 
 /// `/a~1b/c` in JSON Pointer form, for messages.

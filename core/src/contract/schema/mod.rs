@@ -48,6 +48,11 @@ pub struct Schema {
     /// The schema's canonical JSON (RFC 8785 key order): two schemas with the
     /// same canonical text are the same contract shape.
     pub(crate) canonical: String,
+    /// A fields-form contract's `strict` (its schema compiled for the finding
+    /// walk): a warning, `field.unknown`, per undeclared key of the root
+    /// object. JSON Schema has no warning, so a schema-form contract never
+    /// sets it.
+    pub(crate) strict: bool,
 }
 
 impl Schema {
