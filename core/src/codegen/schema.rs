@@ -178,7 +178,7 @@ impl Gen<'_> {
     }
 
     fn union_of<'n>(&self, n: &'n Node) -> Option<&'n crate::contract::schema::Union> {
-        let u = n.any_of.as_ref().or(n.one_of.as_ref())?;
+        let u = n.any_of.as_deref().or(n.one_of.as_deref())?;
         let alone = n.any_of.is_none() || n.one_of.is_none();
         (alone && self.exact(n) && n.properties.is_empty() && n.types.is_none()).then_some(u)
     }

@@ -126,7 +126,7 @@ impl Check<'_> {
     }
 
     fn untagged(&self, n: &Node) -> bool {
-        n.any_of.as_ref().or(n.one_of.as_ref()).is_some_and(|u| u.tag.is_none())
+        n.any_of.as_deref().or(n.one_of.as_deref()).is_some_and(|u| u.tag.is_none())
     }
 
     /// Whether the node can reach itself (through any subschema).

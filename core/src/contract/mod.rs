@@ -192,7 +192,7 @@ impl ContractSpec {
         }
         self.twin.get_or_init(|| {
             // Export writes only what the loader reads, in keywords the
-            // compiler takes (`every_fields_contract_compiles_to_its_twin`,
+            // compiler takes (`every_fields_contract_compiles_to_its_schema_twin`,
             // and the contract fuzz target, hold it to that).
             Box::new(load::twin(self).expect("a loaded fields-form contract compiles to its schema twin"))
         })

@@ -161,7 +161,7 @@ fn missing<'x>(from: &[&'x Literal], to: &[&Literal], other: TypeSet) -> Vec<&'x
 
 /// The union of a node, with its keyword: `anyOf` before `oneOf`.
 fn unions(n: &Node) -> [(&'static str, Option<&Union>); 2] {
-    [("anyOf", n.any_of.as_ref()), ("oneOf", n.one_of.as_ref())]
+    [("anyOf", n.any_of.as_deref()), ("oneOf", n.one_of.as_deref())]
 }
 
 /// Whether a node does nothing but apply one union (`{"anyOf": [...]}`).
@@ -246,7 +246,8 @@ impl<'s> Cx<'s> {
         }
         let (na, nb) = (node(self.a, a), node(self.b, b));
         if na.default != nb.default {
-            let msg = format!("default {} -> {}", show_literal(na.default.as_ref()), show_literal(nb.default.as_ref()));
+            let msg =
+                format!("default {} -> {}", show_literal(na.default.as_deref()), show_literal(nb.default.as_deref()));
             self.push(rules::DEFAULT_CHANGED, path, msg);
         }
         if self.wrapped(a, b, path) {

@@ -197,9 +197,9 @@ impl<'c> Search<'c> {
     fn union(&self, owner: At, one: bool) -> Option<&'c Union> {
         let n = self.node(owner);
         if one {
-            n.one_of.as_ref()
+            n.one_of.as_deref()
         } else {
-            n.any_of.as_ref()
+            n.any_of.as_deref()
         }
     }
 
@@ -428,7 +428,7 @@ impl<'c> Search<'c> {
                         out.extend(sample::format_samples(f).0.iter().map(|s| J::Str(s.to_string())));
                     }
                 }
-                let all: Vec<&Constraints> = nodes.iter().map(|&at| &self.node(at).constraints).collect();
+                let all: Vec<&Constraints> = nodes.iter().map(|&at| &*self.node(at).constraints).collect();
                 out.extend(sample::strings(&all).into_iter().map(J::Str));
                 dedup(out)
             }
@@ -815,7 +815,7 @@ impl<'c> Search<'c> {
                 out.extend(good.iter().chain(bad).map(|s| J::Str(s.to_string())));
             }
         }
-        let constraints: Vec<&Constraints> = all.iter().map(|&at| &self.node(at).constraints).collect();
+        let constraints: Vec<&Constraints> = all.iter().map(|&at| &*self.node(at).constraints).collect();
         out.extend(sample::strings(&constraints).into_iter().map(J::Str));
         for c in &constraints {
             out.extend(sample::numbers(c).into_iter().map(J::Num));

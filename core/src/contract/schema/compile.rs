@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use super::{Condition, Id, Literal, Node, Schema, Tag, Union, ANNOTATIONS};
 use crate::contract::load::{hint, multiple_of, pattern, ranges, Ctx};
-use crate::contract::{Constraints, JsonType, TypeSet};
+use crate::contract::{Constraints, JsonType, Sparse, TypeSet};
 use crate::json::canonical::canonical;
 use crate::json::scan::Scanner;
 use crate::json::text::{key_head, quote};
@@ -224,8 +224,8 @@ impl Compiler<'_, '_> {
                     match k {
                         "prefixItems" => n.prefix_items = ids,
                         "allOf" => n.all_of = ids,
-                        "anyOf" => n.any_of = Some(Union { members: ids, tag: None }),
-                        _ => n.one_of = Some(Union { members: ids, tag: None }),
+                        "anyOf" => n.any_of = Some(Box::new(Union { members: ids, tag: None })),
+                        _ => n.one_of = Some(Box::new(Union { members: ids, tag: None })),
                     }
                 }
                 "$ref" => {
@@ -250,7 +250,7 @@ impl Compiler<'_, '_> {
                         n.description = Some(t.as_ref().into());
                     }
                 }
-                "default" => n.default = self.literal(value),
+                "default" => n.default = self.literal(value).map(Box::new),
                 _ if ANNOTATIONS.contains(&k) => {}
                 _ if DRAFT_07.contains(&k) => {
                     let msg = format!(
@@ -276,7 +276,7 @@ impl Compiler<'_, '_> {
         if let Some(test) = test {
             n.condition = Some(Condition { test, then, otherwise });
         }
-        n.constraints = c;
+        n.constraints = Sparse::new(c);
         self.nodes[id as usize] = n;
         id
     }

@@ -18,7 +18,7 @@ pub use view::{push_key, SchemaCondition, SchemaLiteral, SchemaNode, SchemaUnion
 
 pub(in crate::contract) use compile::compile;
 
-use crate::contract::{Constraints, Pattern, TypeSet};
+use crate::contract::{Pattern, Sparse, TypeSet};
 use crate::json::text::{key_head, same_bytes};
 
 /// Keywords kept and shown, never enforced: the annotations a schema may
@@ -87,7 +87,7 @@ pub(crate) struct Node {
     /// `const` as canonical JSON.
     pub constant: Option<Literal>,
     /// Numeric, string-length, `pattern` and item-count keywords.
-    pub constraints: Constraints,
+    pub constraints: Sparse,
     /// `format`, when it is one that is asserted.
     pub format: Option<&'static str>,
     /// `properties`, in document order.
@@ -121,8 +121,8 @@ pub(crate) struct Node {
     /// `if`/`then`/`else`.
     pub reference: Option<Id>,
     pub all_of: Vec<Id>,
-    pub any_of: Option<Union>,
-    pub one_of: Option<Union>,
+    pub any_of: Option<Box<Union>>,
+    pub one_of: Option<Box<Union>>,
     pub not: Option<Id>,
     pub condition: Option<Condition>,
     /// How a message names this node as a union member: its `$defs` name
@@ -133,7 +133,7 @@ pub(crate) struct Node {
     pub def: Option<Box<str>>,
     /// `default` (an annotation: never enforced, but a changed default
     /// changes what an omitted value means, so the diff compares it).
-    pub default: Option<Literal>,
+    pub default: Option<Box<Literal>>,
     /// `description`, for generated docs.
     pub description: Option<Box<str>>,
     /// Byte offset of the subschema in the contract file.

@@ -267,12 +267,12 @@ impl<'s> SchemaNode<'s> {
 
     /// `anyOf`.
     pub fn any_of(&self) -> Option<SchemaUnion<'s>> {
-        self.node().any_of.as_ref().map(|u| SchemaUnion { schema: self.schema, union: u, keyword: "anyOf" })
+        self.node().any_of.as_deref().map(|u| SchemaUnion { schema: self.schema, union: u, keyword: "anyOf" })
     }
 
     /// `oneOf`.
     pub fn one_of(&self) -> Option<SchemaUnion<'s>> {
-        self.node().one_of.as_ref().map(|u| SchemaUnion { schema: self.schema, union: u, keyword: "oneOf" })
+        self.node().one_of.as_deref().map(|u| SchemaUnion { schema: self.schema, union: u, keyword: "oneOf" })
     }
 
     /// `allOf`, in order (empty when absent).
