@@ -201,9 +201,10 @@ pub fn from_spec(spec: &ContractSpec) -> Exported {
     for f in spec.fields() {
         let mut node = &mut root;
         for seg in f.path().segments() {
-            let at = match node.keys.iter().position(|(k, _)| *k == seg.key) {
-                Some(at) => at,
+            let at = match node.index.get(&seg.key) {
+                Some(&at) => at,
                 None => {
+                    node.index.insert(seg.key.clone(), node.keys.len());
                     node.keys.push((seg.key.clone(), Shape::default()));
                     node.keys.len() - 1
                 }
@@ -242,6 +243,8 @@ pub fn from_spec(spec: &ContractSpec) -> Exported {
 struct Shape<'c> {
     field: Option<&'c FieldSpec>,
     keys: Vec<(String, Shape<'c>)>,
+    /// Where each key is in `keys` (a contract may declare a million).
+    index: std::collections::HashMap<String, usize>,
     items: Option<Box<Shape<'c>>>,
     values: Option<Box<Shape<'c>>>,
 }

@@ -30,7 +30,7 @@ use std::collections::HashMap;
 use crate::contract::schema::compile::MAX_CHAIN;
 use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Tag};
 use crate::contract::{JsonType, TypeSet};
-use crate::json::canonical::canonical;
+use crate::json::canonical::canonical_within;
 use crate::json::number::Num;
 use crate::json::scan::{Kind, Scanner};
 use crate::json::text::{quote, same_bytes, Str};
@@ -593,7 +593,8 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         }
         let mut canon = String::new();
         s.seek(at);
-        if canonical(&mut s, &mut canon).is_err() {
+        // Bounded: a tag nested past the walk's limit is the walk's `json.depth`.
+        if canonical_within(&mut s, &mut canon, MAX_DEPTH).is_none() {
             return TagValue::Missing;
         }
         match tag.values.iter().position(|v| *v.canonical == *canon) {
@@ -647,7 +648,8 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                 if node.enum_values.is_some() || node.constant.is_some() {
                     let start = self.w.s.offset();
                     let mut canon = String::new();
-                    if depth < MAX_DEPTH && canonical(&mut self.w.s, &mut canon).is_ok() {
+                    // Bounded as the walk below bounds it (`json.depth`).
+                    if canonical_within(&mut self.w.s, &mut canon, MAX_DEPTH - depth).is_some() {
                         let shown = Shown::Whole(if is_object { "an object" } else { "an array" });
                         self.literal(node, &canon, shown, path)?;
                     }

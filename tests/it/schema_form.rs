@@ -408,3 +408,47 @@ fn every_fields_contract_compiles_to_its_schema_twin() {
         ]
     );
 }
+
+/// The deepest paths a fields-form contract may declare (128 levels: dotted
+/// segments, `[]` steps) export to a schema nesting about twice as deep, and
+/// their twins still compile: a body with a finding gets its finding, never
+/// a panic. And a value under an `enum` or `const` (fields or schema form)
+/// is spelled for comparison only as deep as the walk reads it: a body
+/// nesting past the limit is one `json.depth`, never a stack overflow.
+#[test]
+fn the_deepest_contract_paths_and_values_are_judged_within_the_limits() {
+    let deep = |name: String| {
+        let doc =
+            format!(r#"{{"name": "t.deep", "revision": "1.0.0", "fields": [{{"name": "{name}", "type": "string"}}]}}"#);
+        ContractSpec::from_slice(doc.as_bytes(), "t.json").unwrap_or_else(|e| panic!("{e}"))
+    };
+    let dotted = deep(vec!["a"; 128].join("."));
+    let shown: Vec<String> = dotted.validate_json(b"{}").findings().iter().map(ToString::to_string).collect();
+    assert_eq!(shown, ["ERROR field.required a: required field is missing"]);
+    let body = format!("{}7{}", r#"{"a": "#.repeat(127), "}".repeat(127));
+    let shown: Vec<String> = dotted.validate_json(body.as_bytes()).findings().iter().map(ToString::to_string).collect();
+    let path = vec!["a"; 127].join(".");
+    assert_eq!(shown, [format!("ERROR field.type {path}: expected object, found integer")]);
+    let stepped = deep(format!("a{}", "[]".repeat(127)));
+    let shown: Vec<String> =
+        stepped.validate_json(br#"{"a": [[1]]}"#).findings().iter().map(ToString::to_string).collect();
+    assert_eq!(shown, ["ERROR field.type a[0][0]: expected array, found integer"]);
+
+    let fields = ContractSpec::from_slice(
+        br#"{"name": "t.enum", "revision": "1.0.0", "fields": [{"name": "x", "type": ["string", "array"], "enum": ["a"]}]}"#,
+        "t.json",
+    )
+    .expect("loads");
+    let schema = contract(r#"{"type": "object", "properties": {"x": {"const": [1]}}}"#);
+    let tagged = contract(
+        r#"{"oneOf": [{"type": "object", "properties": {"t": {"const": "a"}}, "required": ["t"]},
+                      {"type": "object", "properties": {"t": {"const": "b"}}, "required": ["t"]}]}"#,
+    );
+    let nested = format!(r#"{{"x": {}{}}}"#, "[".repeat(200_000), "]".repeat(200_000));
+    let tag = format!(r#"{{"t": {}{}}}"#, "[".repeat(200_000), "]".repeat(200_000));
+    for (c, body) in [(&fields, &nested), (&schema, &nested), (&tagged, &tag)] {
+        let report = c.validate_json(body.as_bytes());
+        let rules: Vec<&str> = report.findings().iter().map(|f| f.rule()).collect();
+        assert_eq!(rules, ["json.depth"], "{}", c.name());
+    }
+}

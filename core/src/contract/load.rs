@@ -392,7 +392,9 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
 /// their spelling), with its `strict` flag: what the finding walk reads.
 pub(super) fn twin(spec: &ContractSpec) -> Option<super::schema::Schema> {
     let text = crate::export::from_spec(spec).text;
-    let root = parse(text.as_bytes()).ok()?;
+    // Two levels a path segment (`properties`, then the schema), one a step,
+    // and a `const` or `enum` member within the contract's own limit.
+    let root = crate::json::tree::parse_within(text.as_bytes(), 4 * crate::json::MAX_DEPTH).ok()?;
     let mut cx = Ctx { bytes: text.as_bytes(), diags: Vec::new() };
     let mut schema = super::schema::compile(&mut cx, &root)?;
     schema.strict = spec.strict;

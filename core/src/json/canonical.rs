@@ -9,6 +9,33 @@ use super::scan::{Kind, Scanner, SyntaxError};
 /// Appends the canonical spelling of the value at the scanner's position.
 /// The caller has already bounded the value's depth.
 pub fn canonical(s: &mut Scanner<'_>, out: &mut String) -> Result<(), SyntaxError> {
+    match spell(s, out, usize::MAX) {
+        Ok(()) => Ok(()),
+        Err(Stop::Syntax(e)) => Err(e),
+        Err(Stop::Deep) => unreachable!("no value nests usize::MAX deep"),
+    }
+}
+
+/// [`canonical`] of a value not yet read, whose containers may nest at most
+/// `levels` deep: `None` when they nest deeper or the bytes are not JSON
+/// (the walk reading the value then says which), never a recursion past
+/// the bound.
+pub fn canonical_within(s: &mut Scanner<'_>, out: &mut String, levels: usize) -> Option<()> {
+    spell(s, out, levels).ok()
+}
+
+enum Stop {
+    Syntax(SyntaxError),
+    Deep,
+}
+
+impl From<SyntaxError> for Stop {
+    fn from(e: SyntaxError) -> Self {
+        Stop::Syntax(e)
+    }
+}
+
+fn spell(s: &mut Scanner<'_>, out: &mut String, levels: usize) -> Result<(), Stop> {
     match s.peek_kind()? {
         Kind::Null | Kind::Bool => out.push_str(match s.literal()? {
             Some(true) => "true",
@@ -17,6 +44,7 @@ pub fn canonical(s: &mut Scanner<'_>, out: &mut String) -> Result<(), SyntaxErro
         }),
         Kind::Number => s.number()?.dec().canonical(out),
         Kind::String => string(&s.string()?.decode(), out),
+        Kind::Array | Kind::Object if levels == 0 => return Err(Stop::Deep),
         Kind::Array => {
             s.array_start();
             out.push('[');
@@ -26,7 +54,7 @@ pub fn canonical(s: &mut Scanner<'_>, out: &mut String) -> Result<(), SyntaxErro
                     out.push(',');
                 }
                 first = false;
-                canonical(s, out)?;
+                spell(s, out, levels - 1)?;
             }
             out.push(']');
         }
@@ -35,7 +63,7 @@ pub fn canonical(s: &mut Scanner<'_>, out: &mut String) -> Result<(), SyntaxErro
             let mut members: Vec<(String, String)> = Vec::new();
             while let Some(k) = s.object_key(members.is_empty())? {
                 let mut v = String::new();
-                canonical(s, &mut v)?;
+                spell(s, &mut v, levels - 1)?;
                 members.push((k.decode().into_owned(), v));
             }
             members.sort();

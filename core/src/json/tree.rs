@@ -68,13 +68,20 @@ impl From<SyntaxError> for TreeError {
 
 /// Parses a whole document.
 pub fn parse(bytes: &[u8]) -> Result<Node<'_>, TreeError> {
+    parse_within(bytes, MAX_DEPTH)
+}
+
+/// [`parse`] with containers nesting at most `levels` deep: for a document
+/// this crate wrote itself (a fields-form contract's JSON Schema export
+/// nests about twice as deep as the contract's paths).
+pub(crate) fn parse_within(bytes: &[u8], levels: usize) -> Result<Node<'_>, TreeError> {
     let mut s = Scanner::new(bytes);
-    let node = value(&mut s, 0)?;
+    let node = value(&mut s, 0, levels)?;
     s.finish()?;
     Ok(node)
 }
 
-fn value<'a>(s: &mut Scanner<'a>, depth: usize) -> Result<Node<'a>, TreeError> {
+fn value<'a>(s: &mut Scanner<'a>, depth: usize, levels: usize) -> Result<Node<'a>, TreeError> {
     let kind = s.peek_kind()?;
     let offset = s.offset();
     let value = match kind {
@@ -87,14 +94,14 @@ fn value<'a>(s: &mut Scanner<'a>, depth: usize) -> Result<Node<'a>, TreeError> {
             Value::Number(Box::new(n.dec().to_decimal(n.raw())))
         }
         Kind::String => Value::String(s.string()?.decode()),
-        Kind::Array | Kind::Object if depth >= MAX_DEPTH => {
-            return Err(TreeError { offset, message: format!("nesting deeper than {MAX_DEPTH} levels") });
+        Kind::Array | Kind::Object if depth >= levels => {
+            return Err(TreeError { offset, message: format!("nesting deeper than {levels} levels") });
         }
         Kind::Array => {
             s.array_start();
             let mut items = Vec::new();
             while s.array_next(items.is_empty())? {
-                items.push(value(s, depth + 1)?);
+                items.push(value(s, depth + 1, levels)?);
             }
             items.shrink_to_fit();
             Value::Array(items)
@@ -112,7 +119,7 @@ fn value<'a>(s: &mut Scanner<'a>, depth: usize) -> Result<Node<'a>, TreeError> {
                         message: format!("duplicate key {}", super::text::quote(&name, 80)),
                     });
                 }
-                let v = value(s, depth + 1)?;
+                let v = value(s, depth + 1, levels)?;
                 members.push((Key { offset: key_offset, name }, v));
             }
             members.shrink_to_fit();

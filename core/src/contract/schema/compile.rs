@@ -7,9 +7,9 @@
 //! reference cycles that never descend into the value and its tagged unions
 //! are found.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use super::{Condition, Id, Literal, Node, Schema, Tag, Union, ANNOTATIONS};
+use super::{Condition, Id, Literal, Node, Schema, Tag, Union, ANNOTATIONS, PROPERTY_SCAN};
 use crate::contract::load::{hint, multiple_of, pattern, ranges, Ctx};
 use crate::contract::{Constraints, JsonType, Sparse, TypeSet};
 use crate::json::canonical::canonical;
@@ -79,8 +79,14 @@ pub(in crate::contract) fn compile(cx: &mut Ctx<'_>, root: &Json<'_>) -> Option<
         n.applies = n.in_place();
         n.only_applies = n.applies && n.has_no_own_keyword();
         n.bare = if n.is_bare_ref() { n.reference } else { None };
-        n.property_required =
-            n.properties.iter().map(|(name, _)| n.required.iter().position(|r| r == name).map(|i| i as u32)).collect();
+        // By hash: a node may declare a million properties.
+        let required: HashMap<&str, u32> = n.required.iter().enumerate().map(|(i, r)| (&**r, i as u32)).collect();
+        n.property_required = n.properties.iter().map(|(name, _)| required.get(&**name).copied()).collect();
+        let declared: HashSet<&str> = n.properties.iter().map(|(name, _)| &**name).collect();
+        n.required_elsewhere = n.required.iter().any(|r| !declared.contains(&**r));
+        n.property_index = (n.properties.len() > PROPERTY_SCAN).then(|| {
+            Box::new(n.properties.iter().enumerate().rev().map(|(i, (name, _))| (name.as_bytes().into(), i)).collect())
+        });
         n.property_heads = n.properties.iter().map(|(name, _)| (key_head(name.as_bytes()), name.len())).collect();
         n.plain = n.bare.is_none() && !n.never && !n.trivial && !n.applies;
         n.string_checks = n.enum_values.is_some()
@@ -88,7 +94,6 @@ pub(in crate::contract) fn compile(cx: &mut Ctx<'_>, root: &Json<'_>) -> Option<
             || lengths::any(&n.constraints)
             || n.constraints.pattern.is_some()
             || n.format.is_some();
-        n.required_elsewhere = n.required.iter().any(|r| !n.properties.iter().any(|(name, _)| name == r));
     }
     let mut canon = String::new();
     let mut s = Scanner::new(c.cx.bytes);
@@ -357,9 +362,10 @@ impl Compiler<'_, '_> {
             return Vec::new();
         };
         let mut out: Vec<Box<str>> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
         for item in items {
             match &item.value {
-                Value::String(s) if out.iter().any(|o| **o == **s) => {
+                Value::String(s) if !seen.insert(s.as_ref()) => {
                     self.at(item.offset, format!("'{key}' lists {} twice", quote(s, 80)));
                 }
                 Value::String(s) => out.push(s.as_ref().into()),

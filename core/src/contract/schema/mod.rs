@@ -152,6 +152,11 @@ pub(crate) struct Node {
     /// ([`key_head`]) and its length: [`Node::property_at`] compares a key
     /// with a declared name in one word.
     pub property_heads: Vec<(u64, usize)>,
+    /// Set after compiling, for a node of more than [`PROPERTY_SCAN`]
+    /// properties: each name's index (a scan of the heads would cost a wide
+    /// contract's every key the whole list). Boxed: one word in every node.
+    #[allow(clippy::box_collection)]
+    pub property_index: Option<Box<std::collections::HashMap<Box<[u8]>, usize>>>,
     /// Set after compiling: whether the node is read by its own keywords
     /// only (not a bare `$ref`, not `false` nor `true`, no applicator).
     pub plain: bool,
@@ -166,10 +171,17 @@ pub(crate) struct Node {
     pub applies: bool,
 }
 
+/// Declared properties a node scans (by head word and length) before it
+/// looks its keys up in a hash index instead.
+pub(crate) const PROPERTY_SCAN: usize = 32;
+
 impl Node {
     /// The index in `properties` of the unescaped key `raw`.
     #[inline(always)]
     pub(crate) fn property_at(&self, raw: &[u8]) -> Option<usize> {
+        if let Some(index) = &self.property_index {
+            return index.get(raw).copied();
+        }
         let (head, n) = (key_head(raw), raw.len());
         for (i, &(h, len)) in self.property_heads.iter().enumerate() {
             // Past eight bytes, the rest compared too.
