@@ -307,7 +307,7 @@ impl<'c> Ctx<'c> {
         let element = self.old_sites.get(&element_path);
         let one = element.and_then(|s| self.minimal(self.old, s.node, &element_path)).unwrap_or(J::Num("0".into()));
         let pool: Vec<J> = match element.and_then(|s| s.field) {
-            Some(f) => candidates(f, &[]).into_iter().filter(|v| field_accepts(f, v)).collect(),
+            Some(f) => field_accepts(f, candidates(f, &[])),
             None => (0..1000).map(|i| J::Num(i.to_string())).collect(),
         };
         let mut lengths: Vec<u64> = vec![0, 1, 2];
@@ -433,7 +433,7 @@ impl<'c> Ctx<'c> {
             // the element field offers enough values (for uniqueItems).
             let element_field = node.items.as_deref().and_then(|i| i.field).map(|i| &c.fields[i]);
             let pool: Vec<J> = match element_field {
-                Some(f) => candidates(f, &[]).into_iter().filter(|v| field_accepts(f, v) && *v != items[0]).collect(),
+                Some(f) => field_accepts(f, candidates(f, &[]).into_iter().filter(|v| *v != items[0])),
                 None => (0..n).map(|i| J::Num(i.to_string())).filter(|v| *v != items[0]).collect(),
             };
             let filler = pool.first().cloned().unwrap_or_else(|| items[0].clone());
@@ -460,8 +460,15 @@ impl<'c> Ctx<'c> {
         let other = if std::ptr::eq(c, self.old) { &self.new_sites } else { &self.old_sites };
         let twin = other.get(path).and_then(|s| s.field);
         let pick = |f: &FieldSpec| {
-            let values: Vec<J> = candidates(f, &[]).into_iter().filter(|v| field_accepts(f, v)).collect();
-            let both = values.iter().find(|v| twin.is_none_or(|t| field_accepts(t, v))).cloned();
+            let values = field_accepts(f, candidates(f, &[]));
+            let probe = twin.map(|t| ContractSpec::probe(t, true));
+            let both = values
+                .iter()
+                .find(|v| match &probe {
+                    None => true,
+                    Some(p) => p.as_ref().is_some_and(|p| probe_accepts(p, v)),
+                })
+                .cloned();
             both.or_else(|| values.into_iter().next())
         };
         if let Some(f) = field {
@@ -593,9 +600,17 @@ fn insert(body: &mut J, concrete: &str, value: J) -> bool {
     false
 }
 
-/// Whether a field, on its own, accepts a value with no finding.
-fn field_accepts(f: &FieldSpec, v: &J) -> bool {
-    ContractSpec::probe(f, true).is_some_and(|spec| accepted(&spec, &format!("{{\"v\":{}}}", v.text())))
+/// The values a field, on its own, accepts with no finding: one probe
+/// contract judges them all (a probe's findings come from its schema twin,
+/// compiled once per probe).
+fn field_accepts(f: &FieldSpec, values: impl IntoIterator<Item = J>) -> Vec<J> {
+    let Some(probe) = ContractSpec::probe(f, true) else { return Vec::new() };
+    values.into_iter().filter(|v| probe_accepts(&probe, v)).collect()
+}
+
+/// Whether a field's probe contract ([`ContractSpec::probe`]) accepts `v`.
+fn probe_accepts(probe: &ContractSpec, v: &J) -> bool {
+    accepted(probe, &format!("{{\"v\":{}}}", v.text()))
 }
 
 #[cfg(test)]
