@@ -320,9 +320,12 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
             let msg = "'closed' is for the fields form: a schema says \"additionalProperties\": false".to_string();
             cx.at(root_offset, None, msg);
         }
-        // Refused rather than ignored: the schema walker has no warning for
-        // an undeclared key (a fields-form revision compared in the schema
-        // form keeps its flag through `diff`, not through this loader).
+        // Refused rather than ignored: JSON Schema has no warning-only
+        // keyword, and a schema says "additionalProperties": false. (The
+        // walker's root-only `field.unknown` warning, `Schema::strict`, is
+        // set for a fields-form contract's twin alone; a fields-form
+        // revision compared in the schema form keeps its flag through
+        // `diff`, not through this loader.)
         if strict == Some(true) {
             let msg = "'strict' is for the fields form (a warning per undeclared top-level key): a schema \
                        refuses undeclared keys with \"additionalProperties\": false (an error)"
