@@ -3,12 +3,14 @@
 //! judged the way `cargo protocolarc traffic --quiet` judges it (lines read
 //! in batches by `input::each_batch`, as the CLI reads them), `Traffic::lines` on 1 and 2 jobs, the quiet text rendering
 //! written to a sink), timed interleaved with the floor of merely reading
-//! the JSON: `serde_json::from_slice::<IgnoredAny>` line by line on one
+//! the JSON: the capture read line by line as a file is read (`BufReader`,
+//! `read_until`), each line `serde_json::from_slice::<IgnoredAny>`, on one
 //! core. Then the invalid path: a capture of only invalid requests against
 //! the same floor over it. Each round times every candidate once over the
 //! whole file; the table gives the median of the per-round ratios.
 //!
-//! `cargo bench -p protocolarc-bench --bench bulk` (from bench/).
+//! `cargo bench -p protocolarc-bench --bench bulk` (from bench/); `BULK_ROUNDS=N`
+//! for N rounds instead of 7.
 //!
 //! `BULK_WRITE=DIR cargo bench -p protocolarc-bench --bench bulk` writes the
 //! captures instead (`DIR/mcp-400k.jsonl`, `DIR/mcp-1600k.jsonl`,
@@ -17,7 +19,7 @@
 
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -31,7 +33,8 @@ use serde::de::IgnoredAny;
 const LINES: usize = 400_000;
 /// Lines of the all-invalid capture.
 const INVALID_LINES: usize = 100_000;
-/// Rounds of interleaved timings.
+/// Rounds of interleaved timings (`BULK_ROUNDS=N` for more: this machine's
+/// speed drifts within a run, and more rounds steady the medians).
 const ROUNDS: usize = 7;
 
 /// A small deterministic generator (xorshift64*).
@@ -167,15 +170,43 @@ fn capture(lines: usize, invalid_per_100: u64, seed: u64) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// The floor: every line read as JSON and thrown away, on one core.
+/// The lines of `file`, found by `memchr` on the slice itself.
+fn lines(file: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', file).chain(std::iter::once(file.len())).map(move |end| {
+        let line = &file[start..end];
+        start = end + 1;
+        line
+    })
+}
+
+/// The floor: the capture read line by line as a file is read (a
+/// `BufReader` of traffic's one-job batch size, `read_until` into one
+/// reused line: `memchr`, and a copy, as traffic's `LineBatches` reads),
+/// every line read as JSON and thrown away, on one core.
+///
+/// Until the ninth stop of 2026-12-02 the floor split the slice with
+/// `<[u8]>::split(|&b| b == b'\n')`, which tests one byte at a time: it
+/// was about 10% slower than this floor and 35% slower than
+/// [`floor_slice`] (BENCHMARKS.md, "Ninth stop").
 fn floor(file: &[u8]) -> usize {
+    let mut reader = BufReader::with_capacity(batch_bytes(1), file);
+    let mut line = Vec::new();
     let mut n = 0;
-    for line in file.split(|&b| b == b'\n') {
-        if !line.is_empty() && serde_json::from_slice::<IgnoredAny>(line).is_ok() {
+    while reader.read_until(b'\n', &mut line).expect("memory reads") > 0 {
+        let json = line.strip_suffix(b"\n").unwrap_or(&line);
+        if !json.is_empty() && serde_json::from_slice::<IgnoredAny>(json).is_ok() {
             n += 1;
         }
+        line.clear();
     }
     n
+}
+
+/// The floor without reading: lines found by `memchr` in the slice, no
+/// copy (a profile figure: the least time the parse alone takes).
+fn floor_slice(file: &[u8]) -> usize {
+    lines(file).filter(|line| !line.is_empty() && serde_json::from_slice::<IgnoredAny>(line).is_ok()).count()
 }
 
 /// `traffic --quiet` on `file`: lines read in batches as the CLI reads
@@ -260,9 +291,7 @@ fn main() {
     // What the schema walker alone costs: the request contract on every
     // line, one core (a profile figure, not a target).
     let request = catalog.contracts().find(|c| c.name() == "mcp.tools/call.request").expect("the request contract");
-    let walker = |file: &[u8]| {
-        file.split(|&b| b == b'\n').filter(|l| !l.is_empty() && !request.validate_json(l).is_valid()).count()
-    };
+    let walker = |file: &[u8]| lines(file).filter(|l| !l.is_empty() && !request.validate_json(l).is_valid()).count();
     let (mut floor_s, mut one, mut two, mut bad_floor, mut bad) = (vec![], vec![], vec![], vec![], vec![]);
     let (mut r1, mut r2, mut rbad, mut walk, mut rwalk) = (vec![], vec![], vec![], vec![], vec![]);
     let (mut walk_bad, mut rwalk_bad) = (vec![], vec![]);
@@ -277,11 +306,17 @@ fn main() {
     };
     assert_eq!(floor2(), floor(&big));
     let (mut two_floor, mut rtwo_floor) = (vec![], vec![]);
-    for _ in 0..ROUNDS {
+    assert_eq!(floor_slice(&big), floor(&big));
+    let (mut slice_floor, mut rslice_floor) = (vec![], vec![]);
+    let rounds = std::env::var("BULK_ROUNDS").ok().and_then(|n| n.parse().ok()).filter(|&n| n > 0).unwrap_or(ROUNDS);
+    for _ in 0..rounds {
         let f = seconds(|| floor(&big));
         let f2 = seconds(floor2);
         two_floor.push(f2);
         rtwo_floor.push(f2 / f);
+        let fs = seconds(|| floor_slice(&big));
+        slice_floor.push(fs);
+        rslice_floor.push(fs / f);
         let t1 = seconds(|| traffic(&catalog, &big, 1));
         let t2 = seconds(|| traffic(&catalog, &big, 2));
         let bf = seconds(|| floor(&invalid));
@@ -303,7 +338,7 @@ fn main() {
     }
     let mb = big.len() as f64 / 1e6;
     let bad_mb = invalid.len() as f64 / 1e6;
-    println!("{ROUNDS} rounds, medians:");
+    println!("{rounds} rounds, medians:");
     println!("| run | time (s) | MB/s | ratio to the floor (median of rounds) | target |");
     println!("|---|---:|---:|---:|---:|");
     let row = |name: &str, t: &[f64], size: f64, ratio: Option<f64>, target: &str| {
@@ -311,12 +346,25 @@ fn main() {
         let ratio = ratio.map_or("1.00".to_string(), |r| format!("{r:.2}"));
         println!("| {name} | {t:.3} | {:.0} | {ratio} | {target} |", size / t);
     };
-    row("floor (IgnoredAny, 1 core), 400k requests", &floor_s, mb, None, "");
+    row("floor (BufReader lines, IgnoredAny, 1 core), 400k requests", &floor_s, mb, None, "");
     row("traffic --jobs 1 --quiet", &one, mb, Some(median(r1)), "<= 2.0");
     row("traffic --jobs 2 --quiet", &two, mb, Some(median(r2)), "<= 1.2");
     row("(profile) the floor itself on 2 threads", &two_floor, mb, Some(median(rtwo_floor)), "");
-    row("(profile) schema walker alone, 1 core", &walk, mb, Some(median(rwalk)), "");
-    row("floor, 100k invalid requests", &bad_floor, bad_mb, None, "");
+    row(
+        "(profile) the floor without reading: memchr on the slice, no copy",
+        &slice_floor,
+        mb,
+        Some(median(rslice_floor)),
+        "",
+    );
+    row("(profile) schema walker alone (lines of the slice), 1 core", &walk, mb, Some(median(rwalk)), "");
+    row("floor (BufReader lines), 100k invalid requests", &bad_floor, bad_mb, None, "");
     row("traffic --jobs 1 --quiet, all invalid", &bad, bad_mb, Some(median(rbad)), "<= 2.5");
-    row("(profile) schema walker alone, all invalid, 1 core", &walk_bad, bad_mb, Some(median(rwalk_bad)), "");
+    row(
+        "(profile) schema walker alone (lines of the slice), all invalid, 1 core",
+        &walk_bad,
+        bad_mb,
+        Some(median(rwalk_bad)),
+        "",
+    );
 }

@@ -7,7 +7,7 @@
 //! scan is unsure of (an escaped key, bytes it cannot skip) answers `None`,
 //! and the exact reader takes the message instead.
 
-use memchr::memchr2;
+use protocolarc_core::fast::quote_or_backslash;
 
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\r' | b'\n') {
@@ -32,30 +32,6 @@ fn skip_string_escaped(b: &[u8], mut i: usize) -> Option<(usize, bool)> {
         escaped = true;
         i = at + 2;
     }
-}
-
-/// The first `"` or `\` of `b`. Most strings of a message are short: they
-/// are read eight bytes a word (no call), a long one by `memchr2`.
-fn quote_or_backslash(b: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // Bytes equal to `c` get their high bit set; the lowest set bit is
-    // always a true match (a false one only follows a true one).
-    let matches = |w: u64, c: u8| {
-        let x = w ^ (ONES * u64::from(c));
-        x.wrapping_sub(ONES) & !x & HIGH
-    };
-    let mut i = 0;
-    // One load a word (`first_chunk`: no bounds check per byte).
-    while let Some(word) = b.get(i..).and_then(<[u8]>::first_chunk::<8>).filter(|_| i < 64) {
-        let w = u64::from_le_bytes(*word);
-        let m = matches(w, b'"') | matches(w, b'\\');
-        if m != 0 {
-            return Some(i + (m.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    memchr2(b'"', b'\\', &b[i..]).map(|at| i + at)
 }
 
 /// The bytes that matter inside a container: quotes and brackets.
@@ -206,26 +182,5 @@ mod tests {
         ] {
             assert!(method(b.as_bytes()).is_none(), "{b}");
         }
-    }
-
-    #[test]
-    fn quotes_and_backslashes_are_found_where_they_are() {
-        for len in 0..100 {
-            for at in 0..=len {
-                for c in [b'"', b'\\'] {
-                    let mut b = vec![b'a'; len];
-                    b.extend(std::iter::repeat_n(0xC3, 3));
-                    if at < len {
-                        b[at] = c;
-                        b.push(b'"');
-                        assert_eq!(quote_or_backslash(&b), Some(at), "{len} {at}");
-                    } else {
-                        assert_eq!(quote_or_backslash(&b), None, "{len}");
-                    }
-                }
-            }
-        }
-        // A byte just above or below a match is not one.
-        assert_eq!(quote_or_backslash(b"!#[]\x01\xa2\xdc!#[]!#[]\""), Some(15));
     }
 }
