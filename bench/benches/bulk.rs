@@ -187,8 +187,8 @@ fn lines(file: &[u8]) -> impl Iterator<Item = &[u8]> {
 ///
 /// Until the ninth stop of 2026-12-02 the floor split the slice with
 /// `<[u8]>::split(|&b| b == b'\n')`, which tests one byte at a time: it
-/// was about 10% slower than this floor and 35% slower than
-/// [`floor_slice`] (BENCHMARKS.md, "Ninth stop").
+/// took about 1.1x this floor's time and 1.4x to 1.7x [`floor_slice`]'s
+/// (BENCHMARKS.md, "Ninth stop").
 fn floor(file: &[u8]) -> usize {
     let mut reader = BufReader::with_capacity(batch_bytes(1), file);
     let mut line = Vec::new();
