@@ -3,9 +3,8 @@
 //! judged the way `cargo protocolarc traffic --quiet` judges it (lines read
 //! in batches by `input::each_batch`, as the CLI reads them), `Traffic::lines` on 1 and 2 jobs, the quiet text rendering
 //! written to a sink), timed interleaved with the floor of merely reading
-//! the JSON: the capture read line by line as a file is read (`BufReader`,
-//! `read_until`), each line `serde_json::from_slice::<IgnoredAny>`, on one
-//! core. Then the invalid path: a capture of only invalid requests against
+//! the JSON: the capture read in batches as traffic reads it, each line
+//! `serde_json::from_slice::<IgnoredAny>`, on one core. Then the invalid path: a capture of only invalid requests against
 //! the same floor over it. Each round times every candidate once over the
 //! whole file; the table gives the median of the per-round ratios.
 //!
@@ -19,7 +18,7 @@
 
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -180,26 +179,28 @@ fn lines(file: &[u8]) -> impl Iterator<Item = &[u8]> {
     })
 }
 
-/// The floor: the capture read line by line as a file is read (a
-/// `BufReader` of traffic's one-job batch size, `read_until` into one
-/// reused line: `memchr`, and a copy, as traffic's `LineBatches` reads),
-/// every line read as JSON and thrown away, on one core.
+/// The floor: the capture read as traffic reads it (`input::each_batch`
+/// over `LineBatches`, batches of traffic's one-job size: one copy and one
+/// `memchr` pass per batch, lines as slices of it), every line read as
+/// JSON and thrown away, on one core.
 ///
 /// Until the ninth stop of 2026-12-02 the floor split the slice with
 /// `<[u8]>::split(|&b| b == b'\n')`, which tests one byte at a time: it
-/// took about 1.1x this floor's time and 1.4x to 1.7x [`floor_slice`]'s
-/// (BENCHMARKS.md, "Ninth stop").
+/// took about 1.1x the time of a `BufReader` reading lines with
+/// `read_until`, and 1.4x to 1.7x [`floor_slice`]'s (BENCHMARKS.md, "Ninth
+/// stop").
 fn floor(file: &[u8]) -> usize {
-    let mut reader = BufReader::with_capacity(batch_bytes(1), file);
-    let mut line = Vec::new();
     let mut n = 0;
-    while reader.read_until(b'\n', &mut line).expect("memory reads") > 0 {
-        let json = line.strip_suffix(b"\n").unwrap_or(&line);
-        if !json.is_empty() && serde_json::from_slice::<IgnoredAny>(json).is_ok() {
-            n += 1;
+    each_batch(LineBatches::new(file, usize::MAX), usize::MAX, batch_bytes(1), |lines, read_ahead| {
+        for &(_, line) in lines {
+            if !line.is_empty() && serde_json::from_slice::<IgnoredAny>(line).is_ok() {
+                n += 1;
+            }
         }
-        line.clear();
-    }
+        read_ahead();
+        Ok::<(), std::convert::Infallible>(())
+    })
+    .expect("memory reads");
     n
 }
 
@@ -304,6 +305,8 @@ fn main() {
             floor(&big[..half]) + other.join().expect("the floor does not panic")
         })
     };
+    assert_eq!(floor(&big), LINES, "the floor reads every line");
+    assert_eq!(floor(&invalid), INVALID_LINES, "the floor reads every invalid line");
     assert_eq!(floor2(), floor(&big));
     let (mut two_floor, mut rtwo_floor) = (vec![], vec![]);
     assert_eq!(floor_slice(&big), floor(&big));
@@ -323,10 +326,11 @@ fn main() {
         let tb = seconds(|| traffic(&catalog, &invalid, 1));
         let w = seconds(|| walker(&big));
         walk.push(w);
-        rwalk.push(w / f);
+        rwalk.push(w / fs);
+        let bfs = seconds(|| floor_slice(&invalid));
         let wb = seconds(|| walker(&invalid));
         walk_bad.push(wb);
-        rwalk_bad.push(wb / bf);
+        rwalk_bad.push(wb / bfs);
         r1.push(t1 / f);
         r2.push(t2 / f);
         rbad.push(tb / bf);
@@ -346,7 +350,7 @@ fn main() {
         let ratio = ratio.map_or("1.00".to_string(), |r| format!("{r:.2}"));
         println!("| {name} | {t:.3} | {:.0} | {ratio} | {target} |", size / t);
     };
-    row("floor (BufReader lines, IgnoredAny, 1 core), 400k requests", &floor_s, mb, None, "");
+    row("floor (batches read as traffic reads them, IgnoredAny, 1 core), 400k requests", &floor_s, mb, None, "");
     row("traffic --jobs 1 --quiet", &one, mb, Some(median(r1)), "<= 2.0");
     row("traffic --jobs 2 --quiet", &two, mb, Some(median(r2)), "<= 1.2");
     row("(profile) the floor itself on 2 threads", &two_floor, mb, Some(median(rtwo_floor)), "");
@@ -357,11 +361,17 @@ fn main() {
         Some(median(rslice_floor)),
         "",
     );
-    row("(profile) schema walker alone (lines of the slice), 1 core", &walk, mb, Some(median(rwalk)), "");
-    row("floor (BufReader lines), 100k invalid requests", &bad_floor, bad_mb, None, "");
+    row(
+        "(profile) schema walker alone on the slice's lines, 1 core, ratio to the floor without reading",
+        &walk,
+        mb,
+        Some(median(rwalk)),
+        "",
+    );
+    row("floor (batches read as traffic reads them), 100k invalid requests", &bad_floor, bad_mb, None, "");
     row("traffic --jobs 1 --quiet, all invalid", &bad, bad_mb, Some(median(rbad)), "<= 2.5");
     row(
-        "(profile) schema walker alone (lines of the slice), all invalid, 1 core",
+        "(profile) schema walker alone on the slice's lines, all invalid, ratio to the floor without reading",
         &walk_bad,
         bad_mb,
         Some(median(rwalk_bad)),
