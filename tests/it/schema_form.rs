@@ -456,3 +456,38 @@ fn the_deepest_contract_paths_and_values_are_judged_within_the_limits() {
         assert_eq!(shown, [at(key)], "{}", c.name());
     }
 }
+
+/// A fields-form path of n dotted segments exports to a schema nesting
+/// 2n + 1 levels. Up to 63 segments, ProtocolArc reads its own export back
+/// (as `import schema` does, and as a schema-form contract) and finds what
+/// the fields form finds; from 64 on, its readers refuse the export at the
+/// first level past the limit (README, "import and export").
+#[test]
+fn a_deep_fields_path_exports_to_a_schema_this_reader_takes_up_to_its_depth_limit() {
+    let fields = |n: usize| {
+        let doc = format!(
+            r#"{{"name": "t.deep", "revision": "1.0.0", "fields": [{{"name": "{}", "type": "string"}}]}}"#,
+            vec!["a"; n].join(".")
+        );
+        ContractSpec::from_slice(doc.as_bytes(), "t.json").unwrap_or_else(|e| panic!("{e}"))
+    };
+    let shallow = fields(63);
+    let text = protocolarc::export::from_spec(&shallow).text;
+    assert!(protocolarc::import::parse_document(text.as_bytes()).is_ok(), "63 segments read back");
+    let doc = format!(r#"{{"name": "t.deep", "revision": "1.0.0", "schema": {text}}}"#);
+    let back = ContractSpec::from_slice(doc.as_bytes(), "t.json").unwrap_or_else(|e| panic!("{e}"));
+    let shown = |c: &ContractSpec, body: &str| -> Vec<String> {
+        c.validate_json(body.as_bytes()).findings().iter().map(ToString::to_string).collect()
+    };
+    let body = format!("{}7{}", r#"{"a": "#.repeat(63), "}".repeat(63));
+    let leaf = format!("ERROR field.type {}: expected string, found integer", vec!["a"; 63].join("."));
+    assert_eq!(shown(&shallow, &body), std::slice::from_ref(&leaf));
+    assert_eq!(shown(&back, &body), [leaf]);
+    assert_eq!(shown(&shallow, "{}"), ["ERROR field.required a: required field is missing"]);
+    assert_eq!(shown(&back, "{}"), ["ERROR field.required a: required field is missing"]);
+
+    let text = protocolarc::export::from_spec(&fields(64)).text;
+    let e = protocolarc::import::parse_document(text.as_bytes()).expect_err("129 levels are refused");
+    assert_eq!(e.message, "nesting deeper than 128 levels");
+    assert_eq!(text.as_bytes()[e.offset], b'{', "at the first object past the limit");
+}
