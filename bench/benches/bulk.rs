@@ -259,7 +259,8 @@ fn main() {
     let catalog = Catalog::load(&[root]).expect("the bundled MCP catalog loads");
     if let Some(what) = std::env::var_os("BULK_PROFILE") {
         // One candidate alone, for a profiler: `valid` or `invalid`, one
-        // job; `valid2`: the valid capture on two jobs; `floor` and
+        // job; `valid2`: the valid capture on two jobs; `walker`: the schema
+        // walker alone on the valid capture's lines; `floor` and
         // `invalid-floor`: the floor on either capture (instruction counts
         // of a candidate and of its floor give a ratio that does not drift).
         // `BULK_PASSES=N`: N passes instead of 3 (the difference of two
@@ -269,6 +270,15 @@ fn main() {
         if what == "floor" || what == "invalid-floor" {
             for _ in 0..passes {
                 black_box(floor(file));
+            }
+            return;
+        }
+        if what == "walker" {
+            // The schema walker alone on the lines of the slice (the profile row).
+            let request =
+                catalog.contracts().find(|c| c.name() == "mcp.tools/call.request").expect("the request contract");
+            for _ in 0..passes {
+                black_box(lines(file).filter(|l| !l.is_empty() && !request.validate_json(l).is_valid()).count());
             }
             return;
         }

@@ -563,7 +563,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
     }
 
     /// An object nothing constrains: every key is undeclared.
-    fn skip_object(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+    pub(crate) fn skip_object(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         if depth >= MAX_DEPTH {
             return Err(self.mode.too_deep(path));
         }

@@ -111,14 +111,19 @@ impl Mode for Lean {
     }
 }
 
+/// The findings of the value at an offset under a node.
+type FindingsAt = HashMap<(Id, usize), Vec<Finding>>;
+
 /// What re-reading a value has found, by (node, value offset): a value's
 /// path is fixed by its offset, so neither depends on how it was reached.
 #[derive(Default)]
 pub(crate) struct Memo {
     /// Verdicts of first-fault walks.
     valid: RefCell<Verdicts>,
-    /// Findings of collect walks (for the messages of failed unions).
-    findings: RefCell<HashMap<(Id, usize), Vec<Finding>>>,
+    /// Findings of collect walks (for the messages of failed unions),
+    /// the map made at the first (a map's random keys are read from a
+    /// thread-local: no cost to the walk that never re-reads a value).
+    findings: RefCell<Option<FindingsAt>>,
     /// The top-level members a caller asked about ([`collect_top`]).
     top: Option<RefCell<TopMembers>>,
 }
@@ -157,15 +162,19 @@ impl TopMembers {
     /// when it is absent. `None` when the walk cannot tell: the root object
     /// was not read (the document is not an object, or the schema did not
     /// look inside it), a watched key appeared twice, or a key was escaped.
+    #[inline]
     pub fn get<'d>(&self, data: &'d [u8], i: usize) -> Option<Option<&'d [u8]>> {
         if self.unsure || !self.read {
             return None;
         }
         let (start, end) = self.spans[i];
-        Some((end > 0).then(|| data.get(start as usize..end as usize)).flatten().map(|v| {
-            let skip = v.iter().take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')).count();
-            &v[skip..]
-        }))
+        let Some(mut v) = data.get(start as usize..end as usize).filter(|_| end > 0) else {
+            return Some(None);
+        };
+        while let [b' ' | b'\t' | b'\r' | b'\n', rest @ ..] = v {
+            v = rest;
+        }
+        Some(Some(v))
     }
 
     #[inline]
@@ -199,7 +208,8 @@ impl TopMembers {
 #[derive(Default)]
 pub(crate) struct Verdicts {
     inline: Vec<(Id, usize, usize)>,
-    more: HashMap<(Id, usize), usize>,
+    /// Made at the first verdict past the list (as `Memo::findings`).
+    more: Option<HashMap<(Id, usize), usize>>,
 }
 
 impl Verdicts {
@@ -210,10 +220,7 @@ impl Verdicts {
         if let Some(&(_, _, v)) = self.inline.iter().find(|(i, s, _)| *i == id && *s == start) {
             return Some(v);
         }
-        if self.more.is_empty() {
-            return None;
-        }
-        self.more.get(&(id, start)).copied()
+        self.more.as_ref()?.get(&(id, start)).copied()
     }
 
     #[inline]
@@ -224,7 +231,7 @@ impl Verdicts {
             }
             self.inline.push((id, start, v));
         } else {
-            self.more.insert((id, start), v);
+            self.more.get_or_insert_with(HashMap::new).insert((id, start), v);
         }
     }
 }
@@ -351,7 +358,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
 
     /// Every finding of the value at `start` under `id`, with real paths.
     fn findings(&self, id: Id, start: usize, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Vec<Finding> {
-        if let Some(found) = self.memo.findings.borrow().get(&(id, start)) {
+        if let Some(found) = self.memo.findings.borrow().as_ref().and_then(|m| m.get(&(id, start))) {
             return found.clone();
         }
         let mut sub = SchemaWalk::new(self.schema, self.bytes(), Lean::default(), self.memo);
@@ -359,7 +366,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         let outcome = sub.value(id, path, depth, chain + 1);
         let lean = sub.finish();
         if outcome.is_ok() {
-            self.memo.findings.borrow_mut().insert((id, start), lean.findings.clone());
+            self.memo.findings.borrow_mut().get_or_insert_with(HashMap::new).insert((id, start), lean.findings.clone());
             return lean.findings;
         }
         // Stopped early: read again by the mode that says why.
@@ -371,7 +378,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             let at = mode.depth_at.unwrap_or_else(|| path.render());
             mode.findings.push(Finding::new(rules::JSON_DEPTH, at, crate::keywords::depth::message()));
         }
-        self.memo.findings.borrow_mut().insert((id, start), mode.findings.clone());
+        self.memo.findings.borrow_mut().get_or_insert_with(HashMap::new).insert((id, start), mode.findings.clone());
         mode.findings
     }
 
@@ -655,7 +662,11 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                     }
                     self.w.s.seek(start);
                 }
-                if is_object {
+                if is_object && node.any_object && depth > 0 {
+                    // Below the root: neither the root's routing members
+                    // nor a strict contract's unknown-key warnings apply.
+                    self.w.skip_object(path, depth)?;
+                } else if is_object {
                     self.object(node, path, depth)?;
                 } else {
                     self.array(node, path, depth)?;
@@ -1118,6 +1129,46 @@ mod tests {
 
     fn some(v: &[Option<&str>]) -> Option<Vec<Option<String>>> {
         Some(v.iter().map(|v| v.map(str::to_string)).collect())
+    }
+
+    /// Which nodes are read as open maps (`Node::any_object`): an object
+    /// with nothing of its own but its type and an absent or `true`
+    /// `additionalProperties`.
+    #[test]
+    fn open_maps_are_the_objects_that_constrain_no_member() {
+        let any = |schema: &str| {
+            let spec = spec(&format!(r#"{{"properties": {{"m": {schema}}}}}"#));
+            let graph = spec.schema().expect("schema form");
+            let root = graph.node(crate::contract::schema::Schema::ROOT);
+            graph.node(root.properties[0].1).any_object
+        };
+        for open in [
+            r#"{"type": "object"}"#,
+            r#"{"type": "object", "additionalProperties": {}}"#,
+            r#"{"type": "object", "additionalProperties": true}"#,
+            r#"{"type": ["object", "null"], "maxLength": 3, "description": "d"}"#,
+        ] {
+            assert!(any(open), "{open}");
+        }
+        for constrained in [
+            "{}",
+            "true",
+            r##"{"$ref": "#"}"##,
+            r#"{"type": "object", "additionalProperties": {"type": "string"}}"#,
+            r#"{"type": "object", "additionalProperties": false}"#,
+            r#"{"type": "object", "patternProperties": {"": {}}}"#,
+            r#"{"type": "object", "properties": {"a": {}}}"#,
+            r#"{"type": "object", "required": ["a"]}"#,
+            r#"{"type": "object", "minProperties": 1}"#,
+            r#"{"type": "object", "maxProperties": 1}"#,
+            r#"{"type": "object", "propertyNames": {"maxLength": 1}}"#,
+            r#"{"type": "object", "dependentRequired": {"a": ["b"]}}"#,
+            r#"{"type": "object", "const": {}}"#,
+            r#"{"type": "object", "enum": [{}]}"#,
+            r#"{"type": "object", "allOf": [{}]}"#,
+        ] {
+            assert!(!any(constrained), "{constrained}");
+        }
     }
 
     #[test]

@@ -351,6 +351,50 @@ fn repeated_undeclared_keys_are_found_under_the_key_filter() {
     assert!((200..400).contains(&checked), "{checked} of 400 objects repeat a key");
 }
 
+/// An object whose every member is valid once it is an object (nothing of
+/// its own but `type`, `additionalProperties` absent, `true` or `{}`: MCP's
+/// `arguments`, `_meta`, `structuredContent`) is read as a skipped value is,
+/// its keys still checked for repeats: the same exact findings as the same
+/// map read member by member (a pattern that matches every key is the same
+/// schema, read so).
+#[test]
+fn an_open_map_gives_the_findings_of_its_members_read_one_by_one() {
+    let maps = [
+        r#"{"type": "object"}"#,
+        r#"{"type": "object", "additionalProperties": {}}"#,
+        r#"{"type": "object", "additionalProperties": true}"#,
+        r#"{"type": "object", "patternProperties": {"": {}}}"#,
+    ]
+    .map(|m| contract(&format!(r#"{{"properties": {{"p": {{"properties": {{"m": {m}}}}}}}}}"#)));
+    let deep = format!(r#"{{"p": {{"m": {{"x": {}1{}}}}}}}"#, "[".repeat(200), "]".repeat(200));
+    // The 129th level is the 126th array: `p`, `m` and `x` hold the first three.
+    let depth = format!("ERROR json.depth p.m.x{}: objects and arrays nest deeper than 128 levels", "[0]".repeat(125));
+    let cases: &[(&str, &[&str])] = &[
+        (
+            r#"{"p": {"m": {"a": 1, "b": {"a": [1, {"a": 1, "a": 2}]}, "\u0061": 3}}}"#,
+            &[
+                "ERROR json.duplicate_key p.m.a: key appears more than once in its object",
+                "ERROR json.duplicate_key p.m.b.a[1].a: key appears more than once in its object",
+            ],
+        ),
+        (r#"{"p": {"m": ["a"]}}"#, &["ERROR field.type p.m: expected object, found array"]),
+        (
+            r#"{"p": {"m": {}}, "q": {"m": {"a": 1, "a": 1}}}"#,
+            &["ERROR json.duplicate_key q.m.a: key appears more than once in its object"],
+        ),
+        (&deep, &[&depth]),
+        (
+            r#"{"p": {"m": {"a": tru}}}"#,
+            &["ERROR json.syntax <data>: line 1, column 19: invalid literal (expected true, false or null)"],
+        ),
+    ];
+    for (data, want) in cases {
+        for map in &maps {
+            assert_eq!(findings(map, data), *want, "{data}");
+        }
+    }
+}
+
 /// One walker writes the findings of both forms: a fields-form contract's
 /// model is compiled into the schema graph (through its JSON Schema export)
 /// at its first body with a finding. Every fields-form contract file of the

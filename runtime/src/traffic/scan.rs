@@ -86,6 +86,50 @@ fn skip_value(b: &[u8], i: usize) -> Option<usize> {
     }
 }
 
+/// The bytes most messages start with: the member they read as is skipped
+/// whole (compared as one fixed-size array: no call).
+const COMMON: &[u8; 17] = br#"{"jsonrpc":"2.0","#;
+
+/// The method of a request as one serializer writes most of them, after
+/// [`COMMON`]: `"id":` with a plain string or an integer, then
+/// `"method":"…"` unescaped, with no space anywhere; `None` for anything
+/// else (the member by member scan then reads it). The first top-level
+/// `method` member when it answers: the members before it are `jsonrpc`
+/// and `id`.
+fn common_request(b: &[u8]) -> Option<(&[u8], bool)> {
+    let mut i = COMMON.len();
+    if b.get(i..i + 5) == Some(br#""id":"#) {
+        i += 5;
+        match *b.get(i)? {
+            b'"' => {
+                let end = i + 1 + quote_or_backslash(b.get(i + 1..)?)?;
+                if b[end] != b'"' {
+                    return None;
+                }
+                i = end + 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                i += 1;
+                while b.get(i).is_some_and(u8::is_ascii_digit) {
+                    i += 1;
+                }
+            }
+            _ => return None,
+        }
+        if b.get(i) != Some(&b',') {
+            return None;
+        }
+        i += 1;
+    }
+    const METHOD: &[u8; 10] = br#""method":""#;
+    if b.get(i..i + METHOD.len()) != Some(METHOD) {
+        return None;
+    }
+    let start = i + METHOD.len() - 1;
+    let end = start + 1 + quote_or_backslash(b.get(start + 1..)?)?;
+    (b[end] == b'"').then(|| (&b[start..=end], false))
+}
+
 /// The raw value of the first top-level `method` member of `b` (a trimmed
 /// message starting with `{`), read no further, and whether it may hold an
 /// escape (it does, or it is not a string); `None` when there is none
@@ -97,9 +141,11 @@ pub(super) fn method(b: &[u8]) -> Option<(&[u8], bool)> {
     if b.first() != Some(&b'{') {
         return None;
     }
-    // Most messages start with these exact bytes: the member they read as
-    // is skipped whole (compared as one fixed-size array: no call).
-    const COMMON: &[u8; 17] = br#"{"jsonrpc":"2.0","#;
+    if b.first_chunk::<17>() == Some(COMMON) {
+        if let Some(found) = common_request(b) {
+            return Some(found);
+        }
+    }
     let mut i = skip_ws(b, if b.first_chunk::<17>() == Some(COMMON) { COMMON.len() } else { 1 });
     loop {
         if b.get(i) != Some(&b'"') {
@@ -155,6 +201,25 @@ mod tests {
         assert_eq!(method_of(r#"{"jsonrpc":"2.0", "method" :"m"}"#).as_deref(), Some(r#""m""#));
         assert_eq!(method_of(r#"{"jsonrpc":"2.0","#), None);
         assert_eq!(method_of(r#"{"jsonrpc":"2.0",}"#), None);
+        // The common shape read at once, and its near misses member by member.
+        for (line, want) in [
+            (r#"{"jsonrpc":"2.0","id":"req-3","method":"tools/call","params":{}}"#, Some(r#""tools/call""#)),
+            (r#"{"jsonrpc":"2.0","id":-12,"method":"m"}"#, Some(r#""m""#)),
+            (r#"{"jsonrpc":"2.0","id":1.5,"method":"m"}"#, Some(r#""m""#)),
+            (r#"{"jsonrpc":"2.0","id":"a\"b","method":"m"}"#, Some(r#""m""#)),
+            (r#"{"jsonrpc":"2.0","id":null,"method":"m"}"#, Some(r#""m""#)),
+            (r#"{"jsonrpc":"2.0","id":1 ,"method":"m"}"#, Some(r#""m""#)),
+            (r#"{"jsonrpc":"2.0","id":1,"method":"a\/b"}"#, Some(r#""a\/b""#)),
+            (r#"{"jsonrpc":"2.0","id":1,"methods":"x","method":"m"}"#, Some(r#""m""#)),
+            (r#"{"jsonrpc":"2.0","id":"x"#, None),
+            (r#"{"jsonrpc":"2.0","id":1,"method":"m"#, None),
+        ] {
+            assert_eq!(method_of(line).as_deref(), want, "{line}");
+        }
+        assert_eq!(common_request(br#"{"jsonrpc":"2.0","id":7,"method":"m","x":1}"#), Some((&br#""m""#[..], false)));
+        assert_eq!(common_request(br#"{"jsonrpc":"2.0","method":"m"}"#), Some((&br#""m""#[..], false)));
+        assert_eq!(common_request(br#"{"jsonrpc":"2.0","id":1.5,"method":"m"}"#), None);
+        assert_eq!(common_request(br#"{"jsonrpc":"2.0","id":1,"method":"a\/b"}"#), None);
         // Whether the value may hold an escape.
         let escaped = |b: &str| method(b.as_bytes()).map(|(_, e)| e);
         assert_eq!(escaped(r#"{"method":"tools/call"}"#), Some(false));

@@ -95,6 +95,21 @@ pub(in crate::contract) fn compile(cx: &mut Ctx<'_>, root: &Json<'_>) -> Option<
             || n.constraints.pattern.is_some()
             || n.format.is_some();
     }
+    let trivial: Vec<bool> = c.nodes.iter().map(|n| n.trivial).collect();
+    for n in &mut c.nodes {
+        n.any_object = n.plain
+            && n.enum_values.is_none()
+            && n.constant.is_none()
+            && n.properties.is_empty()
+            && n.pattern_properties.is_empty()
+            && n.additional.is_none_or(|id| trivial[id as usize])
+            && !n.closed
+            && n.property_names.is_none()
+            && n.required.is_empty()
+            && n.min_properties.is_none()
+            && n.max_properties.is_none()
+            && n.dependent_required.is_empty();
+    }
     let mut canon = String::new();
     let mut s = Scanner::new(c.cx.bytes);
     s.seek(root.offset);

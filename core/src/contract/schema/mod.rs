@@ -169,6 +169,13 @@ pub(crate) struct Node {
     /// Set after compiling: [`Node::in_place`], read by the walker on every
     /// value.
     pub applies: bool,
+    /// Set after compiling: whether an object value meets every keyword of
+    /// the node once its type does (no property, pattern, `required`, count
+    /// or name keyword; `additionalProperties` absent or `true`): the walker
+    /// then reads its members as it skips a value (repeated keys still
+    /// found), with no schema per member. The common open map of MCP
+    /// (`arguments`, `_meta`, `structuredContent`).
+    pub any_object: bool,
 }
 
 /// Declared properties a node scans (by head word and length) before it
