@@ -1166,6 +1166,8 @@ mod tests {
             r#"{"type": "object", "const": {}}"#,
             r#"{"type": "object", "enum": [{}]}"#,
             r#"{"type": "object", "allOf": [{}]}"#,
+            r#"{"type": "object", "dependentSchemas": {"a": {}}}"#,
+            r##"{"type": "object", "additionalProperties": {"$ref": "#"}}"##,
         ] {
             assert!(!any(constrained), "{constrained}");
         }
@@ -1191,5 +1193,184 @@ mod tests {
                 "anyOf": [{"properties": {"id": {"type": "string"}}}, {"properties": {"id": {"type": "integer"}}}]}"#,
         );
         assert_eq!(top(&applied, r#"{"id": 7, "method": "m"}"#), some(&[None, Some(r#""m""#), Some("7")]));
+    }
+}
+
+#[cfg(test)]
+mod open_maps {
+    use super::*;
+    use crate::ContractSpec;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    const KEYS: &[&str] =
+        &["a", "\\u0061", "b", "\\u0062", "m", "x", "\\\"q", "method", "a\\/b", "a/b", "\\u00e9", "é"];
+
+    fn value(r: &mut Rng, depth: usize, out: &mut String) {
+        let pick = if depth > 4 { r.below(4) } else { r.below(9) };
+        match pick {
+            0 => out.push_str(["1", "\"s\"", "null", "true", "-2.5", "{}", "[]"][r.below(7) as usize]),
+            1 => out.push_str("\"str\""),
+            2 => out.push('3'),
+            3 => out.push_str("\"ab\""),
+            4..=6 => {
+                out.push('{');
+                let n = if depth <= 1 && r.below(4) == 0 { 30 + r.below(10) as usize } else { r.below(5) as usize };
+                for i in 0..n {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    if n > 8 && r.below(10) != 0 {
+                        out.push_str(&format!("\"k{}\"", r.below(45)));
+                    } else {
+                        out.push('"');
+                        out.push_str(KEYS[r.below(KEYS.len() as u64) as usize]);
+                        out.push('"');
+                    }
+                    out.push(':');
+                    value(r, depth + 1, out);
+                }
+                out.push('}');
+            }
+            _ => {
+                out.push('[');
+                let n = r.below(4);
+                for i in 0..n {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    value(r, depth + 1, out);
+                }
+                out.push(']');
+            }
+        }
+    }
+
+    fn doc(r: &mut Rng) -> String {
+        let mut s = String::new();
+        value(r, 0, &mut s);
+        // Deep nesting sometimes.
+        if r.below(10) == 0 {
+            let n = 120 + r.below(15) as usize;
+            let inner = format!("{}1{}", "{\"m\":".repeat(n), "}".repeat(n));
+            s = format!("{{\"m\":{inner},\"p\":{{\"m\":{s}}}}}");
+        } else if r.below(10) == 0 {
+            let n = 120 + r.below(15) as usize;
+            s = format!("{{\"p\":{{\"m\":{{\"x\":{}1{}}}}}}}", "[".repeat(n), "]".repeat(n));
+        } else {
+            s = format!("{{\"p\":{{\"m\":{s}, \"x\": {s}}}, \"m\": {s}, \"a\": [{s}]}}");
+        }
+        // Mutations: truncate or corrupt.
+        match r.below(8) {
+            0 => {
+                let cut = r.below(s.len() as u64) as usize;
+                if s.is_char_boundary(cut) {
+                    s.truncate(cut);
+                }
+            }
+            1 => {
+                let at = r.below(s.len() as u64) as usize;
+                if s.is_char_boundary(at) {
+                    s.insert(at, [',', '}', ']', '"', 'x'][r.below(5) as usize]);
+                }
+            }
+            _ => {}
+        }
+        s
+    }
+
+    fn off(schema: &Schema) -> Schema {
+        let mut s = schema.clone();
+        for n in &mut s.nodes {
+            n.any_object = false;
+        }
+        s
+    }
+
+    fn lines(r: &crate::report::Report) -> Vec<String> {
+        r.findings().iter().map(|f| format!("{f} {:?}", f.severity())).collect()
+    }
+
+    /// Every walk mode gives the same answer with open maps read as skipped
+    /// values (`Node::any_object`) as with every map read member by member:
+    /// the report (findings, severities, order), `passes`, and the top
+    /// members, on random documents (escaped and repeated keys, objects past
+    /// the 32-key switch, nesting past the limit, truncated and corrupted
+    /// bytes) under schemas that put open maps in unions, `contains`, `if`,
+    /// `not`, `dependentSchemas`, `$ref`s, `additionalProperties` and arrays,
+    /// and under fields-form contracts, strict or not.
+    #[test]
+    fn an_open_map_read_as_a_skip_gives_the_member_by_member_report() {
+        let schemas = [
+            r#"{"properties": {"p": {"properties": {"m": {"type": "object"}, "x": {"type": ["object", "array", "string"], "minLength": 3, "format": "email"}}}, "m": {"type": "object", "additionalProperties": {}}, "a": {"items": {"type": "object", "additionalProperties": true}}}}"#,
+            r#"{"properties": {"p": {"anyOf": [{"type": "object"}, {"type": "string"}]}, "m": {"oneOf": [{"type": "object"}, {"type": "object", "additionalProperties": {}}]}, "a": {"contains": {"type": "object"}, "minContains": 1}}}"#,
+            r##"{"$defs": {"o": {"type": "object"}}, "properties": {"p": {"additionalProperties": {"$ref": "#/$defs/o"}}, "m": {"$ref": "#/$defs/o"}, "a": {"items": {"$ref": "#/$defs/o", "title": "t"}}}, "additionalProperties": {"$ref": "#/$defs/o"}}"##,
+            r#"{"properties": {"p": {"type": "object", "dependentSchemas": {"m": {"type": "object"}, "x": {"properties": {"x": {"type": "object"}}}}}, "m": {"if": {"type": "object"}, "then": {"type": "object"}, "else": {"type": "array"}}, "a": {"not": {"items": {"type": "object"}}}}}"#,
+            r#"{"type": "object", "additionalProperties": {"type": "object"}}"#,
+            r#"{"type": "object"}"#,
+            r#"{"properties": {"p": {"propertyNames": {"type": "string"}, "additionalProperties": {"type": "object"}}, "m": {"allOf": [{"type": "object"}, {"type": ["object", "null"]}]}, "a": {"uniqueItems": true, "items": {"type": "object"}}}}"#,
+            r#"{"properties": {"p": {"oneOf": [{"type": "object"}, {"properties": {"m": {"type": "object"}}, "required": ["m"]}]}, "m": {"anyOf": [{"type": "array"}, {"type": "object"}]}}}"#,
+        ];
+        let mut specs: Vec<ContractSpec> = schemas
+            .iter()
+            .map(|s| {
+                ContractSpec::from_slice(
+                    format!(r#"{{"name": "t.d", "revision": "1.0.0", "schema": {s}}}"#).as_bytes(),
+                    "t.json",
+                )
+                .expect("loads")
+            })
+            .collect();
+        for strict in ["true", "false"] {
+            let doc = format!(
+                r#"{{"name": "t.f", "revision": "1.0.0", "strict": {strict}, "fields": [{{"name": "p", "type": "object", "required": false}}, {{"name": "m", "type": "object", "required": false}}, {{"name": "a", "type": "array", "required": false}}, {{"name": "a[]", "type": "object"}}]}}"#
+            );
+            specs.push(ContractSpec::from_slice(doc.as_bytes(), "t.json").expect("fields loads"));
+        }
+        let mut count_any = 0;
+        for spec in &specs {
+            let on = spec.walked();
+            count_any += on.nodes.iter().filter(|n| n.any_object).count();
+        }
+        assert!(count_any > 10, "{count_any}");
+        let pairs: Vec<(&Schema, Schema)> = specs.iter().map(|spec| (spec.walked(), off(spec.walked()))).collect();
+        let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut differ = 0;
+        let mut sizes = 0;
+        for i in 0..600 {
+            let d = doc(&mut r);
+            sizes += d.len();
+            for (on, offs) in &pairs {
+                let (on, offs) = (*on, offs);
+                let a = collect(on, d.as_bytes());
+                let b = collect(offs, d.as_bytes());
+                if lines(&a) != lines(&b) {
+                    differ += 1;
+                    eprintln!("document {i} under {}\n{d}\n{:?}\n{:?}", on.canonical, lines(&a), lines(&b));
+                }
+                assert_eq!(passes(on, d.as_bytes()), passes(offs, d.as_bytes()), "passes {d}");
+                assert_eq!(passes(on, d.as_bytes()), a.is_valid(), "passes vs collect {d}");
+                let keys: &[&str] = &["m", "p", "a"];
+                let (_, ta) = collect_top(on, d.as_bytes(), TopMembers::new(keys));
+                let (_, tb) = collect_top(offs, d.as_bytes(), TopMembers::new(keys));
+                for k in 0..3 {
+                    assert_eq!(ta.get(d.as_bytes(), k), tb.get(d.as_bytes(), k), "top {d}");
+                }
+            }
+        }
+        assert_eq!(differ, 0);
+        // Documents of a few kilobytes on average, not a handful of giants.
+        assert!((600_000..6_000_000).contains(&sizes), "{sizes} bytes in all");
     }
 }

@@ -141,12 +141,13 @@ pub(super) fn method(b: &[u8]) -> Option<(&[u8], bool)> {
     if b.first() != Some(&b'{') {
         return None;
     }
-    if b.first_chunk::<17>() == Some(COMMON) {
+    let common = b.first_chunk::<17>() == Some(COMMON);
+    if common {
         if let Some(found) = common_request(b) {
             return Some(found);
         }
     }
-    let mut i = skip_ws(b, if b.first_chunk::<17>() == Some(COMMON) { COMMON.len() } else { 1 });
+    let mut i = skip_ws(b, if common { COMMON.len() } else { 1 });
     loop {
         if b.get(i) != Some(&b'"') {
             return None;

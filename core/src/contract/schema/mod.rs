@@ -170,8 +170,10 @@ pub(crate) struct Node {
     /// value.
     pub applies: bool,
     /// Set after compiling: whether an object value meets every keyword of
-    /// the node once its type does (no property, pattern, `required`, count
-    /// or name keyword; `additionalProperties` absent or `true`): the walker
+    /// the node once its type does (no object keyword but an
+    /// `additionalProperties` that is absent or accepts anything, no
+    /// applicator, no `enum`/`const`; keywords of other types never apply to
+    /// an object): the walker
     /// then reads its members as it skips a value (repeated keys still
     /// found), with no schema per member. The common open map of MCP
     /// (`arguments`, `_meta`, `structuredContent`).
