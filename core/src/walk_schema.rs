@@ -1131,9 +1131,10 @@ mod tests {
         Some(v.iter().map(|v| v.map(str::to_string)).collect())
     }
 
-    /// Which nodes are read as open maps (`Node::any_object`): an object
-    /// with nothing of its own but its type and an absent or `true`
-    /// `additionalProperties`.
+    /// Which nodes are read as open maps (`Node::any_object`): no object
+    /// keyword but an `additionalProperties` that is absent or accepts
+    /// anything, no applicator, no `enum`/`const` (keywords of other types
+    /// may be there: they never apply to an object).
     #[test]
     fn open_maps_are_the_objects_that_constrain_no_member() {
         let any = |schema: &str| {

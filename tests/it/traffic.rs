@@ -142,6 +142,49 @@ traffic mcp@2025-06-18: 4 messages, 2 passed, 2 failed; field.not 1, field.type 
     assert_eq!(out.stderr, "");
 }
 
+/// Requests as most serializers write them (no space: the routing scan
+/// reads the method at once) and spaced (member by member) get the same
+/// verdicts, and an open map (`arguments`: an object nothing else
+/// constrains, read as a skipped value) still has its repeated keys, its
+/// type and its syntax judged, at every depth; two jobs print the same bytes.
+#[test]
+fn compact_and_spaced_requests_judge_their_open_maps_alike() {
+    let compact = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":1,"b":{"c":[{"d":2,"d":3}]},"a":4}}}
+{"jsonrpc":"2.0","id":"r-2","method":"tools/call","params":{"name":"x","arguments":[1]}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x","arguments":{"a":tru}}}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"x","arguments":{"ok":true,"\u006fk":false}}}
+{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"x","arguments":{"ok":true}}}
+"#;
+    let spaced = compact.replace(r#""id":"#, r#""id" : "#).replace(r#",""#, r#", ""#);
+    assert_ne!(spaced, compact);
+    // serde_json's column of the bad literal: the byte after `tru`.
+    let column = |capture: &str| capture.lines().nth(2).and_then(|l| l.find("tru}")).expect("line 3") + 4;
+    let want = |file: &str, column: usize| {
+        format!(
+            "[FAIL] mcp.tools/call.request@2025.6.18 <- {file}:1
+  ERROR json.duplicate_key params.arguments.a: key appears more than once in its object
+  ERROR json.duplicate_key params.arguments.b.c[0].d: key appears more than once in its object
+[FAIL] mcp.tools/call.request@2025.6.18 <- {file}:2
+  ERROR field.type params.arguments: expected object, found array
+[FAIL] (unrouted) <- {file}:3
+  ERROR jsonrpc.shape <message>: not JSON: expected ident at line 1 column {column}
+[FAIL] mcp.tools/call.request@2025.6.18 <- {file}:4
+  ERROR json.duplicate_key params.arguments.ok: key appears more than once in its object
+[PASS] mcp.tools/call.request@2025.6.18 <- {file}:5
+traffic mcp@2025-06-18: 5 messages, 1 passed, 4 failed; field.type 1, json.duplicate_key 3, jsonrpc.shape 1
+"
+        )
+    };
+    assert_eq!(column(compact), 88);
+    let out = traffic("open-maps", compact, P);
+    expect(&out, 1, &want("cap.jsonl", 88));
+    let two = traffic("open-maps-2", compact, &["--protocol", "mcp@2025-06-18", "--jobs", "2"]);
+    expect(&two, 1, &want("cap.jsonl", 88));
+    // Spaced, only the bad literal's column moves.
+    let spaced_out = traffic("open-maps-spaced", &spaced, P);
+    expect(&spaced_out, 1, &want("cap.jsonl", column(&spaced)));
+}
+
 #[test]
 fn a_batch_is_checked_element_by_element() {
     let capture = r#"[{"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"jsonrpc": "2.0", "id": 2, "method": "ping", "extra": 1}, 7]

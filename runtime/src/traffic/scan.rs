@@ -92,11 +92,11 @@ const COMMON: &[u8; 17] = br#"{"jsonrpc":"2.0","#;
 
 /// The method of a request as one serializer writes most of them, after
 /// [`COMMON`]: `"id":` with a plain string or an integer, then
-/// `"method":"…"` unescaped, with no space anywhere; `None` for anything
-/// else (the member by member scan then reads it). The first top-level
-/// `method` member when it answers: the members before it are `jsonrpc`
-/// and `id`.
-fn common_request(b: &[u8]) -> Option<(&[u8], bool)> {
+/// `"method":"…"` unescaped, with no space anywhere: the method's raw value
+/// (quotes included); `None` for anything else (the member by member scan
+/// then reads it). The first top-level `method` member when it answers: the
+/// members before it are `jsonrpc` and `id`.
+fn common_request(b: &[u8]) -> Option<&[u8]> {
     let mut i = COMMON.len();
     if b.get(i..i + 5) == Some(br#""id":"#) {
         i += 5;
@@ -127,7 +127,7 @@ fn common_request(b: &[u8]) -> Option<(&[u8], bool)> {
     }
     let start = i + METHOD.len() - 1;
     let end = start + 1 + quote_or_backslash(b.get(start + 1..)?)?;
-    (b[end] == b'"').then(|| (&b[start..=end], false))
+    (b[end] == b'"').then(|| &b[start..=end])
 }
 
 /// The raw value of the first top-level `method` member of `b` (a trimmed
@@ -144,7 +144,7 @@ pub(super) fn method(b: &[u8]) -> Option<(&[u8], bool)> {
     let common = b.first_chunk::<17>() == Some(COMMON);
     if common {
         if let Some(found) = common_request(b) {
-            return Some(found);
+            return Some((found, false));
         }
     }
     let mut i = skip_ws(b, if common { COMMON.len() } else { 1 });
@@ -217,8 +217,8 @@ mod tests {
         ] {
             assert_eq!(method_of(line).as_deref(), want, "{line}");
         }
-        assert_eq!(common_request(br#"{"jsonrpc":"2.0","id":7,"method":"m","x":1}"#), Some((&br#""m""#[..], false)));
-        assert_eq!(common_request(br#"{"jsonrpc":"2.0","method":"m"}"#), Some((&br#""m""#[..], false)));
+        assert_eq!(common_request(br#"{"jsonrpc":"2.0","id":7,"method":"m","x":1}"#), Some(&br#""m""#[..]));
+        assert_eq!(common_request(br#"{"jsonrpc":"2.0","method":"m"}"#), Some(&br#""m""#[..]));
         assert_eq!(common_request(br#"{"jsonrpc":"2.0","id":1.5,"method":"m"}"#), None);
         assert_eq!(common_request(br#"{"jsonrpc":"2.0","id":1,"method":"a\/b"}"#), None);
         // Whether the value may hold an escape.

@@ -102,8 +102,8 @@ pub(in crate::contract) fn compile(cx: &mut Ctx<'_>, root: &Json<'_>) -> Option<
             && n.constant.is_none()
             && n.properties.is_empty()
             && n.pattern_properties.is_empty()
+            // (A closed object's `additionalProperties` is `false`: not trivial.)
             && n.additional.is_none_or(|id| trivial[id as usize])
-            && !n.closed
             && n.property_names.is_none()
             && n.required.is_empty()
             && n.min_properties.is_none()
