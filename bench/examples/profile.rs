@@ -1,7 +1,7 @@
 //! A fixed loop over one validator call, for `valgrind --tool=callgrind`
 //! (instruction counts, repeatable on a noisy machine):
 //! `cargo build --release -p protocolarc-bench --example profile &&
-//!  valgrind --tool=callgrind target/release/examples/profile {tool_call|task_send|large|call_tool_result|a2a_message}[_bad] {floor|runtime|generated|setup}`
+//!  valgrind --tool=callgrind target/release/examples/profile {tool_call|task_send|large|call_tool_result|a2a_message}[_bad] {floor|runtime|generated|first|full|setup}`
 //!
 //! `call_tool_result` and `a2a_message` are checked against the imported
 //! schema-form contracts, whose `generated` is their generated check; with
@@ -11,6 +11,12 @@
 //! bodies with one change each (`params.name` a number; `role` outside its
 //! enum; `jsonrpc` "1.0"): the quick check fails, and the schema walker
 //! writes the findings over the contract's schema twin.
+//!
+//! `first` is `ContractSpec::passes` (the schema walk's first-fault walk
+//! for the schema-form bodies, the path-tree quick walk for the others),
+//! `full` the finding walk alone (`validate_json_full`): on a schema-form
+//! body with findings, `runtime` costs `full` in a stream of such bodies,
+//! `first` plus `full` for one among valid bodies (`walk_schema::Recent`).
 //!
 //! `setup` runs no round: subtract its count to get the rounds alone.
 
@@ -76,6 +82,8 @@ fn main() {
         findings += match mode.as_str() {
             "floor" => usize::from(serde_json::from_slice::<serde::de::IgnoredAny>(body).is_err()),
             "generated" => generated(body).findings().len(),
+            "first" => usize::from(!spec.passes(body)),
+            "full" => spec.validate_json_full(body).findings().len(),
             _ => spec.validate_json(body).findings().len(),
         };
     }

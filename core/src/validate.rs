@@ -1,10 +1,13 @@
 //! The finding engine: [`ContractSpec::validate_json`] and its relatives, the
 //! findings for raw JSON bytes.
 //!
-//! The walk itself is `walk.rs`, one walker generic over its mode: the quick
-//! mode (no finding, no path, no allocation: "certainly no finding" or not)
-//! runs first, and the collect mode, which writes every finding with its
-//! path, runs only on a body the quick mode did not pass. Envelope-level rules
+//! The fields form's walk is `walk.rs`, one walker generic over its mode:
+//! the quick mode (no finding, no path, no allocation: "certainly no
+//! finding" or not) runs first, and the schema walk's collect mode
+//! (`walk_schema.rs`), which writes every finding with its path, runs only
+//! on a body the quick mode did not pass. The schema form does the same in
+//! the schema walk's own modes (`walk_schema::check`, which skips the first
+//! mode on a thread where bodies with findings have been common). Envelope-level rules
 //! (`contract.match`, `revision.hint`) are added by
 //! [`ContractSpec::validate_envelope`].
 
@@ -48,9 +51,9 @@ impl ContractSpec {
     /// ```
     pub fn validate_json(&self, data: &[u8]) -> Report {
         if let Some(schema) = &self.schema {
-            // One pass: the schema walk's collect mode costs what its
-            // first-fault mode does (`walk_schema::Lean`).
-            return crate::walk_schema::collect(schema, data);
+            // The same order as below, in the schema walk's own modes, the
+            // first skipped while findings are common (`walk_schema::check`).
+            return crate::walk_schema::check(schema, data);
         }
         // Most bodies are valid: the walk in quick mode (`fast.rs`) proves
         // that much faster than the collect mode below, which then runs

@@ -18,11 +18,11 @@
 //! - applicators chain at most [`MAX_CHAIN`] deep on one value (a cycle
 //!   that never descends is refused when the contract loads).
 //!
-//! Modes: [`Lean`] writes every finding, in one pass over every body (its
+//! Modes: [`Lean`] writes every finding, in one pass over the body (its
 //! stop is one byte wide; [`Collect`], whose stop says why, reads again
 //! only a body that stops early: not JSON, too deep); [`First`] stops at
 //! the first fault and allocates nothing but the memo (every membership
-//! test, and `passes`).
+//! test, `passes`, and the pass [`check`] runs in front of [`Lean`]).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -1045,20 +1045,90 @@ enum TagValue {
     Unknown(String),
 }
 
-/// The report for `data` under a schema-form contract, in one pass: the
-/// collect walk ([`Lean`], as cheap as the first-fault walk on a valid
-/// body, so no first-fault pass runs in front of it), every finding with
-/// its path (none for a valid body).
+/// The report for `data` under a schema-form contract from the finding
+/// walk alone ([`Lean`]): every finding with its path (none for a valid
+/// body). [`check`] puts a first-fault pass in front of it.
 pub(crate) fn collect(schema: &Schema, data: &[u8]) -> crate::report::Report {
     collect_in(schema, data, &Memo::default())
 }
 
-/// [`collect`], and where the root object's `top` members sit.
+/// The report for `data` under a schema-form contract, as
+/// `ContractSpec::validate_json` gives it: a first-fault walk ([`First`])
+/// proves most bodies valid, and only a body it fails is read again by
+/// the finding walk ([`collect`]), unless bodies with findings have been
+/// common on this thread lately ([`Recent`]). The report is the same
+/// either way; only the time differs.
+pub(crate) fn check(schema: &Schema, data: &[u8]) -> crate::report::Report {
+    check_in(schema, data, &Memo::default(), Recent::first())
+}
+
+/// [`check`], and where the root object's `top` members sit.
 pub(crate) fn collect_top(schema: &Schema, data: &[u8], top: TopMembers) -> (crate::report::Report, TopMembers) {
     let memo = Memo { top: Some(RefCell::new(top)), ..Memo::default() };
-    let report = collect_in(schema, data, &memo);
+    let report = check_in(schema, data, &memo, Recent::first());
     let top = memo.top.map(RefCell::into_inner).expect("set above");
     (report, top)
+}
+
+/// [`check`] on `memo`, with the first-fault pass in front or not.
+fn check_in(schema: &Schema, data: &[u8], memo: &Memo, first: bool) -> crate::report::Report {
+    // Only a strict fields-form twin has a warning, which the first-fault
+    // walk does not see: its bodies go to the finding walk directly.
+    if first && !schema.strict {
+        #[cfg(test)]
+        FIRST_PASSES.with(|n| n.set(n.get() + 1));
+        let mut walk = SchemaWalk::new(schema, data, First, memo);
+        let ok = walk.document().is_ok();
+        walk.finish();
+        if ok {
+            Recent::note(false);
+            return crate::report::Report::default();
+        }
+        // The verdicts of membership tests hold for the walk below, which
+        // reuses them (no sub-walk runs for a memo hit). The top members
+        // stay as noted: the walk below reads the same way up to this
+        // walk's fault, noting the same spans again, then goes on.
+    }
+    let report = collect_in(schema, data, memo);
+    Recent::note(!report.findings().is_empty());
+    report
+}
+
+/// Whether the bodies [`check`] judged lately on this thread had findings,
+/// the last 32, newest in the low bit (every schema-form validation on the
+/// thread counts: a `traffic` response tried against several response
+/// contracts counts once per contract). A first-fault pass in front of the
+/// finding walk saves a valid body 8% to 19% of its time and costs a body
+/// with findings what it reads before its first fault (up to its whole
+/// length): past [`Recent::MOSTLY_FAILING`] bodies with findings in 32, it
+/// costs more than it saves, and is skipped until valid bodies are common
+/// again (BENCHMARKS.md, "Eleventh stop"). Only the time depends on it.
+struct Recent;
+
+thread_local! {
+    static RECENT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many first-fault passes [`check_in`] ran on this thread (tests only).
+    static FIRST_PASSES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+impl Recent {
+    /// More bodies with findings than this among the last 32: no first-fault pass.
+    const MOSTLY_FAILING: u32 = 6;
+
+    /// Whether the next body gets the first-fault pass.
+    #[inline]
+    fn first() -> bool {
+        RECENT.with(|r| r.get().count_ones() <= Recent::MOSTLY_FAILING)
+    }
+
+    #[inline]
+    fn note(failed: bool) {
+        RECENT.with(|r| r.set(r.get() << 1 | u32::from(failed)));
+    }
 }
 
 fn collect_in(schema: &Schema, data: &[u8], memo: &Memo) -> crate::report::Report {
@@ -1197,8 +1267,10 @@ mod tests {
     }
 }
 
+/// Random documents under mixed contracts: every way of reading a body
+/// (open maps skipped, a first-fault pass in front) against the plain walk.
 #[cfg(test)]
-mod open_maps {
+mod same_reports {
     use super::*;
     use crate::ContractSpec;
 
@@ -1303,16 +1375,11 @@ mod open_maps {
         r.findings().iter().map(|f| format!("{f} {:?}", f.severity())).collect()
     }
 
-    /// Every walk mode gives the same answer with open maps read as skipped
-    /// values (`Node::any_object`) as with every map read member by member:
-    /// the report (findings, severities, order), `passes`, and the top
-    /// members, on random documents (escaped and repeated keys, objects past
-    /// the 32-key switch, nesting past the limit, truncated and corrupted
-    /// bytes) under schemas that put open maps in unions, `contains`, `if`,
-    /// `not`, `dependentSchemas`, `$ref`s, `additionalProperties` and arrays,
-    /// and under fields-form contracts, strict or not.
-    #[test]
-    fn an_open_map_read_as_a_skip_gives_the_member_by_member_report() {
+    /// Schema-form contracts that put open maps in unions, `contains`,
+    /// `if`, `not`, `dependentSchemas`, `$ref`s, `additionalProperties` and
+    /// arrays, two that read the root only through membership tests, and
+    /// fields-form contracts, strict or not.
+    fn mixed_specs() -> Vec<ContractSpec> {
         let schemas = [
             r#"{"properties": {"p": {"properties": {"m": {"type": "object"}, "x": {"type": ["object", "array", "string"], "minLength": 3, "format": "email"}}}, "m": {"type": "object", "additionalProperties": {}}, "a": {"items": {"type": "object", "additionalProperties": true}}}}"#,
             r#"{"properties": {"p": {"anyOf": [{"type": "object"}, {"type": "string"}]}, "m": {"oneOf": [{"type": "object"}, {"type": "object", "additionalProperties": {}}]}, "a": {"contains": {"type": "object"}, "minContains": 1}}}"#,
@@ -1322,6 +1389,10 @@ mod open_maps {
             r#"{"type": "object"}"#,
             r#"{"properties": {"p": {"propertyNames": {"type": "string"}, "additionalProperties": {"type": "object"}}, "m": {"allOf": [{"type": "object"}, {"type": ["object", "null"]}]}, "a": {"uniqueItems": true, "items": {"type": "object"}}}}"#,
             r#"{"properties": {"p": {"oneOf": [{"type": "object"}, {"properties": {"m": {"type": "object"}}, "required": ["m"]}]}, "m": {"anyOf": [{"type": "array"}, {"type": "object"}]}}}"#,
+            // The root object read only through membership tests (memoised
+            // verdicts: a walk that finds them in the memo reads nothing).
+            r#"{"oneOf": [{"required": ["m"]}, {"required": ["p"]}]}"#,
+            r#"{"anyOf": [{"type": "object"}], "not": {"required": ["m"]}}"#,
         ];
         let mut specs: Vec<ContractSpec> = schemas
             .iter()
@@ -1339,6 +1410,20 @@ mod open_maps {
             );
             specs.push(ContractSpec::from_slice(doc.as_bytes(), "t.json").expect("fields loads"));
         }
+        specs
+    }
+
+    /// Every walk mode gives the same answer with open maps read as skipped
+    /// values (`Node::any_object`) as with every map read member by member:
+    /// the report (findings, severities, order), `passes`, and the top
+    /// members, on random documents (escaped and repeated keys, objects past
+    /// the 32-key switch, nesting past the limit, truncated and corrupted
+    /// bytes) under schemas that put open maps in unions, `contains`, `if`,
+    /// `not`, `dependentSchemas`, `$ref`s, `additionalProperties` and arrays,
+    /// and under fields-form contracts, strict or not.
+    #[test]
+    fn an_open_map_read_as_a_skip_gives_the_member_by_member_report() {
+        let specs = mixed_specs();
         let mut count_any = 0;
         for spec in &specs {
             let on = spec.walked();
@@ -1373,5 +1458,93 @@ mod open_maps {
         assert_eq!(differ, 0);
         // Documents of a few kilobytes on average, not a handful of giants.
         assert!((600_000..6_000_000).contains(&sizes), "{sizes} bytes in all");
+    }
+
+    /// The first-fault pass in front of the finding walk ([`check`]) gives
+    /// the finding walk's report and top members, whichever way the recent
+    /// bodies send a body (`first` or not), on the random documents and
+    /// contracts above (`first` false is the finding walk alone, the
+    /// baseline); and a strict fields-form twin, whose warnings the
+    /// first-fault walk does not see, never takes it.
+    #[test]
+    fn the_first_fault_pass_in_front_gives_the_finding_walks_report() {
+        let specs = mixed_specs();
+        let mut r = Rng(0x51DE_CA7E_D00D_F00D);
+        let (mut valid, mut invalid, mut warned) = (0, 0, 0);
+        let keys: &[&str] = &["m", "p", "a", "x"];
+        // Random documents, and two with an undeclared top-level key only
+        // (a strict twin's warning and nothing else).
+        let mut docs: Vec<String> = (0..400).map(|_| doc(&mut r)).collect();
+        docs.extend([r#"{"zz": 1}"#.to_string(), r#"{"p": {}, "zz": [2]}"#.to_string()]);
+        for d in &docs {
+            let d = d.as_bytes();
+            for spec in &specs {
+                let schema = spec.walked();
+                let alone = collect(schema, d);
+                for first in [true, false] {
+                    let memo = Memo { top: Some(RefCell::new(TopMembers::new(keys))), ..Memo::default() };
+                    let report = check_in(schema, d, &memo, first);
+                    assert_eq!(lines(&report), lines(&alone), "first {first}: {}", String::from_utf8_lossy(d));
+                    let top = memo.top.map(RefCell::into_inner).expect("set");
+                    let (_, top_alone) = {
+                        let memo = Memo { top: Some(RefCell::new(TopMembers::new(keys))), ..Memo::default() };
+                        let report = collect_in(schema, d, &memo);
+                        (report, memo.top.map(RefCell::into_inner).expect("set"))
+                    };
+                    for k in 0..keys.len() {
+                        assert_eq!(top.get(d, k), top_alone.get(d, k), "top {}", String::from_utf8_lossy(d));
+                    }
+                }
+                match (alone.findings().is_empty(), alone.is_valid()) {
+                    (true, _) => valid += 1,
+                    (false, true) => warned += 1,
+                    (false, false) => invalid += 1,
+                }
+            }
+        }
+        // Both ways, and the strict twin's warnings, really were exercised.
+        assert!(valid > 400 && invalid > 400 && warned == 2, "{valid} valid, {invalid} invalid, {warned} warned");
+    }
+
+    /// The recent bodies decide the first-fault pass: more than six with
+    /// findings among the last 32 turn it off, and it comes back once they
+    /// have moved out of the window.
+    #[test]
+    fn bodies_with_findings_lately_skip_the_first_fault_pass() {
+        let spec = ContractSpec::from_slice(
+            br#"{"name": "t.r", "revision": "1.0.0", "schema": {"type": "object", "required": ["a"]}}"#,
+            "t.json",
+        )
+        .expect("loads");
+        let schema = spec.walked();
+        let (good, bad) = (br#"{"a": 1}"#.as_slice(), br#"{}"#.as_slice());
+        let passes = || FIRST_PASSES.with(std::cell::Cell::get);
+        // Whether `check` and `collect_top` each ran the first-fault pass.
+        let ran = |body: &[u8]| {
+            let before = passes();
+            let report = check(schema, body);
+            let by_check = passes() - before;
+            let (top_report, _) = collect_top(schema, body, TopMembers::new(&["a"]));
+            assert_eq!(lines(&report), lines(&top_report));
+            (by_check, passes() - before - by_check)
+        };
+        assert_eq!(ran(good), (1, 1));
+        assert_eq!(lines(&check(schema, bad)), ["ERROR field.required a: required field is missing Error"]);
+        for _ in 0..40 {
+            check(schema, good);
+        }
+        assert!(Recent::first());
+        for _ in 0..6 {
+            check(schema, bad);
+        }
+        assert!(Recent::first(), "six in 32 keep it");
+        assert_eq!(ran(bad), (1, 0), "the seventh takes it; then the eighth (collect_top's) does not");
+        assert!(!Recent::first(), "seven turn it off");
+        for _ in 0..23 {
+            check(schema, good);
+        }
+        assert_eq!(ran(good), (0, 0), "the eight are still among the last 32");
+        assert_eq!(ran(good), (0, 1), "the oldest has left the window");
+        assert!(Recent::first());
     }
 }
