@@ -535,3 +535,31 @@ fn a_deep_fields_path_exports_to_a_schema_this_reader_takes_up_to_its_depth_limi
     assert_eq!(e.message, "nesting deeper than 128 levels");
     assert_eq!(text.as_bytes()[e.offset], b'{', "at the first object past the limit");
 }
+
+/// `validate_json` on the real MCP `CallToolResult` contract over a stream
+/// whose invalid bodies first pass the first-fault walk, then (past six in
+/// 32 on this thread) skip it, then take it again: every report is the
+/// exact finding, and the one `validate_json_full` (the finding walk alone)
+/// gives.
+#[test]
+fn a_stream_of_real_results_gets_the_same_reports_whichever_walk_goes_first() {
+    let c = ContractSpec::from_path(
+        protocolarc_tests::root().join("tests/data/contracts/mcp/call_tool_result_2025.6.18.json"),
+    )
+    .unwrap();
+    let ok = r#"{"content": [{"type": "text", "text": "72°F"}], "isError": false}"#;
+    let bad = r#"{"content": [{"type": "text", "text": "72°F"}, {"type": "image", "mimeType": "image/png"}], "isError": false}"#;
+    let missing = ["ERROR field.required content[1].data: required field is missing"];
+    let stream: Vec<&str> = [vec![ok; 40], vec![bad; 12], vec![ok; 40], vec![bad; 3]].concat();
+    for (i, body) in stream.iter().enumerate() {
+        let got = findings(&c, body);
+        let full: Vec<String> =
+            c.validate_json_full(body.as_bytes()).findings().iter().map(|f| f.to_string()).collect();
+        assert_eq!(got, full, "body {i}");
+        if *body == ok {
+            assert!(got.is_empty(), "body {i}: {got:?}");
+        } else {
+            assert_eq!(got, missing, "body {i}");
+        }
+    }
+}
