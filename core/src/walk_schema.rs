@@ -141,6 +141,11 @@ pub struct TopMembers {
     /// bytes each: the members are moved with every message a router reads;
     /// a span past 4 GiB makes the walk unsure.
     spans: [(u32, u32); TopMembers::MAX],
+    /// Per bucket of a key's length and first byte ([`TopMembers::bucket`]),
+    /// the watched keys in it as bits: a key is compared only with those
+    /// (most keys of a message, with none), with no loop whose exit
+    /// depends on the key (it mispredicted about six times a message).
+    buckets: [u8; TopMembers::BUCKETS],
     /// A key appeared twice, or the root object has an escaped key (which
     /// may spell one of them).
     unsure: bool,
@@ -152,10 +157,25 @@ impl TopMembers {
     /// At most this many keys.
     pub const MAX: usize = 8;
 
+    const BUCKETS: usize = 32;
+
     /// Watches `keys` (at most [`TopMembers::MAX`]).
-    pub fn new(keys: &'static [&'static str]) -> Self {
-        assert!(keys.len() <= TopMembers::MAX, "at most {} keys", TopMembers::MAX);
-        TopMembers { keys, spans: [(0, 0); TopMembers::MAX], unsure: false, read: false }
+    pub const fn new(keys: &'static [&'static str]) -> Self {
+        assert!(keys.len() <= TopMembers::MAX, "at most TopMembers::MAX keys");
+        let mut buckets = [0u8; TopMembers::BUCKETS];
+        let mut i = 0;
+        while i < keys.len() {
+            buckets[Self::bucket(keys[i].as_bytes())] |= 1 << i;
+            i += 1;
+        }
+        TopMembers { keys, spans: [(0, 0); TopMembers::MAX], buckets, unsure: false, read: false }
+    }
+
+    /// A key's bucket: its length plus its first byte, modulo the buckets.
+    #[inline(always)]
+    const fn bucket(key: &[u8]) -> usize {
+        let first = if key.is_empty() { 0 } else { key[0] as usize };
+        (key.len() + first) % TopMembers::BUCKETS
     }
 
     /// The raw value of `keys[i]` in `data` (white space trimmed), `Some(None)`
@@ -177,14 +197,27 @@ impl TopMembers {
         Some(Some(v))
     }
 
-    #[inline]
+    /// Inline: a call per member of the root object (pushing and popping
+    /// six registers each time) cost more than the lookup.
+    #[inline(always)]
     fn note(&mut self, raw: &[u8], escaped: bool, span: (usize, usize)) {
         if escaped {
             self.unsure = true;
             return;
         }
-        // Compared inline (lengths first, then words), not by `memcmp`.
-        if let Some(i) = self.keys.iter().position(|k| same_bytes(k.as_bytes(), raw)) {
+        // Compared inline (lengths first, then words), not by `memcmp`,
+        // with the keys of its bucket only.
+        let mut candidates = self.buckets[Self::bucket(raw)];
+        let mut found = None;
+        while candidates != 0 {
+            let i = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            if same_bytes(self.keys[i].as_bytes(), raw) {
+                found = Some(i);
+                break;
+            }
+        }
+        if let Some(i) = found {
             let (Ok(start), Ok(end)) = (u32::try_from(span.0), u32::try_from(span.1)) else {
                 self.unsure = true;
                 return;
@@ -1199,6 +1232,26 @@ mod tests {
 
     fn some(v: &[Option<&str>]) -> Option<Vec<Option<String>>> {
         Some(v.iter().map(|v| v.map(str::to_string)).collect())
+    }
+
+    /// Keys that share a bucket of the lookup (length plus first byte, modulo
+    /// 32) are told apart by their bytes, and a key in a watched key's bucket
+    /// that is none of them is not noted.
+    #[test]
+    fn watched_keys_in_one_bucket_are_told_apart() {
+        // "a" and "A" (1 + 97 and 1 + 65, both 2 modulo 32) and "ab" (2 +
+        // 97 = 3): "A" shares the bucket of "a", "!B" (2 + 33 = 3) of "ab".
+        const SHARED: &[&str] = &["a", "A", "ab"];
+        let bucket = |k: &str| (k.len() + usize::from(k.as_bytes()[0])) % 32;
+        assert_eq!(bucket("a"), bucket("A"));
+        assert_eq!(bucket("ab"), bucket("!B"));
+        let spec = spec(r#"{"type": "object"}"#);
+        let data = r#"{"!B": 0, "A": 1, "ab": [2], "a": "3"}"#;
+        let (report, top) = spec.validate_json_top(data.as_bytes(), TopMembers::new(SHARED)).expect("schema form");
+        assert!(report.is_valid());
+        let got: Vec<_> =
+            (0..SHARED.len()).map(|i| top.get(data.as_bytes(), i).map(|v| v.map(|v| v.to_vec()))).collect();
+        assert_eq!(got, [Some(Some(b"\"3\"".to_vec())), Some(Some(b"1".to_vec())), Some(Some(b"[2]".to_vec()))]);
     }
 
     /// Which nodes are read as open maps (`Node::any_object`): no object

@@ -342,19 +342,47 @@ impl<'a> Scanner<'a> {
             self.pos = end + 1;
             return Ok(Str::new(raw, false, start));
         }
-        self.string_rest(start, end)
+        // The rest returns its end in registers (an `Option` of two words),
+        // so the token is built here on both ways, not merged through
+        // memory (whose copies stalled store forwarding at every key with
+        // non-ASCII text or an escape); a fault is worked out again, cold.
+        match self.string_end(end) {
+            Some((end, escaped)) => {
+                self.pos = end + 1;
+                Ok(Str::new(&self.bytes[start..end], escaped, start))
+            }
+            None => Err(self.string_fault(start, end)),
+        }
+    }
+
+    /// [`Scanner::string_rest`] without its fault: the offset of the
+    /// closing quote and whether an escape came before it.
+    #[inline(never)]
+    fn string_end(&self, i: usize) -> Option<(usize, bool)> {
+        self.string_rest(i).ok()
+    }
+
+    /// [`Scanner::string_rest`]'s fault.
+    #[cold]
+    #[inline(never)]
+    fn string_fault(&self, start: usize, i: usize) -> SyntaxError {
+        match self.string_rest(i) {
+            Err(e) => e,
+            Ok(_) => SyntaxError { offset: start, kind: SyntaxErrorKind::UnexpectedEnd },
+        }
     }
 
     /// The rest of a string whose plain ASCII prefix ends at `i`: escapes,
-    /// non-ASCII text, faults.
+    /// non-ASCII text, faults. Gives the offset of the closing quote and
+    /// whether an escape came before it.
     ///
     /// UTF-8 is checked in the same pass, one character where it meets it.
     /// A fault of the string's own (a control character, a bad escape, the
     /// end of the input before the closing quote) wins over ill-formed
     /// UTF-8 before it: the first ill-formed sequence is remembered and
     /// reported only once the closing quote is found.
-    #[inline(never)]
-    fn string_rest(&mut self, start: usize, mut i: usize) -> Result<Str<'a>, SyntaxError> {
+    #[inline(always)]
+    fn string_rest(&self, mut i: usize) -> Result<(usize, bool), SyntaxError> {
         let mut escaped = false;
         // The offset of the first ill-formed UTF-8 sequence, once one is seen.
         let mut bad_utf8: Option<usize> = None;
@@ -398,8 +426,7 @@ impl<'a> Scanner<'a> {
         if let Some(at) = bad_utf8 {
             return self.err(at, SyntaxErrorKind::InvalidUtf8);
         }
-        self.pos = i + 1;
-        Ok(Str::new(&bytes[start..i], escaped, start))
+        Ok((i, escaped))
     }
 
     /// Checks one escape sequence starting at the backslash at `i`, returning

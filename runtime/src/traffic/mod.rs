@@ -504,6 +504,8 @@ impl<'c> Router<'c> {
     /// The top-level members routing reads: `jsonrpc`, `method`, `id`,
     /// `result`, `error` (in this order: [`Router::quick`] reads them by index).
     const ROUTING_KEYS: &'static [&'static str] = &["jsonrpc", "method", "id", "result", "error"];
+    /// The routing members, none seen yet (their lookup table made once, here).
+    const NO_MEMBERS: TopMembers = TopMembers::new(Self::ROUTING_KEYS);
 
     /// The common message the quick way: a request or notification whose
     /// method has a contract (and no tool to judge), routed by the scan of
@@ -525,7 +527,7 @@ impl<'c> Router<'c> {
         if self.tools.is_some() && method == "tools/call" {
             return None;
         }
-        let (report, top) = contract.validate_json_top(bytes, TopMembers::new(Self::ROUTING_KEYS))?;
+        let (report, top) = contract.validate_json_top(bytes, Self::NO_MEMBERS)?;
         if report.findings().iter().any(|f| f.rule() == rules::JSON_SYNTAX.id || f.rule() == rules::JSON_DEPTH.id) {
             return None;
         }

@@ -67,6 +67,12 @@ impl Default for Slot<'_> {
 pub(super) struct Waiting<'c> {
     /// Request `seq` at `slots[seq % PENDING_WINDOW]` (empty until the first request).
     slots: Box<[Slot<'c>]>,
+    /// Per slot, a bit: set when it may own memory on the heap (a
+    /// [`Held::Full`] or a long id), so that a push over a slot that owns
+    /// none writes it without reading it first: the slot a window back has
+    /// left the cache, and reading it (to drop what it holds) stalled every
+    /// request (BENCHMARKS.md, "Twelfth stop").
+    owns: Box<[u64]>,
     /// The next request's sequence number.
     next: u64,
     /// The first request of the current file.
@@ -81,7 +87,14 @@ pub(super) struct Waiting<'c> {
 
 impl Default for Waiting<'_> {
     fn default() -> Self {
-        Waiting { slots: Box::default(), next: 1, first: 1, entered: 1, latest: HashMap::default() }
+        Waiting {
+            slots: Box::default(),
+            owns: Box::default(),
+            next: 1,
+            first: 1,
+            entered: 1,
+            latest: HashMap::default(),
+        }
     }
 }
 
@@ -116,10 +129,26 @@ impl<'c> Waiting<'c> {
     pub(super) fn push(&mut self, key: IdKey, held: Held<'c>) {
         if self.slots.is_empty() {
             self.slots = std::iter::repeat_with(Slot::default).take(PENDING_WINDOW).collect();
+            self.owns = vec![0; PENDING_WINDOW.div_ceil(64)].into_boxed_slice();
             self.latest.reserve(SWEEP_AT);
         }
         // The slot's request, a window before, is forgotten.
-        self.slots[(self.next % PENDING_WINDOW as u64) as usize] = Slot { prev: NONE, held, key };
+        let i = (self.next % PENDING_WINDOW as u64) as usize;
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        let owns = matches!(held, Held::Full(_)) || matches!(key, IdKey::Heap(_));
+        let slot = Slot { prev: NONE, held, key };
+        if self.owns[word] & bit == 0 {
+            // Nothing to drop: the old slot is overwritten unread (the
+            // forgotten value is never loaded).
+            std::mem::forget(std::mem::replace(&mut self.slots[i], slot));
+        } else {
+            self.slots[i] = slot;
+        }
+        if owns {
+            self.owns[word] |= bit;
+        } else {
+            self.owns[word] &= !bit;
+        }
         self.next += 1;
     }
 
@@ -250,6 +279,12 @@ mod tests {
                     model.0.clear();
                 }
                 assert!(waiting.latest.len() <= SWEEP_AT);
+            }
+            // A slot that owns heap memory has its bit set (else a push over
+            // it would leak what it holds).
+            for (i, slot) in waiting.slots.iter().enumerate() {
+                let heap = matches!(slot.held, Held::Full(_)) || matches!(slot.key, IdKey::Heap(_));
+                assert!(!heap || waiting.owns[i / 64] & (1 << (i % 64)) != 0, "seed {seed} slot {i}");
             }
         }
         assert!(answered > 10_000, "{answered} answered");
