@@ -830,6 +830,42 @@ fn a_request_waits_for_a_bounded_number_of_later_requests() {
     }
 }
 
+/// Requests with ids too long to keep inline (their keys own heap memory)
+/// wrap the ring of pending requests: the slot a window back is overwritten
+/// in place, and pairing stays exact: the oldest request still in the window
+/// and the newest pair with their responses (a `tools/list` result is judged
+/// by the request's method), one past the window does not.
+#[test]
+fn long_ids_across_the_pending_window_pair_exactly() {
+    use protocolarc::traffic::PENDING_WINDOW;
+    let catalog = Catalog::load(&[protocolarc_tests::root().join("protocols/mcp/2025-06-18")])
+        .expect("the bundled MCP catalog loads");
+    let catalog = &catalog;
+    let id = |n: usize| format!("a-request-id-longer-than-thirty-bytes-{n:06}");
+    let requests = PENDING_WINDOW + 10;
+    let mut t = Traffic::new("mcp", "mcp@2025-06-18", catalog, None);
+    for n in 0..requests {
+        let line = format!(r#"{{"jsonrpc": "2.0", "id": "{}", "method": "tools/list"}}"#, id(n));
+        let judged = t.line("cap.jsonl:1", line.as_bytes());
+        assert!(judged.iter().all(|j| j.report.findings().is_empty()), "request {n}");
+    }
+    let mut answer = |n: usize| {
+        let line = format!(r#"{{"jsonrpc": "2.0", "id": "{}", "result": {{}}}}"#, id(n));
+        let judged = t.line("cap.jsonl:2", line.as_bytes());
+        assert_eq!(judged.len(), 1);
+        judged[0].report.findings().iter().map(ToString::to_string).collect::<Vec<_>>()
+    };
+    let paired = ["ERROR field.required result.tools: required field is missing"];
+    assert_eq!(answer(requests - 1), paired, "the newest request");
+    assert_eq!(answer(requests - PENDING_WINDOW), paired, "the oldest request in the window");
+    // The id is shown cut to its first 40 characters.
+    assert_eq!(
+        answer(requests - PENDING_WINDOW - 1),
+        ["WARNING route.id id: no request with id \"a-request-id-longer-than-thirty-bytes-0... is waiting for a response in this file"],
+        "one past the window"
+    );
+}
+
 /// Without --protocol, A2A captures tell their revision: real A2A
 /// specification messages (`tests/data/traffic/README.md`) by their methods
 /// (`agent/getAuthenticatedExtendedCard` is only in 0.3.0; `message/send`

@@ -362,7 +362,9 @@ impl<'a> Scanner<'a> {
         self.string_rest(i).ok()
     }
 
-    /// [`Scanner::string_rest`]'s fault.
+    /// [`Scanner::string_rest`]'s fault, after [`Scanner::string_end`] found
+    /// one on the same bytes (the scan is deterministic, so the `Ok` arm is
+    /// never taken; it keeps this function total without a panic).
     #[cold]
     #[inline(never)]
     fn string_fault(&self, start: usize, i: usize) -> SyntaxError {
