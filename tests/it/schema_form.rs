@@ -563,3 +563,46 @@ fn a_stream_of_real_results_gets_the_same_reports_whichever_walk_goes_first() {
         }
     }
 }
+
+/// Objects of more than 64 declared properties keep their seen-bits in
+/// allocated flags (one word holds 64): a repeat and a missing required key on
+/// either side of that line are found, in both forms.
+#[test]
+fn declared_properties_past_one_word_of_seen_bits_find_repeats_and_missing_keys() {
+    let names: Vec<String> = (0..70).map(|i| format!("p{i}")).collect();
+    let required = ["p0", "p63", "p64", "p69"];
+    let properties: Vec<String> = names.iter().map(|n| format!(r#""{n}": {{"type": "string"}}"#)).collect();
+    let quoted: Vec<String> = required.iter().map(|r| format!("\"{r}\"")).collect();
+    let schema =
+        contract(&format!(r#"{{"properties": {{{}}}, "required": [{}]}}"#, properties.join(", "), quoted.join(", ")));
+    let fields: Vec<String> = names
+        .iter()
+        .map(|n| format!(r#"{{"name": "{n}", "type": "string", "required": {}}}"#, required.contains(&n.as_str())))
+        .collect();
+    let doc = format!(r#"{{"name": "t.fields", "revision": "1.0.0", "fields": [{}]}}"#, fields.join(", "));
+    let fields = ContractSpec::from_slice(doc.as_bytes(), "t.json").expect("the fields contract loads");
+    let body = |skip: &[&str], again: &[&str]| {
+        let mut members: Vec<String> =
+            names.iter().filter(|n| !skip.contains(&n.as_str())).map(|n| format!(r#""{n}": "v""#)).collect();
+        members.extend(again.iter().map(|n| format!(r#""{n}": "w""#)));
+        format!("{{{}}}", members.join(", "))
+    };
+    for c in [&schema, &fields] {
+        assert_eq!(findings(c, &body(&[], &[])), Vec::<String>::new(), "every property once");
+        assert_eq!(
+            findings(c, &body(&["p63", "p64", "p69"], &[])),
+            [
+                "ERROR field.required p63: required field is missing",
+                "ERROR field.required p64: required field is missing",
+                "ERROR field.required p69: required field is missing",
+            ]
+        );
+        for key in ["p63", "p64", "p69"] {
+            assert_eq!(
+                findings(c, &body(&[], &[key])),
+                [format!("ERROR json.duplicate_key {key}: key appears more than once in its object")],
+                "{key} twice"
+            );
+        }
+    }
+}
