@@ -282,27 +282,33 @@ impl<'a> Scanner<'a> {
         Err(SyntaxError { offset, kind })
     }
 
-    #[inline]
-    fn skip_ws(&mut self) {
-        while let Some(&c) = self.bytes.get(self.pos) {
-            // Every byte that starts a token is above the space: one compare
-            // for the common case, no white space.
-            if c > b' ' {
-                break;
-            }
-            if c == b' ' || c == b'\n' || c == b'\r' || c == b'\t' {
-                self.pos += 1;
-            } else {
-                break;
-            }
+    /// Skips white space; the byte it stops at, `None` at the end. Every
+    /// byte that starts a token is above the space: one compare for the
+    /// common case, no white space; the caller matches the byte returned
+    /// rather than reading it again.
+    #[inline(always)]
+    fn skip_ws(&mut self) -> Option<u8> {
+        let c = *self.bytes.get(self.pos)?;
+        if c > b' ' {
+            return Some(c);
         }
+        self.skip_ws_from(c)
+    }
+
+    /// [`Self::skip_ws`] from a byte at or below the space (`c`, at `pos`).
+    #[inline]
+    fn skip_ws_from(&mut self, mut c: u8) -> Option<u8> {
+        while matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
+            self.pos += 1;
+            c = *self.bytes.get(self.pos)?;
+        }
+        Some(c)
     }
 
     /// Skips white space and tells the kind of the value that starts there.
     #[inline(always)]
     pub fn peek_kind(&mut self) -> Result<Kind, SyntaxError> {
-        self.skip_ws();
-        match self.bytes.get(self.pos) {
+        match self.skip_ws() {
             Some(b'{') => Ok(Kind::Object),
             Some(b'[') => Ok(Kind::Array),
             Some(b'"') => Ok(Kind::String),
@@ -553,28 +559,25 @@ impl<'a> Scanner<'a> {
     /// `first` tells whether no member has been read yet.
     #[inline(always)]
     pub fn object_key(&mut self, first: bool) -> Result<Option<Str<'a>>, SyntaxError> {
-        self.skip_ws();
-        match self.bytes.get(self.pos) {
+        let next = match self.skip_ws() {
             Some(b'}') => {
                 self.pos += 1;
                 return Ok(None);
             }
             Some(b',') if !first => {
                 self.pos += 1;
-                self.skip_ws();
+                self.skip_ws()
             }
             Some(_) if !first => return self.err(self.pos, SyntaxErrorKind::ExpectedCommaOrObjectEnd),
-            Some(_) => {}
-            None => return self.err(self.pos, SyntaxErrorKind::UnexpectedEnd),
-        }
-        match self.bytes.get(self.pos) {
+            next => next,
+        };
+        match next {
             Some(b'"') => {}
             Some(_) => return self.err(self.pos, SyntaxErrorKind::ExpectedKey),
             None => return self.err(self.pos, SyntaxErrorKind::UnexpectedEnd),
         }
         let key = self.string()?;
-        self.skip_ws();
-        match self.bytes.get(self.pos) {
+        match self.skip_ws() {
             Some(b':') => {
                 self.pos += 1;
                 Ok(Some(key))
@@ -593,8 +596,7 @@ impl<'a> Scanner<'a> {
     /// Moves to the next element of an array; `false` at `]`.
     #[inline]
     pub fn array_next(&mut self, first: bool) -> Result<bool, SyntaxError> {
-        self.skip_ws();
-        match self.bytes.get(self.pos) {
+        match self.skip_ws() {
             Some(b']') => {
                 self.pos += 1;
                 Ok(false)
@@ -662,8 +664,7 @@ impl<'a> Scanner<'a> {
 
     /// Checks that only white space follows the value.
     pub fn finish(&mut self) -> Result<(), SyntaxError> {
-        self.skip_ws();
-        if self.pos < self.bytes.len() {
+        if self.skip_ws().is_some() {
             self.err(self.pos, SyntaxErrorKind::TrailingCharacters)
         } else {
             Ok(())
