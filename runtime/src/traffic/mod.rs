@@ -157,6 +157,13 @@ pub struct Judges<'a> {
 }
 
 impl<'a> Judges<'a> {
+    /// One contract: written whole, where a [`Judges::push`] on the default
+    /// writes one word and a verdict's move then reads it back with its
+    /// neighbours (a stalled load).
+    fn one(c: &'a ContractSpec) -> Self {
+        Judges { inline: [Some(c), None], more: None }
+    }
+
     fn push(&mut self, c: &'a ContractSpec) {
         match self.inline.iter_mut().find(|slot| slot.is_none()) {
             Some(slot) => *slot = Some(c),
@@ -268,9 +275,9 @@ pub struct Traffic<'c> {
 enum Parsed<'a, 'c> {
     /// Judged whole: not a message, a notification, a request without id.
     Done(Judged<'a>),
-    /// A judged request with an id: its pairing key and what waits for the
+    /// A judged request with an id: its id and what waits for the
     /// response (taken when it is paired).
-    Request(Judged<'a>, Option<(IdKey, Pending<'c>)>),
+    Request(Judged<'a>, Option<(IdRef<'a>, Held<'c>)>),
     /// A response. `findings`: the error contract's, for an error response;
     /// `id`: its pairing key and excerpt (none for a null id); `result`: a
     /// success response's result, judged once paired; `paired`: the request
@@ -278,7 +285,7 @@ enum Parsed<'a, 'c> {
     Response {
         j: Judged<'a>,
         findings: Vec<Finding>,
-        id: Option<(IdKey, String)>,
+        id: Option<(IdRef<'a>, String)>,
         result: Option<&'a RawValue>,
         paired: Option<Pending<'c>>,
     },
@@ -369,10 +376,7 @@ impl<'c> Traffic<'c> {
         'c: 'a,
     {
         let (router, pending) = (&self.router, &mut self.pending);
-        router.each_message(source, bytes, |mut p| {
-            pair(pending, &mut p);
-            f(router.finish(p));
-        });
+        router.each_message(source, bytes, |p| f(settle(router, pending, p)));
     }
 
     /// Judges lines of one file in order, `(LINE, bytes)` labelled
@@ -430,10 +434,36 @@ type Comparable<'a> = (Judged<'a>, Option<(Vec<u8>, String, Option<String>)>);
 
 fn comparable<'a>(p: Parsed<'a, '_>) -> Comparable<'a> {
     match p {
-        Parsed::Request(j, Some((key, p))) => (j, Some((key.bytes().to_vec(), p.method.into_owned(), p.source))),
+        Parsed::Request(j, Some((id, held))) => {
+            let (method, source) = held.shown();
+            (j, Some((id.key().bytes().to_vec(), method, source)))
+        }
         Parsed::Request(j, None) | Parsed::Done(j) => (j, None),
         Parsed::Response { j, id, .. } => {
-            (j, Some((id.map(|(k, _)| k.bytes().to_vec()).unwrap_or_default(), String::new(), None)))
+            (j, Some((id.map(|(k, _)| k.key().bytes().to_vec()).unwrap_or_default(), String::new(), None)))
+        }
+    }
+}
+
+/// One message paired and finished in turn (on one thread). Taken apart
+/// by value: a request's id goes to the pending ones without being taken
+/// out of the message first (a message moved on after that read back the
+/// word pairing had just written into it, a stalled load per request:
+/// BENCHMARKS.md, "Fifteenth stop").
+#[inline(always)]
+fn settle<'a, 'c>(router: &Router<'c>, pending: &mut Waiting<'c>, p: Parsed<'a, 'c>) -> Judged<'a>
+where
+    'c: 'a,
+{
+    match p {
+        Parsed::Done(j) | Parsed::Request(j, None) => j,
+        Parsed::Request(j, Some((id, held))) => {
+            pending.push(&id, held);
+            j
+        }
+        mut p @ Parsed::Response { .. } => {
+            pair(pending, &mut p);
+            router.finish(p)
         }
     }
 }
@@ -444,13 +474,13 @@ fn comparable<'a>(p: Parsed<'a, '_>) -> Comparable<'a> {
 fn pair<'c>(pending: &mut Waiting<'c>, p: &mut Parsed<'_, 'c>) -> bool {
     match p {
         Parsed::Request(_, waits) => {
-            if let Some((key, p)) = waits.take() {
-                pending.push(key, p.into());
+            if let Some((id, held)) = waits.take() {
+                pending.push(&id, held);
             }
             false
         }
         Parsed::Response { findings, id, result, paired, .. } => {
-            *paired = id.as_ref().and_then(|(key, _)| pending.answer(key));
+            *paired = id.as_ref().and_then(|(id, _)| pending.answer(&id.key()));
             if let (Some((_, excerpt)), None) = (&id, &paired) {
                 let msg = format!("no request with id {excerpt} is waiting for a response in this file");
                 findings.insert(0, Finding::new(rules::ROUTE_ID, "id", msg));
@@ -491,6 +521,7 @@ impl<'c> Router<'c> {
     }
 
     /// Judges one message (not a batch) as far as its own bytes allow.
+    #[inline(always)]
     fn message<'a>(&self, source: Source<'a>, bytes: &'a [u8]) -> Parsed<'a, 'c>
     where
         'c: 'a,
@@ -513,6 +544,7 @@ impl<'c> Router<'c> {
     /// for anything else, and for bytes the walker finds are not JSON:
     /// [`Router::exactly`] then reads the message, so that both ways give
     /// the same verdict.
+    #[inline(always)]
     fn quick<'a>(&self, source: Source<'a>, bytes: &'a [u8]) -> Option<Parsed<'a, 'c>>
     where
         'c: 'a,
@@ -541,25 +573,26 @@ impl<'c> Router<'c> {
         if walked.as_ptr() != scanned.as_ptr() {
             return None;
         }
-        let key = match id {
+        let id = match id {
             None => None,
             Some(id) => match id[0] {
-                b'"' if !id.contains(&b'\\') => Some(IdKey::new(b's', &id[1..id.len() - 1])),
-                b'-' | b'0'..=b'9' => Some(IdKey::new(b'n', id)),
+                b'"' if !id.contains(&b'\\') => Some(IdRef::borrowed(b's', &id[1..id.len() - 1])),
+                b'-' | b'0'..=b'9' => Some(IdRef::borrowed(b'n', id)),
                 _ => return None,
             },
         };
-        let mut j = Judged { source, contracts: Judges::default(), report };
-        j.contracts.push(contract);
+        let mut j = Judged { source, contracts: Judges::one(contract), report };
         if j.report.findings().iter().any(|f| f.field() == crate::DATA_FIELD) {
             let findings = std::mem::take(&mut j.report).into_findings();
             j.report = Report::new(findings.into_iter().map(|f| f.under(MESSAGE_FIELD)).collect());
         }
-        let Some(key) = key else { return Some(Parsed::Done(j)) };
+        let Some(id) = id else { return Some(Parsed::Done(j)) };
         // The request's label is kept only when no contract can judge the response.
-        let source = known.response.is_none().then(|| j.source.to_string());
-        let method = Cow::Borrowed(method);
-        Some(Parsed::Request(j, Some((key, Pending { method, tool: None, source }))))
+        let held = match known.response {
+            Some(_) => Held::Method(method),
+            None => Pending { method: Cow::Borrowed(method), tool: None, source: Some(j.source.to_string()) }.into(),
+        };
+        Some(Parsed::Request(j, Some((id, held))))
     }
 
     /// Judges one message (not a batch) as far as its own bytes allow, every
@@ -624,7 +657,7 @@ impl<'c> Router<'c> {
                         _ => (Cow::Owned(method.into_owned()), Some(j.source.to_string())),
                     };
                     let pending = Pending { method, tool, source };
-                    Parsed::Request(j, Some((id_key(id), pending)))
+                    Parsed::Request(j, Some((id_ref(id), pending.into())))
                 }
                 None => done(j),
             }
@@ -669,7 +702,7 @@ impl<'c> Router<'c> {
                     }
                 }
             }
-            let id = if kind(id) == Kind::Null { None } else { Some((id_key(id), excerpt(id))) };
+            let id = if kind(id) == Kind::Null { None } else { Some((id_ref(id), excerpt(id))) };
             Parsed::Response { j, findings, id, result, paired: None }
         } else {
             let msg = "neither 'method' (a request or notification) nor 'result' or 'error' (a response)";
@@ -1012,6 +1045,23 @@ impl IdKey {
 }
 
 impl IdKey {
+    /// Writes the key of `tag` and `body` over this one, which owns nothing
+    /// (an inline key), without reading it: the bytes go straight to their
+    /// place (a pending request's slot).
+    fn write(&mut self, tag: u8, body: &[u8]) {
+        let n = body.len();
+        if n < Self::INLINE {
+            std::mem::forget(std::mem::replace(self, IdKey::EMPTY));
+            if let IdKey::Inline(len, bytes) = self {
+                bytes[0] = tag;
+                bytes[1..=n].copy_from_slice(body);
+                *len = n as u8 + 1;
+            }
+        } else {
+            std::mem::forget(std::mem::replace(self, IdKey::new(tag, body)));
+        }
+    }
+
     fn bytes(&self) -> &[u8] {
         match self {
             IdKey::Inline(len, bytes) => &bytes[..usize::from(*len)],
@@ -1026,11 +1076,35 @@ impl std::hash::Hash for IdKey {
     }
 }
 
+/// A request id as its message holds it: its tag (`s` a string, `n` a
+/// number) and its body, borrowed when it needs no decoding. What moves
+/// with a parsed message is these few words; the [`IdKey`] the pending
+/// requests keep is written once, in its slot ([`Waiting::push`]): built
+/// here and moved, its bytes written one by one were read back sixteen at
+/// a time, a stalled load per request (BENCHMARKS.md, "Fifteenth stop").
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct IdRef<'a> {
+    tag: u8,
+    body: Cow<'a, [u8]>,
+}
+
+impl<'a> IdRef<'a> {
+    fn borrowed(tag: u8, body: &'a [u8]) -> Self {
+        IdRef { tag, body: Cow::Borrowed(body) }
+    }
+
+    /// The key the pending requests hold.
+    fn key(&self) -> IdKey {
+        IdKey::new(self.tag, &self.body)
+    }
+}
+
 /// Equal ids pair: strings by their decoded text, numbers as written.
-fn id_key(id: &RawValue) -> IdKey {
+fn id_ref(id: &RawValue) -> IdRef<'_> {
     match text(id) {
-        Some(s) => IdKey::new(b's', s.as_bytes()),
-        None => IdKey::new(b'n', id.get().as_bytes()),
+        Some(Cow::Borrowed(s)) => IdRef::borrowed(b's', s.as_bytes()),
+        Some(Cow::Owned(s)) => IdRef { tag: b's', body: Cow::Owned(s.into_bytes()) },
+        None => IdRef::borrowed(b'n', id.get().as_bytes()),
     }
 }
 

@@ -22,7 +22,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 
-use super::{pair, Held, IdKey, Judged, Parsed, Router, Source, Waiting};
+use super::{pair, Held, IdRef, Judged, Parsed, Router, Source, Waiting};
 
 /// Each run takes this share, per thread, of the lines not yet cut into
 /// runs (see [`runs`]).
@@ -65,7 +65,7 @@ struct Part<'a, 'c> {
 enum Open<'a, 'c> {
     /// A request's key and what waits for its response (as the pending
     /// requests hold it: what crosses threads per request stays small).
-    Request(IdKey, Held<'c>),
+    Request(IdRef<'a>, Held<'c>),
     /// A response (a [`Parsed::Response`]) and its place in `judged`.
     Response(usize, Box<Parsed<'a, 'c>>),
 }
@@ -74,8 +74,8 @@ impl<'a, 'c> Part<'a, 'c> {
     fn add(&mut self, p: Parsed<'a, 'c>) {
         match p {
             Parsed::Done(j) | Parsed::Request(j, None) => self.judged.push(j),
-            Parsed::Request(j, Some((key, p))) => {
-                self.open.push(Open::Request(key, p.into()));
+            Parsed::Request(j, Some((id, held))) => {
+                self.open.push(Open::Request(id, held));
                 self.judged.push(j);
             }
             Parsed::Response { ref j, .. } => {
@@ -91,7 +91,7 @@ impl<'a, 'c> Part<'a, 'c> {
         let mut results = 0;
         for open in std::mem::take(&mut self.open) {
             match open {
-                Open::Request(key, held) => pending.push(key, held),
+                Open::Request(id, held) => pending.push(&id, held),
                 Open::Response(i, mut p) => {
                     results += usize::from(pair(pending, &mut p));
                     self.open.push(Open::Response(i, p));

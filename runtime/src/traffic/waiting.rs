@@ -22,7 +22,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::{Hasher, IdKey, Pending, PENDING_WINDOW};
+use super::{Hasher, IdKey, IdRef, Pending, PENDING_WINDOW};
 
 /// No request: sequence numbers start at 1, and 0 is never in the window.
 const NONE: u64 = 0;
@@ -107,6 +107,17 @@ impl<'c> From<Pending<'c>> for Held<'c> {
     }
 }
 
+impl Held<'_> {
+    /// The method and the label a pending request holds, as comparable text.
+    pub(super) fn shown(&self) -> (String, Option<String>) {
+        match self {
+            Held::Empty => (String::new(), None),
+            Held::Method(method) => (method.to_string(), None),
+            Held::Full(p) => (p.method.to_string(), p.source.clone()),
+        }
+    }
+}
+
 impl<'c> Waiting<'c> {
     /// The first request still in the window.
     fn low(&self) -> u64 {
@@ -125,8 +136,8 @@ impl<'c> Waiting<'c> {
         self.latest.clear();
     }
 
-    /// A request of id `key` now waits; the one a window before it is forgotten.
-    pub(super) fn push(&mut self, key: IdKey, held: Held<'c>) {
+    /// A request of id `id` now waits; the one a window before it is forgotten.
+    pub(super) fn push(&mut self, id: &IdRef<'_>, held: Held<'c>) {
         if self.slots.is_empty() {
             self.slots = std::iter::repeat_with(Slot::default).take(PENDING_WINDOW).collect();
             self.owns = vec![0; PENDING_WINDOW.div_ceil(64)].into_boxed_slice();
@@ -135,15 +146,17 @@ impl<'c> Waiting<'c> {
         // The slot's request, a window before, is forgotten.
         let i = (self.next % PENDING_WINDOW as u64) as usize;
         let (word, bit) = (i / 64, 1u64 << (i % 64));
-        let owns = matches!(held, Held::Full(_)) || matches!(key, IdKey::Heap(_));
-        let slot = Slot { prev: NONE, held, key };
-        if self.owns[word] & bit == 0 {
-            // Nothing to drop: the old slot is overwritten unread (the
-            // forgotten value is never loaded).
-            std::mem::forget(std::mem::replace(&mut self.slots[i], slot));
-        } else {
-            self.slots[i] = slot;
+        let owns = matches!(held, Held::Full(_)) || id.body.len() >= IdKey::INLINE;
+        let slot = &mut self.slots[i];
+        if self.owns[word] & bit != 0 {
+            // What the forgotten request owns is dropped.
+            *slot = Slot::default();
         }
+        // The slot is written in place, its old values unread: they own
+        // nothing (the forgotten values are never loaded).
+        std::mem::forget(std::mem::replace(&mut slot.held, held));
+        slot.key.write(id.tag, &id.body);
+        slot.prev = NONE;
         if owns {
             self.owns[word] |= bit;
         } else {
@@ -199,10 +212,15 @@ mod tests {
     /// order, the latest unanswered one of an id among the last
     /// [`PENDING_WINDOW`] answering.
     #[derive(Default)]
-    struct Model(Vec<(IdKey, String, bool)>);
+    struct Model(Vec<(IdRef<'static>, String, bool)>);
+
+    /// An id of `tag` and `body`, owned.
+    fn id_of(tag: u8, body: String) -> IdRef<'static> {
+        IdRef { tag, body: Cow::Owned(body.into_bytes()) }
+    }
 
     impl Model {
-        fn answer(&mut self, key: &IdKey) -> Option<String> {
+        fn answer(&mut self, key: &IdRef<'_>) -> Option<String> {
             let low = self.0.len().saturating_sub(PENDING_WINDOW);
             let (_, what, answered) = self.0[low..].iter_mut().rev().find(|(k, _, answered)| k == key && !answered)?;
             *answered = true;
@@ -250,9 +268,9 @@ mod tests {
             for step in 0..(3 * PENDING_WINDOW as u64) {
                 let n = rng.below(ids);
                 let mut key = match n % 7 {
-                    0 => IdKey::new(b's', format!("{long}{n}").as_bytes()),
-                    1 | 2 => IdKey::new(b's', n.to_string().as_bytes()),
-                    _ => IdKey::new(b'n', n.to_string().as_bytes()),
+                    0 => id_of(b's', format!("{long}{n}")),
+                    1 | 2 => id_of(b's', n.to_string()),
+                    _ => id_of(b'n', n.to_string()),
                 };
                 let edge = (model.0.len() + 2).checked_sub(PENDING_WINDOW + rng.below(5) as usize);
                 if rng.below(requests + 1) < requests {
@@ -264,7 +282,7 @@ mod tests {
                         _ => Pending { method: Cow::Borrowed(method), tool: None, source: None },
                     };
                     model.0.push((key.clone(), shown(&p), false));
-                    waiting.push(key, p.into());
+                    waiting.push(&key, p.into());
                 } else {
                     // Often the id of a request at the edge of the window (2 in it, 3 out).
                     if let Some(at) = edge.filter(|_| rng.below(3) == 0) {
@@ -272,7 +290,7 @@ mod tests {
                     }
                     let want = model.answer(&key);
                     answered += usize::from(want.is_some());
-                    assert_eq!(waiting.answer(&key).as_ref().map(shown), want, "seed {seed} step {step}");
+                    assert_eq!(waiting.answer(&key.key()).as_ref().map(shown), want, "seed {seed} step {step}");
                 }
                 if rng.below(5 * PENDING_WINDOW as u64) == 0 {
                     waiting.clear();
@@ -290,30 +308,45 @@ mod tests {
         assert!(answered > 10_000, "{answered} answered");
     }
 
+    /// A key written over an inline one equals the key made fresh (keys
+    /// compare every byte of their array: none of the old key's stays), and
+    /// a long one goes to the heap as a fresh one does.
+    #[test]
+    fn a_key_written_in_place_equals_a_fresh_one() {
+        let mut key = IdKey::new(b's', b"a-much-longer-request-id");
+        key.write(b'n', b"7");
+        assert_eq!(key, IdKey::new(b'n', b"7"));
+        assert_eq!(key.bytes(), b"n7");
+        let long = "x".repeat(IdKey::INLINE);
+        key.write(b's', long.as_bytes());
+        assert_eq!(key, IdKey::new(b's', long.as_bytes()));
+        assert!(matches!(key, IdKey::Heap(_)));
+    }
+
     /// A request is answered until [`PENDING_WINDOW`] later requests have
     /// come, whatever their ids; an id's earlier request answers after its
     /// latest, and not once it is forgotten; a new file forgets them all.
     #[test]
     fn the_window_and_the_stack_of_an_id() {
         let p = |method| Pending { method: Cow::Borrowed(method), tool: None, source: None };
-        let id = |n: usize| IdKey::new(b'n', n.to_string().as_bytes());
-        let first = IdKey::new(b's', b"first");
+        let id = |n: usize| id_of(b'n', n.to_string());
+        let first = id_of(b's', "first".to_string());
         let w = PENDING_WINDOW;
         for (later, answers) in [(w - 2, &["b", "a"][..]), (w - 1, &["b"]), (w, &[])] {
             let mut waiting = Waiting::default();
-            waiting.push(first.clone(), p("a").into());
-            waiting.push(first.clone(), Pending { tool: Some("t".into()), ..p("b") }.into());
+            waiting.push(&first, p("a").into());
+            waiting.push(&first, Pending { tool: Some("t".into()), ..p("b") }.into());
             for n in 0..later {
-                waiting.push(id(n), p("ping").into());
+                waiting.push(&id(n), p("ping").into());
             }
-            let got: Vec<_> = std::iter::from_fn(|| waiting.answer(&first).map(|p| p.method)).collect();
+            let got: Vec<_> = std::iter::from_fn(|| waiting.answer(&first.key()).map(|p| p.method)).collect();
             assert_eq!(got, answers, "{later} later requests");
-            assert_eq!(waiting.answer(&id(later - 1)).map(|p| p.method), Some(Cow::Borrowed("ping")));
-            assert!(waiting.answer(&id(later - 1)).is_none());
+            assert_eq!(waiting.answer(&id(later - 1).key()).map(|p| p.method), Some(Cow::Borrowed("ping")));
+            assert!(waiting.answer(&id(later - 1).key()).is_none());
             waiting.clear();
-            assert!(waiting.answer(&id(later - 2)).is_none());
-            waiting.push(id(later - 2), p("again").into());
-            assert_eq!(waiting.answer(&id(later - 2)).map(|p| p.method), Some(Cow::Borrowed("again")));
+            assert!(waiting.answer(&id(later - 2).key()).is_none());
+            waiting.push(&id(later - 2), p("again").into());
+            assert_eq!(waiting.answer(&id(later - 2).key()).map(|p| p.method), Some(Cow::Borrowed("again")));
         }
     }
 }
