@@ -236,6 +236,46 @@ traffic mcp@2025-06-18: 6 messages, 5 passed, 1 failed; field.additionalProperti
     );
 }
 
+/// A string id pairs by its decoded text, whichever side spells it with an
+/// escape (the exact reader's decoded id and the quick way's borrowed bytes
+/// meet in one key); a number id by its spelling (`7.0` is not `7`), and a
+/// number never pairs a string. One job and two give the same bytes.
+#[test]
+fn ids_pair_by_decoded_text_and_numbers_as_written() {
+    let capture = r#"{"jsonrpc":"2.0","id":"\u0061b","method":"ping"}
+{"jsonrpc":"2.0","id":"ab","result":{}}
+{"jsonrpc":"2.0","id":"cd","method":"ping"}
+{"jsonrpc":"2.0","id":"\u0063d","result":{}}
+{"jsonrpc":"2.0","id":7,"method":"ping"}
+{"jsonrpc":"2.0","id":"7","result":{}}
+{"jsonrpc":"2.0","id":7.0,"result":{}}
+{"jsonrpc":"2.0","id":7,"result":{}}
+"#;
+    // The capture really spells the ids with escapes.
+    assert!(capture.contains(r#""id":"\u0061b""#) && capture.contains(r#""id":"\u0063d""#));
+    let out = traffic("id-spelling", capture, P);
+    expect(
+        &out,
+        0,
+        r#"[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:1
+[PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:2
+[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:3
+[PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:4
+[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:5
+[PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:6
+  WARNING route.id id: no request with id "7" is waiting for a response in this file
+[PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:7
+  WARNING route.id id: no request with id 7.0 is waiting for a response in this file
+[PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:8
+traffic mcp@2025-06-18: 8 messages, 8 passed, 0 failed; route.id 2
+"#,
+    );
+    let mut two = P.to_vec();
+    two.extend_from_slice(&["--jobs", "2"]);
+    let jobs = traffic("id-spelling-2", capture, &two);
+    assert_eq!((jobs.stdout, jobs.code), (out.stdout, out.code));
+}
+
 #[test]
 fn a_response_without_its_request_is_a_warning_and_passes_if_any_result_fits() {
     let dir = catalog("orphan");

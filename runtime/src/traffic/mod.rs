@@ -1033,14 +1033,9 @@ impl IdKey {
     const EMPTY: IdKey = IdKey::Inline(0, [0; IdKey::INLINE]);
 
     fn new(tag: u8, body: &[u8]) -> Self {
-        if body.len() < Self::INLINE {
-            let mut bytes = [0; Self::INLINE];
-            bytes[0] = tag;
-            bytes[1..=body.len()].copy_from_slice(body);
-            IdKey::Inline(body.len() as u8 + 1, bytes)
-        } else {
-            IdKey::Heap([&[tag][..], body].concat().into_boxed_slice())
-        }
+        let mut key = IdKey::EMPTY;
+        key.write(tag, body);
+        key
     }
 }
 
@@ -1048,7 +1043,9 @@ impl IdKey {
     /// Writes the key of `tag` and `body` over this one, which owns nothing
     /// (an inline key), without reading it: the bytes go straight to their
     /// place (a pending request's slot).
+    /// The one place a key's bytes are laid out ([`IdKey::new`] too).
     fn write(&mut self, tag: u8, body: &[u8]) {
+        debug_assert!(matches!(self, IdKey::Inline(..)), "a key written over one that owns memory would leak it");
         let n = body.len();
         if n < Self::INLINE {
             std::mem::forget(std::mem::replace(self, IdKey::EMPTY));
@@ -1058,7 +1055,8 @@ impl IdKey {
                 *len = n as u8 + 1;
             }
         } else {
-            std::mem::forget(std::mem::replace(self, IdKey::new(tag, body)));
+            let heap = IdKey::Heap([&[tag][..], body].concat().into_boxed_slice());
+            std::mem::forget(std::mem::replace(self, heap));
         }
     }
 
@@ -1283,6 +1281,10 @@ mod tests {
         }
         assert_eq!(judges.ids(), some.iter().map(|c| c.id()).collect::<Vec<_>>());
         assert_eq!(some[0].shown_id(), some[0].id());
+        // One contract written whole is the same list as one pushed.
+        let one = Judges::one(some[1]);
+        assert_eq!(one.ids(), [some[1].id()]);
+        assert!(!one.is_empty() && one.more.is_none());
     }
 
     /// The quick way, whenever it answers, gives exactly the exact

@@ -308,19 +308,27 @@ mod tests {
         assert!(answered > 10_000, "{answered} answered");
     }
 
-    /// A key written over an inline one equals the key made fresh (keys
-    /// compare every byte of their array: none of the old key's stays), and
-    /// a long one goes to the heap as a fresh one does.
+    /// A key written over an inline one holds exactly its tag and body, the
+    /// rest of its array zero (keys compare every byte of their array: none
+    /// of the old key's stays); a body of `INLINE - 1` bytes is the longest
+    /// kept inline, a longer one goes to the heap.
     #[test]
-    fn a_key_written_in_place_equals_a_fresh_one() {
+    fn a_key_written_in_place_holds_exactly_its_bytes() {
         let mut key = IdKey::new(b's', b"a-much-longer-request-id");
         key.write(b'n', b"7");
-        assert_eq!(key, IdKey::new(b'n', b"7"));
+        let mut want = [0u8; IdKey::INLINE];
+        want[..2].copy_from_slice(b"n7");
+        assert_eq!(key, IdKey::Inline(2, want));
         assert_eq!(key.bytes(), b"n7");
+        let widest = "y".repeat(IdKey::INLINE - 1);
+        key.write(b's', widest.as_bytes());
+        let mut want = [b'y'; IdKey::INLINE];
+        want[0] = b's';
+        assert_eq!(key, IdKey::Inline(IdKey::INLINE as u8, want));
         let long = "x".repeat(IdKey::INLINE);
         key.write(b's', long.as_bytes());
-        assert_eq!(key, IdKey::new(b's', long.as_bytes()));
-        assert!(matches!(key, IdKey::Heap(_)));
+        let heap: Box<[u8]> = std::iter::once(b's').chain(long.bytes()).collect();
+        assert_eq!(key, IdKey::Heap(heap));
     }
 
     /// A request is answered until [`PENDING_WINDOW`] later requests have
