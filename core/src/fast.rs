@@ -21,6 +21,7 @@
 use crate::contract::{ContractSpec, FieldSpec};
 pub use crate::json::number::Num;
 pub use crate::json::scan::Kind;
+use crate::json::text::same_bytes;
 pub use crate::json::text::Str;
 use crate::json::MAX_DEPTH;
 use crate::keywords::{enums, lengths, numbers, pattern as patterns};
@@ -450,14 +451,32 @@ impl<'a> SchemaCursor<'_, 'a> {
 /// the scanner would find first, or the object's bytes are not JSON: the
 /// member the tag picks reads the object again from its start with the
 /// scanner and fails on them, as the walker would; a value no member has is
-/// a fault both ways.
-/// With the tag, the offset just after its closing quote.
-#[inline]
-fn first_key_tag<'a>(bytes: &'a [u8], start: usize, key: &[u8]) -> Option<(&'a [u8], usize)> {
+/// a fault both ways. A tag equal to a member's value (a string without
+/// control characters) is that JSON string: the member may read on from
+/// just after it (`contract::schema::Resume`).
+/// With the tag, the offset just after its closing quote. Inlined: the
+/// generated code's key is a constant, whose check then folds away.
+#[inline(always)]
+pub(crate) fn first_key_tag<'a>(bytes: &'a [u8], start: usize, key: &[u8]) -> Option<(&'a [u8], usize)> {
     // A key that needs escapes (or holds `\\`) is never matched raw.
-    if key.iter().any(|&c| c == b'"' || c == b'\\' || c < 0x20) {
+    if !plain_key(key) {
         return None;
     }
+    first_plain_key_tag(bytes, start, key)
+}
+
+/// Whether a key is spelt in JSON as its own bytes: no `"`, no `\\`, no
+/// control character (a union's tag key, checked once when the schema
+/// compiles).
+#[inline(always)]
+pub(crate) fn plain_key(key: &[u8]) -> bool {
+    !key.iter().any(|&c| c == b'"' || c == b'\\' || c < 0x20)
+}
+
+/// [`first_key_tag`] for a key that [`plain_key`] accepts.
+#[inline]
+pub(crate) fn first_plain_key_tag<'a>(bytes: &'a [u8], start: usize, key: &[u8]) -> Option<(&'a [u8], usize)> {
+    debug_assert!(plain_key(key));
     let ws = |i: &mut usize| {
         while matches!(bytes.get(*i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             *i += 1;
@@ -471,7 +490,7 @@ fn first_key_tag<'a>(bytes: &'a [u8], start: usize, key: &[u8]) -> Option<(&'a [
     i += 1;
     ws(&mut i);
     let quoted = bytes.get(i..i + key.len() + 2)?;
-    if quoted[0] != b'"' || &quoted[1..=key.len()] != key || quoted[key.len() + 1] != b'"' {
+    if quoted[0] != b'"' || !same_bytes(&quoted[1..=key.len()], key) || quoted[key.len() + 1] != b'"' {
         return None;
     }
     i += key.len() + 2;

@@ -30,6 +30,7 @@ use std::collections::HashMap;
 use crate::contract::schema::compile::MAX_CHAIN;
 use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Tag};
 use crate::contract::{JsonType, TypeSet};
+use crate::fast::first_plain_key_tag;
 use crate::json::canonical::canonical_within;
 use crate::json::number::Num;
 use crate::json::scan::{Kind, Scanner};
@@ -467,6 +468,28 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         chain: usize,
     ) -> Result<(), M::Stop> {
         let rule = if one { rules::FIELD_ONE_OF } else { rules::FIELD_ANY_OF };
+        // The tag as the object's first key, read straight from the bytes:
+        // the member it picks reads on after it when it can, else from the start.
+        // (A tag whose key needs escapes has no resumes: the scanner finds it.)
+        let plain = tag.filter(|t| !t.resume.is_empty());
+        let first = plain.and_then(|t| Some((t, first_plain_key_tag(self.bytes(), start, t.key.as_bytes())?)));
+        if let Some((tag, (raw, after))) = first {
+            if let Some(i) =
+                tag.values.iter().position(|v| v.string.as_deref().is_some_and(|t| same_bytes(t.as_bytes(), raw)))
+            {
+                let resume = tag.resume[i];
+                // Within the chain's bound, and not where the root object's
+                // members are noted (the tag would not be).
+                let resume = resume
+                    .filter(|r| chain + 1 + r.hops as usize <= MAX_CHAIN)
+                    .filter(|_| depth > 0 || self.memo.top.is_none());
+                if let Some(r) = resume {
+                    self.w.s.seek(after);
+                    return self.object_from(self.schema.node(r.node), path, depth, start, Some(r.property as usize));
+                }
+                return self.again(members[i], start, path, depth, chain);
+            }
+        }
         if let Some(tag) = tag.filter(|_| self.kind_at(start) == Some(Kind::Object)) {
             let tag_path = Path::Name(path, &tag.key);
             return match self.tag_of(start, tag) {
@@ -823,12 +846,26 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         Ok(())
     }
 
+    #[inline(always)]
     pub(crate) fn object(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        let start = self.w.s.offset();
+        self.object_from(node, path, depth, start, None)
+    }
+
+    /// The object at `start`, from its `{`; or, with `tag`, on from the end
+    /// of its first member, that declared property: a union's tag, read and
+    /// judged by [`Self::union`] (a [`Resume`](crate::contract::schema::Resume)).
+    fn object_from(
+        &mut self,
+        node: &'c Node,
+        path: &Path<'_, 'a>,
+        depth: usize,
+        start: usize,
+        tag: Option<usize>,
+    ) -> Result<(), M::Stop> {
         if depth >= MAX_DEPTH {
             return Err(self.w.mode.too_deep(path));
         }
-        let start = self.w.s.offset();
-        self.w.s.object_start();
         let mut seen = Seen::new(node.required.len());
         // Declared properties find their repeats by seen-bits; only the
         // other keys go on the walk's key stack.
@@ -837,6 +874,17 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         let mut others = Others::default();
         let mut first = true;
         let mut count = 0u64;
+        match tag {
+            None => self.w.s.object_start(),
+            Some(i) => {
+                props.set(i);
+                if let Some(r) = node.property_required[i] {
+                    seen.set(r as usize);
+                }
+                first = false;
+                count = 1;
+            }
+        }
         let top = self.memo.top.as_ref().filter(|_| depth == 0);
         if let Some(top) = top {
             top.borrow_mut().read = true;
@@ -1561,6 +1609,188 @@ mod same_reports {
         }
         // Both ways, and the strict twin's warnings, really were exercised.
         assert!(valid > 400 && invalid > 400 && warned == 2, "{valid} valid, {invalid} invalid, {warned} warned");
+    }
+
+    /// Members of tagged unions: `A` and `B` read on after a first-key tag
+    /// (`A` closed, `B` counting its members and with `dependentRequired`),
+    /// `C` not (its tag property has a `pattern`: the object is read from its
+    /// start); in an array, under `oneOf`, and as the root.
+    const TAGGED_DEFS: &str = r#""$defs": {
+        "A": {"type": "object", "properties": {"type": {"const": "a"}, "x": {"type": "integer"}},
+              "required": ["type", "x"], "additionalProperties": false},
+        "B": {"properties": {"type": {"type": "string", "enum": ["b"]}, "y": {"type": "string", "minLength": 2}},
+              "required": ["type"], "minProperties": 2, "maxProperties": 3, "dependentRequired": {"y": ["z"]}},
+        "C": {"properties": {"type": {"const": "c", "pattern": "^c$"}}, "required": ["type"]}}"#;
+
+    fn tagged_specs() -> Vec<ContractSpec> {
+        let members = r##"[{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}, {"$ref": "#/$defs/C"}]"##;
+        let schemas = [
+            format!(
+                r##"{{{TAGGED_DEFS}, "properties": {{"items": {{"type": "array", "items": {{"anyOf": {members}}}}},
+                    "one": {{"oneOf": [{{"$ref": "#/$defs/A"}}, {{"$ref": "#/$defs/B"}}]}}}}}}"##
+            ),
+            format!(r#"{{{TAGGED_DEFS}, "oneOf": {members}}}"#),
+        ];
+        schemas
+            .iter()
+            .map(|s| {
+                ContractSpec::from_slice(
+                    format!(r#"{{"name": "t.u", "revision": "1.0.0", "schema": {s}}}"#).as_bytes(),
+                    "t.json",
+                )
+                .expect("loads")
+            })
+            .collect()
+    }
+
+    /// The tags' [`Resume`](crate::contract::schema::Resume)s, member by member.
+    fn resumes(schema: &Schema) -> Vec<Vec<bool>> {
+        let unions = schema.nodes.iter().flat_map(|n| [n.any_of.as_deref(), n.one_of.as_deref()]).flatten();
+        unions.filter_map(|u| u.tag.as_ref()).map(|t| t.resume.iter().map(Option::is_some).collect()).collect()
+    }
+
+    fn without_resumes(schema: &Schema) -> Schema {
+        let mut s = schema.clone();
+        for n in &mut s.nodes {
+            for u in [n.any_of.as_deref_mut(), n.one_of.as_deref_mut()].into_iter().flatten() {
+                if let Some(t) = &mut u.tag {
+                    t.resume = vec![None; t.resume.len()];
+                }
+            }
+        }
+        s
+    }
+
+    /// A member object: a tag (first, or among the others), other keys.
+    fn tagged(r: &mut Rng, out: &mut String) {
+        const TAGS: &[&str] = &[
+            r#""type": "a""#,
+            r#""type":"b""#,
+            "\"type\" \n: \t\"c\"",
+            r#""type": "zz""#,
+            r#""type": "\u0061""#,
+            r#""type": 1"#,
+            r#""typ\u0065": "a""#,
+            r#""type": "b\""#,
+        ];
+        const OTHERS: &[&str] = &["x", "y", "z", "type", "\\u0078", "w"];
+        const VALUES: &[&str] = &["1", "\"s\"", "\"ab\"", "{}", "[]", "null", "true", "\"a\"", "2.5"];
+        let n = r.below(4) as usize;
+        let at = if r.below(4) == 0 { r.below(n as u64 + 1) as usize } else { 0 };
+        let mut parts: Vec<String> = (0..n)
+            .map(|_| {
+                let key = OTHERS[r.below(OTHERS.len() as u64) as usize];
+                format!("\"{key}\": {}", VALUES[r.below(VALUES.len() as u64) as usize])
+            })
+            .collect();
+        parts.insert(at, TAGS[r.below(TAGS.len() as u64) as usize].to_string());
+        out.push_str(&format!("{} {{{}}}", [" ", "", "\n"][r.below(3) as usize], parts.join(", ")));
+    }
+
+    fn tagged_doc(r: &mut Rng) -> String {
+        let mut s = String::new();
+        if r.below(3) == 0 {
+            tagged(r, &mut s);
+        } else {
+            s.push_str(r#"{"items": ["#);
+            for i in 0..r.below(5) {
+                if i > 0 {
+                    s.push(',');
+                }
+                tagged(r, &mut s);
+            }
+            s.push_str(r#"], "one": "#);
+            tagged(r, &mut s);
+            s.push('}');
+        }
+        match r.below(8) {
+            0 => s.truncate(r.below(s.len() as u64) as usize),
+            1 => s.insert(r.below(s.len() as u64) as usize, [',', '}', '"', ':'][r.below(4) as usize]),
+            _ => {}
+        }
+        s
+    }
+
+    /// A member that reads its object on from a first-key tag gives the
+    /// report of a read from the object's start (every mode, `passes`, the
+    /// first-fault pass in front, the root's members), on random documents:
+    /// tags first or not, spaced or not, repeated, escaped, unknown, not
+    /// strings; members closed, counted, with `dependentRequired`; truncated
+    /// and corrupted bytes.
+    #[test]
+    fn a_member_read_on_from_its_tag_gives_the_report_read_from_the_start() {
+        let specs = tagged_specs();
+        // `A` and `B` read on, `C` (its tag has a pattern) does not.
+        assert_eq!(resumes(specs[0].walked()), [vec![true, true, false], vec![true, true]]);
+        assert_eq!(resumes(specs[1].walked()), [vec![true, true, false]]);
+        let pairs: Vec<(&Schema, Schema)> =
+            specs.iter().map(|spec| (spec.walked(), without_resumes(spec.walked()))).collect();
+        assert_eq!(resumes(&pairs[0].1), [vec![false, false, false], vec![false, false]]);
+        // A tag key that JSON spells with an escape has no resumes: the
+        // scanner finds the tag, decoded.
+        let escaped = ContractSpec::from_slice(
+            br#"{"name": "t.e", "revision": "1.0.0", "schema": {"anyOf": [
+                {"properties": {"t\"": {"const": "a"}, "x": {"type": "integer"}}, "required": ["t\""]},
+                {"properties": {"t\"": {"const": "b"}}, "required": ["t\""]}]}}"#,
+            "t.json",
+        )
+        .expect("loads");
+        assert_eq!(resumes(escaped.walked()), [Vec::<bool>::new()]);
+        assert!(passes(escaped.walked(), br#"{"t\"": "a", "x": 1}"#));
+        assert_eq!(
+            lines(&collect(escaped.walked(), br#"{"t\"": "a", "x": "1"}"#)),
+            ["ERROR field.type x: expected integer, found string Error"]
+        );
+        let mut r = Rng(0x7A66_ED00_0B1E_C75D);
+        let (mut valid, mut invalid, mut tag_first) = (0, 0, 0);
+        let keys: &[&str] = &["type", "x", "items"];
+        for _ in 0..3000 {
+            let d = tagged_doc(&mut r);
+            let bytes = d.as_bytes();
+            tag_first += usize::from(d.contains(r#"{"type": "a""#) || d.contains(r#"{"type":"b""#));
+            for (on, offs) in &pairs {
+                let (on, offs) = (*on, offs);
+                let a = collect(on, bytes);
+                assert_eq!(lines(&a), lines(&collect(offs, bytes)), "{d}");
+                assert_eq!(passes(on, bytes), passes(offs, bytes), "passes {d}");
+                assert_eq!(passes(on, bytes), a.is_valid(), "passes vs collect {d}");
+                assert_eq!(lines(&check(on, bytes)), lines(&a), "check {d}");
+                let (ra, ta) = collect_top(on, bytes, TopMembers::new(keys));
+                let (rb, tb) = collect_top(offs, bytes, TopMembers::new(keys));
+                assert_eq!(lines(&ra), lines(&rb), "collect_top {d}");
+                for k in 0..keys.len() {
+                    assert_eq!(ta.get(bytes, k), tb.get(bytes, k), "top {d}");
+                }
+                if a.is_valid() {
+                    valid += 1;
+                } else {
+                    invalid += 1;
+                }
+            }
+        }
+        assert!(valid > 300 && invalid > 3000 && tag_first > 1000, "{valid} valid, {invalid} invalid, {tag_first}");
+    }
+
+    /// What a member read on from its tag reports: the tag's repeat, the
+    /// members it counts (the tag among them), the keys it requires.
+    #[test]
+    fn a_member_read_on_from_its_tag_counts_and_finds_repeats_of_the_tag() {
+        let specs = tagged_specs();
+        let schema = specs[0].walked();
+        let data = br#"{"items": [{"type": "a", "type": "b", "x": 1}, {"type": "b"}, {"type": "b", "y": "yy", "q": 1, "w": 2}, {"type": "a", "x": 1, "z": 0}], "one": {"type": "b", "y": "yy"}}"#;
+        let report = collect(schema, data);
+        assert_eq!(lines(&report), lines(&collect(&without_resumes(schema), data)));
+        assert_eq!(
+            lines(&report),
+            [
+                "ERROR json.duplicate_key items[0].type: key appears more than once in its object Error",
+                "ERROR field.minProperties items[1]: 1 properties is less than minProperties 2 Error",
+                "ERROR field.maxProperties items[2]: 4 properties is greater than maxProperties 3 Error",
+                "ERROR field.dependentRequired items[2].z: required when 'y' is present (dependentRequired) Error",
+                "ERROR field.additionalProperties items[3].z: key is not allowed: the object is closed (additionalProperties: false) Error",
+                "ERROR field.dependentRequired one.z: required when 'y' is present (dependentRequired) Error",
+            ]
+        );
     }
 
     /// The recent bodies decide the first-fault pass: more than six with

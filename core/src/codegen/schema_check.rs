@@ -43,7 +43,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::contract::schema::compile::MAX_CHAIN;
-use crate::contract::schema::{Id, Node, Schema};
+use crate::contract::schema::{Id, Node, Resume, Schema};
 use crate::contract::JsonType;
 
 /// The `fast_path` method of `impl Contract for #ty`.
@@ -278,7 +278,7 @@ impl Check<'_> {
                 continue;
             }
             let value = Literal::byte_string(text.as_bytes());
-            if let Some((f, hops)) = self.after_tag(m, &tag.key, &text) {
+            if let Some((f, hops)) = self.after_tag(tag.resume.get(i).copied().flatten()) {
                 let hops = Literal::usize_unsuffixed(hops + 1);
                 first_arms.push(quote! {
                     #value => {
@@ -344,37 +344,18 @@ impl Check<'_> {
         self.key_loop(id, None)
     }
 
-    /// A tagged union's member `m` when the object it reads (through bare
-    /// `$ref`s) can go on after a first-key tag `key` with the plain string
-    /// `value`: its function for that (entered with the object's `start` and
-    /// the offset `after` the tag's value) and the `$ref` hops to it. The
-    /// object's keys are read by code and its `key` property asks nothing
-    /// of a string but to be `value` (type, `const`, `enum`), so the tag's
-    /// bytes need no second reading: `first_tag` checked the `{`, the key,
-    /// the `:` and the quotes, and `value` has no control character, so the
-    /// bytes are a JSON string equal to it.
-    fn after_tag(&mut self, m: Id, key: &str, value: &str) -> Option<(proc_macro2::Ident, usize)> {
-        let (mut id, mut hops) = (m, 0);
-        while let Some(to) = self.schema.node(id).bare {
-            if hops > MAX_CHAIN {
-                return None;
-            }
-            (id, hops) = (to, hops + 1);
-        }
+    /// A tagged union's member that reads its object on after a first-key
+    /// tag (`resume`, set when the schema compiled: `Resume`), when its keys
+    /// are read by code too: its function for that (entered with the
+    /// object's `start` and the offset `after` the tag's value) and the
+    /// `$ref` hops to it. `first_tag` checked the `{`, the key, the `:` and
+    /// the quotes, and the tag value has no control character, so the bytes
+    /// are a JSON string equal to it.
+    fn after_tag(&mut self, resume: Option<Resume>) -> Option<(proc_macro2::Ident, usize)> {
+        let r = resume?;
+        let (id, i) = (r.node, r.property as usize);
         let n = self.schema.node(id);
-        if !self.compiled(n)
-            || n.never
-            || n.trivial
-            || n.only_applies
-            || !accepts(n, JsonType::Object)
-            || !keys_in_code(n)
-            || no_object_keyword(n)
-            || value.bytes().any(|c| c < 0x20)
-        {
-            return None;
-        }
-        let i = n.properties.iter().position(|(name, _)| **name == *key)?;
-        if !pins(self.schema.node(n.properties[i].1), value) {
+        if !self.compiled(n) || !keys_in_code(n) || no_object_keyword(n) {
             return None;
         }
         let name = format_ident!("node_{}_after_{}", id, i);
@@ -395,7 +376,7 @@ impl Check<'_> {
                 },
             );
         }
-        Some((name, hops))
+        Some((name, r.hops as usize))
     }
 
     /// The key loop of an object node (`keys_in_code`); with `tag`, entered
@@ -651,25 +632,6 @@ fn no_object_keyword(n: &Node) -> bool {
         && n.additional.is_none()
         && n.min_properties.is_none()
         && n.max_properties.is_none()
-}
-
-/// Whether the string `value` passes node `p` and the node asks nothing
-/// else of a string: what the walker's `own` checks (type, `enum`, `const`,
-/// lengths, pattern, format), nothing applied in place, not `false`.
-fn pins(p: &Node, value: &str) -> bool {
-    if p.trivial {
-        return true;
-    }
-    let member = |l: &crate::contract::schema::Literal| l.string.as_deref() == Some(value);
-    p.bare.is_none()
-        && !p.never
-        && !p.only_applies
-        && !p.in_place()
-        && accepts(p, JsonType::String)
-        && p.constraints.is_empty()
-        && p.format.is_none()
-        && p.constant.as_ref().is_none_or(member)
-        && p.enum_values.as_ref().is_none_or(|e| e.iter().any(member))
 }
 
 /// Whether the node's only keyword is one `anyOf` or one `oneOf`.

@@ -9,7 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Condition, Id, Literal, Node, Schema, Tag, Union, ANNOTATIONS, PROPERTY_SCAN};
+use super::{Condition, Id, Literal, Node, Resume, Schema, Tag, Union, ANNOTATIONS, PROPERTY_SCAN};
 use crate::contract::load::{hint, multiple_of, pattern, ranges, Ctx};
 use crate::contract::{Constraints, JsonType, Sparse, TypeSet};
 use crate::json::canonical::canonical;
@@ -110,6 +110,7 @@ pub(in crate::contract) fn compile(cx: &mut Ctx<'_>, root: &Json<'_>) -> Option<
             && n.max_properties.is_none()
             && n.dependent_required.is_empty();
     }
+    resumes(&mut c.nodes);
     let mut canon = String::new();
     let mut s = Scanner::new(c.cx.bytes);
     s.seek(root.offset);
@@ -527,7 +528,7 @@ impl Compiler<'_, '_> {
                 }
                 values.push(value);
             }
-            return Some(Tag { key: key.clone(), values });
+            return Some(Tag { key: key.clone(), values, resume: Vec::new() });
         }
         None
     }
@@ -543,6 +544,54 @@ impl Compiler<'_, '_> {
         }
         &self.nodes[id as usize]
     }
+}
+
+/// Sets each tagged union's [`Resume`]s (the nodes' flags set first): one
+/// per member, none when the tag's key needs escapes in JSON.
+fn resumes(nodes: &mut [Node]) {
+    for i in 0..nodes.len() {
+        for which in [false, true] {
+            let union = if which { &nodes[i].one_of } else { &nodes[i].any_of };
+            let Some(u) = union.as_deref().filter(|u| u.tag.is_some()) else { continue };
+            let tag = u.tag.as_ref().expect("filtered");
+            // Empty for a key the bytes spell otherwise: no first-key tag is read.
+            let resume = if crate::fast::plain_key(tag.key.as_bytes()) {
+                u.members.iter().zip(&tag.values).map(|(&m, v)| resume(nodes, m, &tag.key, v)).collect()
+            } else {
+                Vec::new()
+            };
+            let slot = if which { &mut nodes[i].one_of } else { &mut nodes[i].any_of };
+            if let Some(tag) = slot.as_mut().and_then(|u| u.tag.as_mut()) {
+                tag.resume = resume;
+            }
+        }
+    }
+}
+
+/// How member `m` reads its object on from a first-key tag `key` whose
+/// value is `value`, when it can ([`Resume`]).
+fn resume(nodes: &[Node], m: Id, key: &str, value: &Literal) -> Option<Resume> {
+    let text = value.string.as_deref().filter(|t| !t.bytes().any(|c| c < 0x20))?;
+    let (mut id, mut hops) = (m, 0u32);
+    while let Some(to) = nodes[id as usize].bare {
+        if hops as usize >= MAX_CHAIN {
+            return None;
+        }
+        (id, hops) = (to, hops + 1);
+    }
+    let n = &nodes[id as usize];
+    let reads_own_keys = n.plain
+        && n.types.is_none_or(|t| t.accepts(JsonType::Object))
+        && n.enum_values.is_none()
+        && n.constant.is_none()
+        && n.pattern_properties.is_empty()
+        && n.property_names.is_none();
+    if !reads_own_keys {
+        return None;
+    }
+    let property = n.properties.iter().position(|(name, _)| **name == *key)?;
+    let pinned = nodes[n.properties[property].1 as usize].pins(text);
+    pinned.then_some(Resume { node: id, hops, property: property as u32 })
 }
 
 /// The nodes applied to the same value as `n`.

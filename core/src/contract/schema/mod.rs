@@ -249,6 +249,27 @@ impl Node {
             && self.items.is_none()
             && self.contains.is_none()
     }
+
+    /// Whether a string equal to `value` passes this node, and the node asks
+    /// nothing else of a string: what the walker's `own` checks (type,
+    /// `enum`, `const`, lengths, pattern, format), nothing applied in place,
+    /// not `false`. A tag property that pins its value so needs no second
+    /// reading ([`Resume`]).
+    pub(crate) fn pins(&self, value: &str) -> bool {
+        if self.trivial {
+            return true;
+        }
+        let member = |l: &Literal| l.string.as_deref() == Some(value);
+        self.bare.is_none()
+            && !self.never
+            && !self.only_applies
+            && !self.in_place()
+            && self.types.is_none_or(|t| t.accepts(crate::contract::JsonType::String))
+            && self.constraints.is_empty()
+            && self.format.is_none()
+            && self.constant.as_ref().is_none_or(member)
+            && self.enum_values.as_ref().is_none_or(|e| e.iter().any(member))
+    }
 }
 
 /// An `anyOf`/`oneOf`.
@@ -265,6 +286,27 @@ pub(crate) struct Tag {
     pub key: Box<str>,
     /// Each member's tag value as canonical JSON, in member order.
     pub values: Vec<Literal>,
+    /// Set after compiling, in member order: how the member reads its
+    /// object on from a tag that is the object's first key, when it can.
+    /// Empty when the key needs escapes in JSON (its bytes are never the
+    /// key's own): the tag is then always looked for by the scanner.
+    pub resume: Vec<Option<Resume>>,
+}
+
+/// A tagged union's member that reads its object on from the tag when the
+/// tag is the object's first key (`fast::first_key_tag` reads it straight
+/// from the bytes), so that the tag is not read twice: the object node its
+/// bare `$ref`s end at, how many `$ref`s that is, and the tag's index in
+/// the node's `properties`. Set only when the node is read by its own
+/// keywords alone, takes an object, has no `enum`, `const`,
+/// `patternProperties` nor `propertyNames` (nothing else reads a key), and
+/// its tag property [pins](Node::pins) the member's tag value, a string
+/// without control characters (so bytes equal to it are that JSON string).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Resume {
+    pub node: Id,
+    pub hops: u32,
+    pub property: u32,
 }
 
 /// `if`/`then`/`else`.
