@@ -1613,34 +1613,39 @@ mod same_reports {
 
     /// Members of tagged unions: `A` and `B` read on after a first-key tag
     /// (`A` closed, `B` counting its members and with `dependentRequired`),
-    /// `C` not (its tag property has a `pattern`: the object is read from its
-    /// start); in an array, under `oneOf`, and as the root.
+    /// `C` and `D` not (`C`'s tag property has a `pattern`; `D`'s tag value
+    /// holds a control character): their objects are read from the start.
     const TAGGED_DEFS: &str = r#""$defs": {
         "A": {"type": "object", "properties": {"type": {"const": "a"}, "x": {"type": "integer"}},
               "required": ["type", "x"], "additionalProperties": false},
         "B": {"properties": {"type": {"type": "string", "enum": ["b"]}, "y": {"type": "string", "minLength": 2}},
               "required": ["type"], "minProperties": 2, "maxProperties": 3, "dependentRequired": {"y": ["z"]}},
-        "C": {"properties": {"type": {"const": "c", "pattern": "^c$"}}, "required": ["type"]}}"#;
+        "C": {"properties": {"type": {"const": "c", "pattern": "^c$"}}, "required": ["type"]},
+        "D": {"properties": {"type": {"const": "d\n"}}, "required": ["type"]}"#;
 
+    const MEMBERS: &str =
+        r##"[{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}, {"$ref": "#/$defs/C"}, {"$ref": "#/$defs/D"}]"##;
+
+    fn tagged_spec(schema: &str) -> ContractSpec {
+        let text = format!(r#"{{"name": "t.u", "revision": "1.0.0", "schema": {schema}}}"#);
+        ContractSpec::from_slice(text.as_bytes(), "t.json").expect("loads")
+    }
+
+    /// The union in an array, under `oneOf`, as an untagged union's member,
+    /// under `not` and `if` (membership tests: first-fault sub-walks, and
+    /// the finding walks behind a failed union's message), and as the root.
     fn tagged_specs() -> Vec<ContractSpec> {
-        let members = r##"[{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}, {"$ref": "#/$defs/C"}]"##;
         let schemas = [
             format!(
-                r##"{{{TAGGED_DEFS}, "properties": {{"items": {{"type": "array", "items": {{"anyOf": {members}}}}},
-                    "one": {{"oneOf": [{{"$ref": "#/$defs/A"}}, {{"$ref": "#/$defs/B"}}]}}}}}}"##
+                r##"{{{TAGGED_DEFS}}}, "properties": {{"items": {{"type": "array", "items": {{"anyOf": {MEMBERS}}}}},
+                    "one": {{"oneOf": [{{"$ref": "#/$defs/A"}}, {{"$ref": "#/$defs/B"}}]}},
+                    "wrapped": {{"anyOf": [{{"type": "string"}}, {{"anyOf": {MEMBERS}}}]}},
+                    "neg": {{"not": {{"anyOf": {MEMBERS}}}}},
+                    "cond": {{"if": {{"anyOf": {MEMBERS}}}, "then": {{"required": ["x"]}}, "else": {{"type": "object"}}}}}}}}"##
             ),
-            format!(r#"{{{TAGGED_DEFS}, "oneOf": {members}}}"#),
+            format!(r#"{{{TAGGED_DEFS}}}, "oneOf": {MEMBERS}}}"#),
         ];
-        schemas
-            .iter()
-            .map(|s| {
-                ContractSpec::from_slice(
-                    format!(r#"{{"name": "t.u", "revision": "1.0.0", "schema": {s}}}"#).as_bytes(),
-                    "t.json",
-                )
-                .expect("loads")
-            })
-            .collect()
+        schemas.iter().map(|s| tagged_spec(s)).collect()
     }
 
     /// The tags' [`Resume`](crate::contract::schema::Resume)s, member by member.
@@ -1649,12 +1654,14 @@ mod same_reports {
         unions.filter_map(|u| u.tag.as_ref()).map(|t| t.resume.iter().map(Option::is_some).collect()).collect()
     }
 
+    /// The way before resumes: with none, the scanner finds every tag and
+    /// the member reads the object from its start.
     fn without_resumes(schema: &Schema) -> Schema {
         let mut s = schema.clone();
         for n in &mut s.nodes {
             for u in [n.any_of.as_deref_mut(), n.one_of.as_deref_mut()].into_iter().flatten() {
                 if let Some(t) = &mut u.tag {
-                    t.resume = vec![None; t.resume.len()];
+                    t.resume = Vec::new();
                 }
             }
         }
@@ -1667,11 +1674,15 @@ mod same_reports {
             r#""type": "a""#,
             r#""type":"b""#,
             "\"type\" \n: \t\"c\"",
+            "\"type\" : \"a\"",
+            "\"type\"\t:\"b\"",
             r#""type": "zz""#,
             r#""type": "\u0061""#,
             r#""type": 1"#,
             r#""typ\u0065": "a""#,
             r#""type": "b\""#,
+            "\"type\": \"d\n\"",
+            r#""type": "d\n""#,
         ];
         const OTHERS: &[&str] = &["x", "y", "z", "type", "\\u0078", "w"];
         const VALUES: &[&str] = &["1", "\"s\"", "\"ab\"", "{}", "[]", "null", "true", "\"a\"", "2.5"];
@@ -1684,7 +1695,8 @@ mod same_reports {
             })
             .collect();
         parts.insert(at, TAGS[r.below(TAGS.len() as u64) as usize].to_string());
-        out.push_str(&format!("{} {{{}}}", [" ", "", "\n"][r.below(3) as usize], parts.join(", ")));
+        let (before, inside) = ([" ", "", "\n"][r.below(3) as usize], ["", "", " ", "\n\t"][r.below(4) as usize]);
+        out.push_str(&format!("{before}{{{inside}{}}}", parts.join(", ")));
     }
 
     fn tagged_doc(r: &mut Rng) -> String {
@@ -1699,8 +1711,13 @@ mod same_reports {
                 }
                 tagged(r, &mut s);
             }
-            s.push_str(r#"], "one": "#);
-            tagged(r, &mut s);
+            s.push(']');
+            for key in ["one", "wrapped", "neg", "cond"] {
+                if r.below(2) == 0 {
+                    s.push_str(&format!(r#", "{key}": "#));
+                    tagged(r, &mut s);
+                }
+            }
             s.push('}');
         }
         match r.below(8) {
@@ -1711,30 +1728,52 @@ mod same_reports {
         s
     }
 
+    /// `on` and `off` give the same answer on `d`: the report of every
+    /// mode, `passes`, the first-fault pass in front (forced on and off),
+    /// and the watched top-level members.
+    fn same_answers(on: &Schema, off: &Schema, d: &str, keys: &'static [&'static str]) -> bool {
+        let bytes = d.as_bytes();
+        let a = collect(on, bytes);
+        assert_eq!(lines(&a), lines(&collect(off, bytes)), "{d}");
+        assert_eq!(passes(on, bytes), passes(off, bytes), "passes {d}");
+        assert_eq!(passes(on, bytes), a.is_valid(), "passes vs collect {d}");
+        for first in [true, false] {
+            assert_eq!(lines(&check_in(on, bytes, &Memo::default(), first)), lines(&a), "first {first}: {d}");
+        }
+        let (ra, ta) = collect_top(on, bytes, TopMembers::new(keys));
+        let (rb, tb) = collect_top(off, bytes, TopMembers::new(keys));
+        assert_eq!(lines(&ra), lines(&rb), "collect_top {d}");
+        for k in 0..keys.len() {
+            assert_eq!(ta.get(bytes, k), tb.get(bytes, k), "top {d}");
+        }
+        a.is_valid()
+    }
+
     /// A member that reads its object on from a first-key tag gives the
-    /// report of a read from the object's start (every mode, `passes`, the
-    /// first-fault pass in front, the root's members), on random documents:
-    /// tags first or not, spaced or not, repeated, escaped, unknown, not
-    /// strings; members closed, counted, with `dependentRequired`; truncated
-    /// and corrupted bytes.
+    /// report of a read from the object's start, the scanner finding the tag
+    /// (the way before resumes), on random documents: tags first or not,
+    /// spaced or not, repeated, escaped, unknown, not strings, with a raw
+    /// control character; members closed, counted, with `dependentRequired`;
+    /// unions in arrays, under `oneOf`, in membership tests, at the root;
+    /// truncated and corrupted bytes.
     #[test]
     fn a_member_read_on_from_its_tag_gives_the_report_read_from_the_start() {
         let specs = tagged_specs();
-        // `A` and `B` read on, `C` (its tag has a pattern) does not.
-        assert_eq!(resumes(specs[0].walked()), [vec![true, true, false], vec![true, true]]);
-        assert_eq!(resumes(specs[1].walked()), [vec![true, true, false]]);
+        // `A` and `B` read on, `C` and `D` do not; five unions in the first
+        // schema (`items`, `one`, and the three under membership tests).
+        let all = vec![true, true, false, false];
+        assert_eq!(resumes(specs[0].walked()), [all.clone(), vec![true, true], all.clone(), all.clone(), all.clone()]);
+        assert_eq!(resumes(specs[1].walked()), [all]);
         let pairs: Vec<(&Schema, Schema)> =
             specs.iter().map(|spec| (spec.walked(), without_resumes(spec.walked()))).collect();
-        assert_eq!(resumes(&pairs[0].1), [vec![false, false, false], vec![false, false]]);
+        assert!(resumes(&pairs[0].1).iter().all(Vec::is_empty));
         // A tag key that JSON spells with an escape has no resumes: the
         // scanner finds the tag, decoded.
-        let escaped = ContractSpec::from_slice(
-            br#"{"name": "t.e", "revision": "1.0.0", "schema": {"anyOf": [
+        let escaped = tagged_spec(
+            r#"{"anyOf": [
                 {"properties": {"t\"": {"const": "a"}, "x": {"type": "integer"}}, "required": ["t\""]},
-                {"properties": {"t\"": {"const": "b"}}, "required": ["t\""]}]}}"#,
-            "t.json",
-        )
-        .expect("loads");
+                {"properties": {"t\"": {"const": "b"}}, "required": ["t\""]}]}"#,
+        );
         assert_eq!(resumes(escaped.walked()), [Vec::<bool>::new()]);
         assert!(passes(escaped.walked(), br#"{"t\"": "a", "x": 1}"#));
         assert_eq!(
@@ -1743,32 +1782,89 @@ mod same_reports {
         );
         let mut r = Rng(0x7A66_ED00_0B1E_C75D);
         let (mut valid, mut invalid, mut tag_first) = (0, 0, 0);
-        let keys: &[&str] = &["type", "x", "items"];
         for _ in 0..3000 {
             let d = tagged_doc(&mut r);
-            let bytes = d.as_bytes();
-            tag_first += usize::from(d.contains(r#"{"type": "a""#) || d.contains(r#"{"type":"b""#));
-            for (on, offs) in &pairs {
-                let (on, offs) = (*on, offs);
-                let a = collect(on, bytes);
-                assert_eq!(lines(&a), lines(&collect(offs, bytes)), "{d}");
-                assert_eq!(passes(on, bytes), passes(offs, bytes), "passes {d}");
-                assert_eq!(passes(on, bytes), a.is_valid(), "passes vs collect {d}");
-                assert_eq!(lines(&check(on, bytes)), lines(&a), "check {d}");
-                let (ra, ta) = collect_top(on, bytes, TopMembers::new(keys));
-                let (rb, tb) = collect_top(offs, bytes, TopMembers::new(keys));
-                assert_eq!(lines(&ra), lines(&rb), "collect_top {d}");
-                for k in 0..keys.len() {
-                    assert_eq!(ta.get(bytes, k), tb.get(bytes, k), "top {d}");
-                }
-                if a.is_valid() {
+            // Objects whose first key is the tag (the read-on way's input).
+            tag_first +=
+                [r#"{"type""#, r#"{ "type""#, "{\n\t\"type\""].iter().map(|t| d.matches(t).count()).sum::<usize>();
+            for (on, off) in &pairs {
+                if same_answers(on, off, &d, &["type", "x", "items"]) {
                     valid += 1;
                 } else {
                     invalid += 1;
                 }
             }
         }
-        assert!(valid > 300 && invalid > 3000 && tag_first > 1000, "{valid} valid, {invalid} invalid, {tag_first}");
+        assert!(valid > 300 && invalid > 3000 && tag_first > 5000, "{valid} valid, {invalid} invalid, {tag_first}");
+    }
+
+    /// At the limits: a member reached through a chain of `$ref`s around the
+    /// 64 applicators one value may chain (past it, the member is not read on
+    /// and the read from the start is too deep, as before), and unions nested
+    /// around the depth limit of 128.
+    #[test]
+    fn a_member_read_on_from_its_tag_keeps_the_chain_and_depth_limits() {
+        let mut verdicts = Vec::new();
+        for hops in 58..=66 {
+            let chain: Vec<String> = (0..hops)
+                .map(|k| {
+                    let to = if k + 1 == hops { "A".to_string() } else { format!("H{}", k + 1) };
+                    format!(r##""H{k}": {{"$ref": "#/$defs/{to}"}}"##)
+                })
+                .collect();
+            let defs = TAGGED_DEFS.replacen(r#""$defs": {"#, &format!(r#""$defs": {{{},"#, chain.join(", ")), 1);
+            let spec = tagged_spec(&format!(
+                r##"{{{defs}}}, "properties": {{"items": {{"type": "array", "items": {{"anyOf": [{{"$ref": "#/$defs/H0"}}, {{"$ref": "#/$defs/B"}}]}}}}}}}}"##
+            ));
+            let (on, off) = (spec.walked(), without_resumes(spec.walked()));
+            let tagged = !resumes(on).is_empty();
+            let resumed = resumes(on).first().is_some_and(|r| r[0]);
+            let ok = same_answers(
+                on,
+                &off,
+                r#"{"items": [{"type": "a", "x": 1}, {"type": "b", "y": "yy", "z": 0}]}"#,
+                &["items"],
+            );
+            same_answers(
+                on,
+                &off,
+                r#"{"items": [{"type": "a", "x": "1"}, {"type": "a", "type": "a", "x": 1}]}"#,
+                &["items"],
+            );
+            verdicts.push((hops, tagged, resumed, ok));
+        }
+        // Read on while the chain allows, from the start past it (too deep
+        // there, as before), and untagged once the `$ref`s outrun the
+        // compiler's search for the tag.
+        let expected: Vec<(usize, bool, bool, bool)> = vec![
+            (58, true, true, true),
+            (59, true, true, true),
+            (60, true, true, true),
+            (61, true, true, true),
+            (62, true, true, true),
+            (63, true, true, false),
+            (64, false, false, false),
+            (65, false, false, false),
+            (66, false, false, false),
+        ];
+        assert_eq!(verdicts, expected);
+
+        let spec = tagged_spec(
+            r##"{"$defs": {"U": {"anyOf": [{"$ref": "#/$defs/N"}, {"$ref": "#/$defs/E"}]},
+                "N": {"properties": {"type": {"const": "n"}, "next": {"$ref": "#/$defs/U"}}, "required": ["type"]},
+                "E": {"properties": {"type": {"const": "e"}}, "required": ["type"], "additionalProperties": false}},
+                "$ref": "#/$defs/U"}"##,
+        );
+        assert_eq!(resumes(spec.walked()), [vec![true, true]]);
+        let (on, off) = (spec.walked(), without_resumes(spec.walked()));
+        let mut at_limit = Vec::new();
+        for n in 120..=132 {
+            let d = format!(r#"{}{{"type": "e"}}{}"#, r#"{"type": "n", "next": "#.repeat(n), "}".repeat(n));
+            at_limit.push(same_answers(on, &off, &d, &["type"]));
+        }
+        // Valid up to the depth limit, too deep past it.
+        assert_eq!(at_limit.iter().filter(|&&ok| ok).count(), 8, "{at_limit:?}");
+        assert!(at_limit[0] && !at_limit[12]);
     }
 
     /// What a member read on from its tag reports: the tag's repeat, the
