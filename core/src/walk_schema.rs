@@ -576,7 +576,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             let n = self.schema.node(id);
             match n.bare {
                 Some(to) => id = to,
-                None => return n.types.is_none_or(|set| set.accepts(t)),
+                None => return n.accepts(t),
             }
         }
         true
@@ -1731,8 +1731,8 @@ mod same_reports {
     /// `on` and `off` give the same answer on `d`: the report of every
     /// mode, `passes`, the first-fault pass in front (forced on and off),
     /// and the watched top-level members.
-    fn same_answers(on: &Schema, off: &Schema, d: &str, keys: &'static [&'static str]) -> bool {
-        let bytes = d.as_bytes();
+    fn same_answers(on: &Schema, off: &Schema, bytes: &[u8], keys: &'static [&'static str]) -> bool {
+        let d = String::from_utf8_lossy(bytes);
         let a = collect(on, bytes);
         assert_eq!(lines(&a), lines(&collect(off, bytes)), "{d}");
         assert_eq!(passes(on, bytes), passes(off, bytes), "passes {d}");
@@ -1788,7 +1788,7 @@ mod same_reports {
             tag_first +=
                 [r#"{"type""#, r#"{ "type""#, "{\n\t\"type\""].iter().map(|t| d.matches(t).count()).sum::<usize>();
             for (on, off) in &pairs {
-                if same_answers(on, off, &d, &["type", "x", "items"]) {
+                if same_answers(on, off, d.as_bytes(), &["type", "x", "items"]) {
                     valid += 1;
                 } else {
                     invalid += 1;
@@ -1822,13 +1822,13 @@ mod same_reports {
             let ok = same_answers(
                 on,
                 &off,
-                r#"{"items": [{"type": "a", "x": 1}, {"type": "b", "y": "yy", "z": 0}]}"#,
+                br#"{"items": [{"type": "a", "x": 1}, {"type": "b", "y": "yy", "z": 0}]}"#,
                 &["items"],
             );
             same_answers(
                 on,
                 &off,
-                r#"{"items": [{"type": "a", "x": "1"}, {"type": "a", "type": "a", "x": 1}]}"#,
+                br#"{"items": [{"type": "a", "x": "1"}, {"type": "a", "type": "a", "x": 1}]}"#,
                 &["items"],
             );
             verdicts.push((hops, tagged, resumed, ok));
@@ -1860,11 +1860,54 @@ mod same_reports {
         let mut at_limit = Vec::new();
         for n in 120..=132 {
             let d = format!(r#"{}{{"type": "e"}}{}"#, r#"{"type": "n", "next": "#.repeat(n), "}".repeat(n));
-            at_limit.push(same_answers(on, &off, &d, &["type"]));
+            at_limit.push(same_answers(on, &off, d.as_bytes(), &["type"]));
         }
         // Valid up to the depth limit, too deep past it.
         assert_eq!(at_limit.iter().filter(|&&ok| ok).count(), 8, "{at_limit:?}");
         assert!(at_limit[0] && !at_limit[12]);
+    }
+
+    /// A contract of `tests/data/contracts/` (imported from the official
+    /// MCP and A2A schemas; provenance there).
+    fn real_spec(rel: &str) -> ContractSpec {
+        let path = format!("{}/../tests/data/contracts/{rel}", env!("CARGO_MANIFEST_DIR"));
+        ContractSpec::from_slice(&std::fs::read(&path).expect("the contract file"), rel).expect("loads")
+    }
+
+    /// On the real MCP `CallToolResult` and A2A `Message` contracts every
+    /// member of the content-block and part unions reads on from its tag,
+    /// and bodies built from the specifications' examples (every kind of
+    /// block and part) and every one-byte deletion or corruption of them
+    /// get the answers of the way before.
+    #[test]
+    fn real_mcp_and_a2a_members_read_on_from_their_tags() {
+        const MCP: &str = r#"{"content": [{"type": "text", "text": "Current weather in New York:\nTemperature: 72°F"}, {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png", "annotations": {"audience": ["user"], "priority": 0.9}}, {"type": "audio", "data": "UklGRiQAAABXQVZF", "mimeType": "audio/wav"}, {"type": "resource_link", "uri": "file:///project/src/main.rs", "name": "main.rs", "mimeType": "text/x-rust"}, {"type": "resource", "resource": {"uri": "file:///project/src/main.rs", "mimeType": "text/x-rust", "text": "fn main() {}"}}, {"type": "resource", "resource": {"uri": "file:///project/docs/report.pdf", "blob": "JVBERi0xLjcK"}}], "structuredContent": {"temperature": 22.5}, "isError": false}"#;
+        const A2A: &str = r#"{"kind": "message", "messageId": "9229e770-767c-417b-a0b0-f0741243c589", "role": "user", "parts": [{"kind": "text", "text": "Analyze this image"}, {"kind": "file", "file": {"name": "input_image.png", "mimeType": "image/png", "bytes": "iVBORw0KGgo="}}, {"kind": "file", "file": {"uri": "https://storage.example.com/report.pdf", "mimeType": "application/pdf"}}, {"kind": "data", "data": {"flight": "AA123"}}]}"#;
+        for (rel, body, expected) in [
+            ("mcp/call_tool_result_2025.6.18.json", MCP, vec![vec![true; 5]]),
+            ("a2a/message_0.3.0.json", A2A, vec![vec![true; 3]]),
+        ] {
+            let spec = real_spec(rel);
+            let (on, off) = (spec.walked(), without_resumes(spec.walked()));
+            assert_eq!(resumes(on), expected, "{rel}");
+            assert!(same_answers(on, &off, body.as_bytes(), &["content", "parts"]), "{rel}: the body is valid");
+            let (mut valid, mut invalid) = (0, 0);
+            for at in 0..body.len() {
+                for change in [None, Some('"'), Some('}'), Some('x')] {
+                    let mut d = body.as_bytes().to_vec();
+                    match change {
+                        None => drop(d.remove(at)),
+                        Some(c) => d[at] = c as u8,
+                    }
+                    if same_answers(on, &off, &d, &["content", "parts"]) {
+                        valid += 1;
+                    } else {
+                        invalid += 1;
+                    }
+                }
+            }
+            assert!(valid > 500 && invalid > 900, "{rel}: {valid} valid, {invalid} invalid mutants");
+        }
     }
 
     /// What a member read on from its tag reports: the tag's repeat, the

@@ -182,19 +182,19 @@ impl Check<'_> {
             };
         }
         // Only the type judges a scalar here: read it inline.
-        let string = if accepts(n, JsonType::String) {
+        let string = if n.accepts(JsonType::String) {
             quote! { c.any_string() }
         } else {
             quote! { None }
         };
-        let number = if accepts(n, JsonType::Number) {
+        let number = if n.accepts(JsonType::Number) {
             quote! { c.any_number() }
-        } else if accepts(n, JsonType::Integer) {
+        } else if n.accepts(JsonType::Integer) {
             quote! { if c.integer()? { Some(()) } else { None } }
         } else {
             quote! { None }
         };
-        let (boolean, null) = (accepts(n, JsonType::Boolean), accepts(n, JsonType::Null));
+        let (boolean, null) = (n.accepts(JsonType::Boolean), n.accepts(JsonType::Null));
         quote! {
             match c.kind()? {
                 Kind::Object => { #object }
@@ -332,7 +332,7 @@ impl Check<'_> {
     fn object(&mut self, id: Id) -> TokenStream {
         let n = self.schema.node(id);
         let lit = Literal::u32_unsuffixed(id);
-        if !accepts(n, JsonType::Object) {
+        if !n.accepts(JsonType::Object) {
             return quote! { None };
         }
         if !keys_in_code(n) {
@@ -502,7 +502,7 @@ impl Check<'_> {
     fn array(&mut self, id: Id) -> TokenStream {
         let n = self.schema.node(id);
         let lit = Literal::u32_unsuffixed(id);
-        if !accepts(n, JsonType::Array) {
+        if !n.accepts(JsonType::Array) {
             return quote! { None };
         }
         if n.enum_values.is_some() || n.constant.is_some() || !n.prefix_items.is_empty() || n.contains.is_some() {
@@ -586,7 +586,7 @@ fn subschemas(n: &Node) -> Vec<Id> {
 /// byte-level one (`fast::formats`), and no length or pattern applies.
 /// `None` otherwise: the walker judges the string.
 fn string_keywords(n: &Node) -> Option<TokenStream> {
-    if !accepts(n, JsonType::String) || !n.constraints.is_empty() {
+    if !n.accepts(JsonType::String) || !n.constraints.is_empty() {
         return None;
     }
     let mut checks = Vec::new();
@@ -642,8 +642,4 @@ fn union_only(n: &Node) -> bool {
         && n.condition.is_none()
         && n.dependent_schemas.is_empty()
         && (n.any_of.is_some() != n.one_of.is_some())
-}
-
-fn accepts(n: &Node, t: JsonType) -> bool {
-    n.types.is_none_or(|set| set.accepts(t))
 }

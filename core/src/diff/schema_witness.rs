@@ -467,7 +467,7 @@ impl<'c> Search<'c> {
 
     /// Whether every node of `nodes` lets a value of type `t` through.
     fn allows(&self, nodes: &[At], t: JsonType) -> bool {
-        nodes.iter().all(|&at| self.node(at).types.is_none_or(|s| s.accepts(t)))
+        nodes.iter().all(|&at| self.node(at).accepts(t))
     }
 
     /// The members of a small object for `nodes`: every required key (and

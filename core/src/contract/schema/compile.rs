@@ -581,7 +581,7 @@ fn resume(nodes: &[Node], m: Id, key: &str, value: &Literal) -> Option<Resume> {
     }
     let n = &nodes[id as usize];
     let reads_own_keys = n.plain
-        && n.types.is_none_or(|t| t.accepts(JsonType::Object))
+        && n.accepts(JsonType::Object)
         && n.enum_values.is_none()
         && n.constant.is_none()
         && n.pattern_properties.is_empty()

@@ -250,6 +250,11 @@ impl Node {
             && self.contains.is_none()
     }
 
+    /// Whether the node's `type` (if any) takes values of JSON type `t`.
+    pub(crate) fn accepts(&self, t: crate::contract::JsonType) -> bool {
+        self.types.is_none_or(|set| set.accepts(t))
+    }
+
     /// Whether a string equal to `value` passes this node, and the node asks
     /// nothing else of a string: what the walker's `own` checks (type,
     /// `enum`, `const`, lengths, pattern, format), nothing applied in place,
@@ -264,7 +269,7 @@ impl Node {
             && !self.never
             && !self.only_applies
             && !self.in_place()
-            && self.types.is_none_or(|t| t.accepts(crate::contract::JsonType::String))
+            && self.accepts(crate::contract::JsonType::String)
             && self.constraints.is_empty()
             && self.format.is_none()
             && self.constant.as_ref().is_none_or(member)
