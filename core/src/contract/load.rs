@@ -118,6 +118,14 @@ pub(super) struct Ctx<'a> {
     diags: Vec<(usize, Option<String>, String)>,
 }
 
+#[cfg(test)]
+impl<'a> Ctx<'a> {
+    /// A context over `bytes`, for tests that compile a schema by hand.
+    pub(in crate::contract) fn over(bytes: &'a [u8]) -> Ctx<'a> {
+        Ctx { bytes, diags: Vec::new() }
+    }
+}
+
 impl Ctx<'_> {
     /// How many problems have been reported so far.
     pub(super) fn diags_len(&self) -> usize {
@@ -388,20 +396,6 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
         revision_line,
         shown_id: Default::default(),
     })
-}
-
-/// A fields-form contract's model compiled into the schema graph (its JSON
-/// Schema export, compiled from the export's text so that numbers keep
-/// their spelling), with its `strict` flag: what the finding walk reads.
-pub(super) fn twin(spec: &ContractSpec) -> Option<super::schema::Schema> {
-    let text = crate::export::from_spec(spec).text;
-    // Two levels a path segment (`properties`, then the schema), one a step,
-    // and a `const` or `enum` member within the contract's own limit.
-    let root = crate::json::tree::parse_within(text.as_bytes(), 4 * crate::json::MAX_DEPTH).ok()?;
-    let mut cx = Ctx { bytes: text.as_bytes(), diags: Vec::new() };
-    let mut schema = super::schema::compile(&mut cx, &root)?;
-    schema.strict = spec.strict;
-    Some(schema)
 }
 
 fn check_name(cx: &mut Ctx<'_>, node: &Node, name: String) -> Option<String> {

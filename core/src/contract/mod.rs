@@ -38,10 +38,9 @@ pub struct ContractSpec {
     pub(crate) tree: tree::Node,
     /// The schema form's compiled schema (`None` in the fields form).
     pub(crate) schema: Option<Box<schema::Schema>>,
-    /// The fields form's model compiled into the same schema graph (through
-    /// its JSON Schema export, `strict` kept): what the finding walk reads,
-    /// so that one walker writes the findings of both forms. Built at the
-    /// first body with a finding (a valid body passes the quick check of
+    /// The fields form lowered into the same schema graph (`strict` kept):
+    /// what the finding walk reads, so that one walker writes the findings
+    /// of both forms. Built at the first body with a finding (a valid body passes the quick check of
     /// `fast.rs` alone), so that loading stays small (`tests/alloc.rs`);
     /// never in the schema form.
     pub(crate) twin: std::sync::OnceLock<Box<schema::Schema>>,
@@ -184,18 +183,12 @@ impl ContractSpec {
     }
 
     /// The schema graph the finding walk reads: the schema form's own, or
-    /// the fields form's model compiled into one (its twin, built at first
-    /// use).
+    /// the fields form lowered into one (built at first use).
     pub(crate) fn walked(&self) -> &schema::Schema {
         if let Some(schema) = &self.schema {
             return schema;
         }
-        self.twin.get_or_init(|| {
-            // Export writes only what the loader reads, in keywords the
-            // compiler takes (`every_fields_contract_compiles_to_its_schema_twin`,
-            // and the contract fuzz target, hold it to that).
-            Box::new(load::twin(self).expect("a loaded fields-form contract compiles to its schema twin"))
-        })
+        self.twin.get_or_init(|| Box::new(schema::lower::lower(self)))
     }
 
     /// `name@revision`.

@@ -249,30 +249,17 @@ pub fn diff_without_witnesses(old: &ContractSpec, new: &ContractSpec) -> Result<
     compare(old, new, None, false)
 }
 
-/// A contract in the schema form: itself, or a fields-form contract
-/// through its exported JSON Schema (which accepts exactly the same bodies),
-/// keeping its `strict` flag.
+/// A contract in the schema form: itself, or a fields-form contract with
+/// its fields lowered into the schema graph (which accepts exactly the same
+/// bodies), keeping its `strict` flag.
 fn in_schema_form(spec: &ContractSpec) -> ContractSpec {
-    if spec.schema().is_some() {
-        return spec.clone();
+    let mut converted = spec.clone();
+    if spec.schema().is_none() {
+        converted.schema = Some(Box::new(spec.walked().clone()));
+        converted.fields = Vec::new();
+        converted.tree = Default::default();
     }
-    let exported = crate::export::from_spec(spec);
-    let doc = format!(
-        r#"{{"name": {}, "revision": "{}", "schema": {}}}"#,
-        serde_json::Value::from(spec.name()),
-        spec.revision(),
-        exported.text
-    );
-    match ContractSpec::from_slice(doc.as_bytes(), "exported.json") {
-        Ok(mut converted) => {
-            converted.strict = spec.strict;
-            converted.direction = spec.direction;
-            converted
-        }
-        // Export writes only what the loader reads; should it not, the
-        // revision is compared as it is (an undecided difference).
-        Err(_) => spec.clone(),
-    }
+    converted
 }
 
 /// Which way a pair of revisions is judged: the given direction, else the
@@ -295,9 +282,10 @@ fn compare(
         return Err(NameMismatch { old: old.name().to_string(), new: new.name().to_string() });
     }
     let direction = judged_direction(old, new, given);
-    // Revisions in different forms are both compared in the schema form
-    // (the fields form's JSON Schema is exactly what it accepts; its
-    // `strict` warning has no equal there and is compared on its own).
+    // Revisions in different forms are both compared as schema graphs (a
+    // fields-form contract's lowered graph accepts exactly its bodies and
+    // marks the fields it declares; its `strict` warning has no equal there
+    // and is compared on its own).
     let mixed = old.schema().is_some() != new.schema().is_some();
     let converted;
     let (old, new) = if mixed {

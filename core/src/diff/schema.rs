@@ -44,7 +44,8 @@ pub(super) fn changes(old: &ContractSpec, new: &ContractSpec) -> Vec<Detected> {
         out.push(rules::SCHEMA_UNDECIDED, CONTRACT_FIELD, "the revisions are in different forms".into());
         return out.0;
     };
-    if a.canonical_json() == b.canonical_json() {
+    // (A lowered fields form has no canonical text: it is compared.)
+    if !a.canonical_json().is_empty() && a.canonical_json() == b.canonical_json() {
         return Vec::new();
     }
     let mut cx = Cx::new(a, b, 0);
@@ -72,6 +73,12 @@ fn shown(path: &str) -> &str {
     } else {
         path
     }
+}
+
+/// Whether `id` is a parent that a fields-form contract's dotted paths
+/// only imply.
+fn implied(s: &Schema, id: Option<Id>) -> bool {
+    id.is_some_and(|id| s.node(id).field.is_some_and(|m| !m.declared))
 }
 
 fn node(s: &Schema, id: Option<Id>) -> &Node {
@@ -211,6 +218,39 @@ impl<'s> Cx<'s> {
                 (rules::REQUIRED_RELAXED, "required -> optional")
             };
             self.push(rule, path, msg.into());
+        }
+    }
+
+    /// A key only one revision of a fields-form contract has (`added`: the
+    /// new one, node `id` of it), reported at the fields the contract
+    /// declares: an optional subtree at its root alone (what is below is
+    /// required only relative to it); in a required one, every declared
+    /// field on its own down to the next optional root, never an implied
+    /// parent; the elements of a declared array belong to the array.
+    fn fields_one_sided(&mut self, added: bool, id: Id, path: &str, required: bool) {
+        let s = if added { self.b } else { self.a };
+        let n = s.node(id);
+        let declared = n.field.is_none_or(|m| m.declared);
+        let label = bits_label(effective(n));
+        let (word, rule) = match (added, required) {
+            (true, true) => ("added", rules::ADDED_REQUIRED),
+            (true, false) => ("added", rules::ADDED_OPTIONAL),
+            (false, true) => ("removed", rules::REMOVED_REQUIRED),
+            (false, false) => ("removed", rules::REMOVED_OPTIONAL),
+        };
+        if declared || !required {
+            self.push(rule, path, format!("{word} {label}"));
+        }
+        if !required {
+            return;
+        }
+        for (key, child) in &n.properties {
+            let r = n.required.iter().any(|k| k == key);
+            self.fields_one_sided(added, *child, &join_key(path, key), r);
+        }
+        if let Some(items) = n.items.filter(|_| !declared) {
+            let r = s.node(items).field.is_some_and(|m| m.required);
+            self.fields_one_sided(added, items, &format!("{path}[]"), r);
         }
     }
 
@@ -394,6 +434,18 @@ impl<'s> Cx<'s> {
                     self.required_change(false, rb, &sub);
                     self.pair(na.additional, pb, &sub);
                 }
+                (Some(Some(pa)), None) if self.a.node(pa).field.is_some() => {
+                    self.fields_one_sided(false, pa, &sub, ra);
+                    if nb.closed {
+                        self.push(rules::REMOVED_CLOSED, &sub, "the key is undeclared in a closed object now".into());
+                    }
+                }
+                (None, Some(Some(pb))) if self.b.node(pb).field.is_some() => {
+                    self.fields_one_sided(true, pb, &sub, rb);
+                    if na.closed {
+                        self.push(rules::ADDED_CLOSED, &sub, "the key was undeclared in a closed object".into());
+                    }
+                }
                 (Some(pa), None) => {
                     let label = bits_label(effective(node(self.a, resolve(self.a, pa))));
                     let rule = if ra { rules::REMOVED_REQUIRED } else { rules::REMOVED_OPTIONAL };
@@ -411,7 +463,11 @@ impl<'s> Cx<'s> {
                     }
                 }
                 (Some(pa), Some(pb)) => {
-                    self.required_change(ra, rb, &sub);
+                    if !(implied(self.a, pa) && implied(self.b, pb)) {
+                        // (Two implied parents: their requiredness follows
+                        // their children, whose own changes are reported.)
+                        self.required_change(ra, rb, &sub);
+                    }
                     self.pair(pa, pb, &sub);
                 }
                 (None, None) => {}
@@ -529,7 +585,21 @@ impl<'s> Cx<'s> {
             self.pair(at(na), at(nb), &format!("{path}[{i}]"));
         }
         if na.items.is_some() || nb.items.is_some() {
-            self.pair(na.items, nb.items, &format!("{path}[]"));
+            let elements = format!("{path}[]");
+            if let (Some(x), Some(y)) = (na.items, nb.items) {
+                // A fields-form element's own `required` counts only through
+                // an array that both revisions imply (then required when an
+                // element is); a declared array's own flag says it all.
+                let implies = |n: &Node| n.field.is_some_and(|m| !m.declared);
+                let flag = |s: &Schema, id: Id| s.node(id).field.map(|m| m.required);
+                let element_implied = |s: &Schema, id: Id| s.node(id).field.is_some_and(|m| !m.declared);
+                if implies(na) && implies(nb) && !(element_implied(self.a, x) && element_implied(self.b, y)) {
+                    if let (Some(was), Some(is)) = (flag(self.a, x), flag(self.b, y)) {
+                        self.required_change(was, is, &elements);
+                    }
+                }
+            }
+            self.pair(na.items, nb.items, &elements);
         }
         self.summarised(na.contains, nb.contains, "contains", path);
         if na.contains.is_some() && nb.contains.is_some() {

@@ -73,8 +73,19 @@ pub(in crate::contract) fn compile(cx: &mut Ctx<'_>, root: &Json<'_>) -> Option<
     if c.cx.diags_len() > before {
         return None;
     }
-    c.tags();
-    for n in &mut c.nodes {
+    let mut canon = String::new();
+    let mut s = Scanner::new(c.cx.bytes);
+    s.seek(root.offset);
+    canonical(&mut s, &mut canon).ok()?;
+    Some(finish(c.nodes, canon))
+}
+
+/// The graph made ready for the walker, the generated code and the diff:
+/// tagged unions found and every flag derived from a node's keywords set.
+/// Both forms end here: a compiled `schema` and a lowered fields form.
+pub(super) fn finish(mut nodes: Vec<Node>, canonical: String) -> Schema {
+    tags(&mut nodes);
+    for n in &mut nodes {
         n.trivial = n.is_trivial();
         n.applies = n.in_place();
         n.only_applies = n.applies && n.has_no_own_keyword();
@@ -95,8 +106,8 @@ pub(in crate::contract) fn compile(cx: &mut Ctx<'_>, root: &Json<'_>) -> Option<
             || n.constraints.pattern.is_some()
             || n.format.is_some();
     }
-    let trivial: Vec<bool> = c.nodes.iter().map(|n| n.trivial).collect();
-    for n in &mut c.nodes {
+    let trivial: Vec<bool> = nodes.iter().map(|n| n.trivial).collect();
+    for n in &mut nodes {
         n.any_object = n.plain
             && n.enum_values.is_none()
             && n.constant.is_none()
@@ -110,12 +121,8 @@ pub(in crate::contract) fn compile(cx: &mut Ctx<'_>, root: &Json<'_>) -> Option<
             && n.max_properties.is_none()
             && n.dependent_required.is_empty();
     }
-    resumes(&mut c.nodes);
-    let mut canon = String::new();
-    let mut s = Scanner::new(c.cx.bytes);
-    s.seek(root.offset);
-    canonical(&mut s, &mut canon).ok()?;
-    Some(Schema { nodes: c.nodes, canonical: canon, strict: false })
+    resumes(&mut nodes);
+    Schema { nodes, canonical, strict: false }
 }
 
 /// `/a~1b/c` in JSON Pointer form, for messages.
@@ -490,60 +497,60 @@ impl Compiler<'_, '_> {
             }
         }
     }
+}
 
-    /// Marks the unions whose members are all pinned by one required
-    /// property's constant.
-    fn tags(&mut self) {
-        for i in 0..self.nodes.len() {
-            for which in [false, true] {
-                let union = if which { &self.nodes[i].one_of } else { &self.nodes[i].any_of };
-                let Some(union) = union else { continue };
-                let tag = self.tag(&union.members);
-                let slot = if which { &mut self.nodes[i].one_of } else { &mut self.nodes[i].any_of };
-                if let Some(u) = slot {
-                    u.tag = tag;
-                }
+/// Marks the unions whose members are all pinned by one required
+/// property's constant.
+fn tags(nodes: &mut [Node]) {
+    for i in 0..nodes.len() {
+        for which in [false, true] {
+            let union = if which { &nodes[i].one_of } else { &nodes[i].any_of };
+            let Some(union) = union else { continue };
+            let tag = tag(nodes, &union.members);
+            let slot = if which { &mut nodes[i].one_of } else { &mut nodes[i].any_of };
+            if let Some(u) = slot {
+                u.tag = tag;
             }
         }
     }
+}
 
-    fn tag(&self, members: &[Id]) -> Option<Tag> {
-        let first = self.target(members[0]);
-        'key: for (key, _) in &first.properties {
-            let mut values: Vec<Literal> = Vec::with_capacity(members.len());
-            for &m in members {
-                let node = self.target(m);
-                if !node.required.iter().any(|r| r == key) {
-                    continue 'key;
-                }
-                let Some(&(_, p)) = node.properties.iter().find(|(k, _)| k == key) else { continue 'key };
-                let p = self.target(p);
-                let value = match (&p.constant, &p.enum_values) {
-                    (Some(c), _) => c.clone(),
-                    (None, Some(e)) if e.len() == 1 => e[0].clone(),
-                    _ => continue 'key,
-                };
-                if values.contains(&value) {
-                    continue 'key;
-                }
-                values.push(value);
+fn tag(nodes: &[Node], members: &[Id]) -> Option<Tag> {
+    let first = target(nodes, members[0]);
+    'key: for (key, _) in &first.properties {
+        let mut values: Vec<Literal> = Vec::with_capacity(members.len());
+        for &m in members {
+            let node = target(nodes, m);
+            if !node.required.iter().any(|r| r == key) {
+                continue 'key;
             }
-            return Some(Tag { key: key.clone(), values, resume: Vec::new() });
+            let Some(&(_, p)) = node.properties.iter().find(|(k, _)| k == key) else { continue 'key };
+            let p = target(nodes, p);
+            let value = match (&p.constant, &p.enum_values) {
+                (Some(c), _) => c.clone(),
+                (None, Some(e)) if e.len() == 1 => e[0].clone(),
+                _ => continue 'key,
+            };
+            if values.contains(&value) {
+                continue 'key;
+            }
+            values.push(value);
         }
-        None
+        return Some(Tag { key: key.clone(), values, resume: Vec::new() });
     }
+    None
+}
 
-    /// The node a chain of bare `$ref`s ends at.
-    fn target(&self, mut id: Id) -> &Node {
-        for _ in 0..MAX_CHAIN {
-            let n = &self.nodes[id as usize];
-            match n.reference {
-                Some(to) if n.is_bare_ref() => id = to,
-                _ => return n,
-            }
+/// The node a chain of bare `$ref`s ends at.
+fn target(nodes: &[Node], mut id: Id) -> &Node {
+    for _ in 0..MAX_CHAIN {
+        let n = &nodes[id as usize];
+        match n.reference {
+            Some(to) if n.is_bare_ref() => id = to,
+            _ => return n,
         }
-        &self.nodes[id as usize]
     }
+    &nodes[id as usize]
 }
 
 /// Sets each tagged union's [`Resume`]s (the nodes' flags set first): one

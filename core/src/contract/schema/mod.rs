@@ -13,6 +13,7 @@
 //! the walker dispatches on it instead of trying every member.
 
 pub(crate) mod compile;
+pub(crate) mod lower;
 mod view;
 pub use view::{push_key, SchemaCondition, SchemaLiteral, SchemaNode, SchemaUnion};
 
@@ -46,7 +47,8 @@ pub(crate) type Id = u32;
 pub struct Schema {
     pub(crate) nodes: Vec<Node>,
     /// The schema's canonical JSON (RFC 8785 key order): two schemas with the
-    /// same canonical text are the same contract shape.
+    /// same canonical text are the same contract shape. Empty for a lowered
+    /// fields form, which has no schema text of its own.
     pub(crate) canonical: String,
     /// A fields-form contract's `strict` (its schema compiled for the finding
     /// walk): a warning, `field.unknown`, per undeclared key of the root
@@ -64,7 +66,8 @@ impl Schema {
         &self.nodes[id as usize]
     }
 
-    /// The schema as canonical JSON (RFC 8785 key order and number form).
+    /// The schema as canonical JSON (RFC 8785 key order and number form);
+    /// empty for a fields-form contract's lowered graph.
     pub fn canonical_json(&self) -> &str {
         &self.canonical
     }
@@ -138,6 +141,9 @@ pub(crate) struct Node {
     pub description: Option<Box<str>>,
     /// Byte offset of the subschema in the contract file.
     pub offset: usize,
+    /// Set for a lowered fields form only: whether a field declares this
+    /// path and how its requiredness reads there (`lower.rs`).
+    pub field: Option<FieldMark>,
     /// Set after compiling: the target, when the node is a bare `$ref`.
     pub bare: Option<Id>,
     /// Set after compiling: whether the node constrains nothing.
@@ -178,6 +184,18 @@ pub(crate) struct Node {
     /// found), with no schema per member. The common open map of MCP
     /// (`arguments`, `_meta`, `structuredContent`).
     pub any_object: bool,
+}
+
+/// What the fields form says of a path that its schema does not: the diff
+/// reports a fields-form change at the fields a contract declares, never at
+/// a parent that a dotted path only implies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FieldMark {
+    /// A field names this exact path (else a child's path implies it).
+    pub declared: bool,
+    /// Declared: the field's own `required`; implied: whether a child
+    /// below it is required.
+    pub required: bool,
 }
 
 /// Declared properties a node scans (by head word and length) before it
