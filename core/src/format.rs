@@ -79,11 +79,6 @@ pub(crate) const ASSERTED: &[&str] = &[
     "uuid",
 ];
 
-/// Whether `format` is one of the asserted formats (else an annotation).
-pub(crate) fn is_asserted(format: &str) -> bool {
-    ASSERTED.contains(&format)
-}
-
 /// Whether `text` is a valid `format`; `None` when the format is not asserted (an annotation).
 pub(crate) fn check(format: &str, text: &str) -> Option<bool> {
     match format {

@@ -152,7 +152,7 @@ fn format_and_closed_changes_are_judged_and_witnessed() {
         &open,
         &shut,
         "field.closed.enabled",
-        r#"{"p":{"a":"","undeclared":0}}"#,
+        r#"{"p":{"a":"","undeclared":""}}"#,
         "ERROR field.additionalProperties p.undeclared: key is not allowed: the object is closed (additionalProperties: false)",
     );
     assert_eq!(diff(&shut, &open).unwrap().compatibility(), Impact::Forward);
@@ -163,7 +163,7 @@ fn format_and_closed_changes_are_judged_and_witnessed() {
         &top_open,
         &top_shut,
         "contract.closed.enabled",
-        r#"{"a":"","undeclared":0}"#,
+        r#"{"a":"","undeclared":""}"#,
         "ERROR field.additionalProperties undeclared: key is not allowed: the object is closed (additionalProperties: false)",
     );
 }

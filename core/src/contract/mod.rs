@@ -152,36 +152,6 @@ impl ContractSpec {
         exact.or_else(|| self.fields.iter().find(|f| below(f.path.as_str()))).map(FieldSpec::line)
     }
 
-    /// A one-field contract holding `field` (as `v`, required, without its
-    /// enum when `keep_enum` is false), to judge single values with the real
-    /// validator: `{"v": value}`.
-    pub(crate) fn probe(field: &FieldSpec, keep_enum: bool) -> Option<ContractSpec> {
-        let mut f = field.clone();
-        f.path = FieldPath::parse("v").ok()?;
-        f.required = true;
-        if !keep_enum {
-            f.enum_values = None;
-        }
-        let fields = vec![f];
-        let tree = tree::build(&fields, false).ok()?;
-        Some(ContractSpec {
-            name: "probe".into(),
-            revision: semver::Version::new(0, 0, 0),
-            kind: None,
-            title: None,
-            doc: None,
-            strict: false,
-            closed: false,
-            direction: ContractDirection::Request,
-            fields,
-            tree,
-            schema: None,
-            twin: Default::default(),
-            revision_line: 0,
-            shown_id: Default::default(),
-        })
-    }
-
     /// The schema graph the finding walk reads: the schema form's own, or
     /// the fields form lowered into one (built at first use).
     pub(crate) fn walked(&self) -> &schema::Schema {

@@ -282,20 +282,14 @@ fn compare(
         return Err(NameMismatch { old: old.name().to_string(), new: new.name().to_string() });
     }
     let direction = judged_direction(old, new, given);
-    // Revisions in different forms are both compared as schema graphs (a
-    // fields-form contract's lowered graph accepts exactly its bodies and
-    // marks the fields it declares; its `strict` warning has no equal there
-    // and is compared on its own).
-    let mixed = old.schema().is_some() != new.schema().is_some();
-    let converted;
-    let (old, new) = if mixed {
-        converted = (in_schema_form(old), in_schema_form(new));
-        (&converted.0, &converted.1)
-    } else {
-        (old, new)
-    };
-    let mut detected = if old.schema().is_some() { schema::changes(old, new) } else { detect::changes(old, new) };
-    if old.schema().is_some() && old.strict != new.strict {
+    // Both revisions are compared as schema graphs: a fields-form contract's
+    // lowered graph accepts exactly its bodies and marks the fields it
+    // declares; its `strict` warning has no equal there and is compared on
+    // its own.
+    let converted = (in_schema_form(old), in_schema_form(new));
+    let (old, new) = (&converted.0, &converted.1);
+    let mut detected = schema::changes(old, new);
+    if old.strict != new.strict {
         let rule = if new.strict { rules::STRICT_ENABLED } else { rules::STRICT_DISABLED };
         let message = format!("strict {} -> {}", old.strict, new.strict);
         detected.push(detect::Detected { rule, field: CONTRACT_FIELD.to_string(), message });

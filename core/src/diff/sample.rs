@@ -5,7 +5,7 @@
 
 use regex_syntax::hir::{Class, Hir, HirKind};
 
-use crate::contract::{Constraints, FieldSpec, JsonType, Scalar};
+use crate::contract::Constraints;
 use crate::json::number::Decimal;
 
 /// A JSON value under construction (numbers kept as written).
@@ -57,15 +57,6 @@ impl J {
             }
         }
     }
-
-    pub fn from_scalar(s: &Scalar) -> J {
-        match s {
-            Scalar::Null => J::Null,
-            Scalar::Bool(b) => J::Bool(*b),
-            Scalar::Number(d) => J::Num(d.raw().to_string()),
-            Scalar::String(s) => J::Str(s.clone()),
-        }
-    }
 }
 
 /// Strings the asserted `format` accepts, and strings close to it that it
@@ -102,60 +93,6 @@ pub(super) fn every_type() -> Vec<J> {
         J::Obj(Vec::new()),
         J::Arr(Vec::new()),
     ]
-}
-
-/// Scalar candidates for a field: its enum members first, then values of
-/// each accepted type shaped by the constraints of `specs` (the field in
-/// either revision), then one value of every type.
-pub(super) fn candidates(field: &FieldSpec, specs: &[&FieldSpec]) -> Vec<J> {
-    let mut out = Vec::new();
-    for f in std::iter::once(&field).chain(specs) {
-        if let Some(values) = f.enum_values.as_deref() {
-            out.extend(values.iter().map(J::from_scalar));
-        }
-    }
-    let types = field.types;
-    if types.contains(JsonType::String) {
-        let all: Vec<&Constraints> = std::iter::once(&field).chain(specs).map(|f| &*f.constraints).collect();
-        out.extend(strings(&all).into_iter().map(J::Str));
-    }
-    if types.has_numbers() {
-        let integer_only = !types.contains(JsonType::Number);
-        for f in std::iter::once(&field).chain(specs) {
-            for n in numbers(&f.constraints) {
-                if !integer_only || Decimal::parse(&n).is_some_and(|d| d.dec().is_integer()) {
-                    out.push(J::Num(n));
-                }
-            }
-        }
-    }
-    if types.contains(JsonType::Boolean) {
-        out.extend([J::Bool(true), J::Bool(false)]);
-    }
-    if types.contains(JsonType::Null) {
-        out.push(J::Null);
-    }
-    if types.contains(JsonType::Array) {
-        // Arrays as long as any revision asks, of distinct numbers.
-        for f in std::iter::once(&field).chain(specs) {
-            for n in [f.constraints.min_items, f.constraints.max_items.map(|n| n + 1)].into_iter().flatten() {
-                let n = n.min(1000) as usize;
-                out.push(J::Arr((0..n).map(|i| J::Num(i.to_string())).collect()));
-            }
-        }
-    }
-    out.extend(every_type());
-    dedup(out)
-}
-
-fn dedup(values: Vec<J>) -> Vec<J> {
-    let mut out: Vec<J> = Vec::with_capacity(values.len());
-    for v in values {
-        if !out.contains(&v) {
-            out.push(v);
-        }
-    }
-    out
 }
 
 /// Strings around every revision's length bounds, and strings drawn from

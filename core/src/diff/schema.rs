@@ -156,6 +156,17 @@ fn effective(n: &Node) -> u8 {
     }
 }
 
+/// How a message names the values a node holds: their classes; for a
+/// field a fields-form contract declares, its types as written, or the
+/// classes its enum leaves, marked so.
+fn type_text(n: &Node, effective: u8) -> String {
+    match n.field {
+        Some(_) if effective == classes(types(n)) => types(n).label(),
+        Some(_) => format!("{} (by enum)", bits_label(effective)),
+        None => bits_label(effective),
+    }
+}
+
 fn show_literal(l: Option<&Literal>) -> String {
     l.map_or("(none)".into(), Literal::display)
 }
@@ -231,7 +242,7 @@ impl<'s> Cx<'s> {
         let s = if added { self.b } else { self.a };
         let n = s.node(id);
         let declared = n.field.is_none_or(|m| m.declared);
-        let label = bits_label(effective(n));
+        let label = types(n).label();
         let (word, rule) = match (added, required) {
             (true, true) => ("added", rules::ADDED_REQUIRED),
             (true, false) => ("added", rules::ADDED_OPTIONAL),
@@ -302,7 +313,7 @@ impl<'s> Cx<'s> {
             } else {
                 rules::TYPE_CHANGED
             };
-            self.push(rule, path, format!("{} -> {}", bits_label(ea), bits_label(eb)));
+            self.push(rule, path, format!("{} -> {}", type_text(na, ea), type_text(nb, eb)));
         }
         if ea & eb == 0 {
             // Nothing both accept: the type change says it all.

@@ -603,14 +603,15 @@ impl<'c> Search<'c> {
                     };
                     let Some(key) = key else { continue };
                     let Some(sub_a) = self.key_schemas(na, &key) else { continue };
-                    let Some((nr, members)) = self.siblings(na, &alts_r, &key, depth) else { continue };
-                    let sub_r = self.key_schemas(&nr, &key).unwrap_or_default();
-                    for child in self.reach(&sub_a, &sub_r, rest, depth + 1) {
-                        let mut m = members.clone();
-                        m.push((key.clone(), child.body));
-                        let mut hole = vec![Hop::Key(key.clone())];
-                        hole.extend(child.hole);
-                        out.push(Template { body: J::Obj(m), hole, ..child });
+                    for (nr, members) in self.siblings(na, &alts_r, &key, depth) {
+                        let sub_r = self.key_schemas(&nr, &key).unwrap_or_default();
+                        for child in self.reach(&sub_a, &sub_r, rest, depth + 1) {
+                            let mut m = members.clone();
+                            m.push((key.clone(), child.body));
+                            let mut hole = vec![Hop::Key(key.clone())];
+                            hole.extend(child.hole);
+                            out.push(Template { body: J::Obj(m), hole, ..child });
+                        }
                     }
                 }
                 Seg::Items | Seg::Index(_) => {
@@ -676,21 +677,30 @@ impl<'c> Search<'c> {
     }
 
     /// The other members of an object on the path (all but `key`), and the
-    /// rejecting revision's nodes there: its first union choice whose
-    /// required keys take values both revisions accept, else the first
-    /// choice with the accepting revision's members alone.
-    fn siblings(&self, na: &[At], alts_r: &[Vec<At>], key: &str, depth: usize) -> Option<(Vec<At>, Members)> {
+    /// rejecting revision's nodes there: first with the required keys of
+    /// both revisions (its first union choice whose required keys take
+    /// values both accept), so that the rejecting one flags the change
+    /// alone; then with the accepting revision's members only, for when a
+    /// key the rejecting one requires is one the accepting one flags (an
+    /// undeclared key of a strict contract).
+    fn siblings(&self, na: &[At], alts_r: &[Vec<At>], key: &str, depth: usize) -> Vec<(Vec<At>, Members)> {
+        let mut out = Vec::new();
         for nr in alts_r {
             let both: Vec<At> = na.iter().chain(nr).copied().collect();
             if !self.allows(nr, JsonType::Object) {
                 continue;
             }
             if let Some(members) = self.object(&both, depth, Some(key)) {
-                return Some((nr.clone(), members));
+                out.push((nr.clone(), members));
+                break;
             }
         }
-        let members = self.object(na, depth, Some(key))?;
-        Some((alts_r.first().cloned().unwrap_or_default(), members))
+        if let Some(members) = self.object(na, depth, Some(key)) {
+            if out.iter().all(|(_, m)| *m != members) {
+                out.push((alts_r.first().cloned().unwrap_or_default(), members));
+            }
+        }
+        out
     }
 
     /// A key for a map's value (`{}`): declared by no node, taken by a
