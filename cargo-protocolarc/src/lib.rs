@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 
 pub mod checks;
+mod catalog;
 mod ci;
 mod cli;
 mod cmd;

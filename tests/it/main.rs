@@ -13,6 +13,7 @@ mod conformance;
 mod contract_schema;
 mod describe_schema;
 mod diff_rules;
+mod embedded_catalog;
 mod example;
 mod fields_v2;
 mod fuzz;
