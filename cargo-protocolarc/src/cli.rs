@@ -188,7 +188,7 @@ pub(crate) enum Command {
     Export(ExportArgs),
     /// Regenerate (or --check) the MCP and A2A catalogs from the vendored official schemas.
     #[command(
-        long_about = "Regenerate the protocol catalogs (SPEC §12) from the vendored official schemas: \
+        long_about = "Regenerate the protocol catalogs from the vendored official schemas: \
                       VENDOR/mcp/<date>/schema.json becomes OUT/mcp/<date>/<stem>.json and \
                       VENDOR/a2a/<version>/a2a.json (A2A v1.0, which has no JSON Schema: a2a.proto, read by \
                       the ProtoJSON mapping) becomes OUT/a2a/<version>/<stem>.json, one contract per \

@@ -177,5 +177,6 @@ fn lock(cx: &Ctx, root: &Path, out: &mut dyn Write) -> Result<(), Failure> {
         return Err(Failure::Input(String::from_utf8_lossy(&sink).into_owned()));
     }
     let w = if root.join(rel).exists() { Outcome::Wrote } else { Outcome::Kept };
-    say(out, w, rel, "the pin of every revision: `check` fails when a published revision is edited in place")
+    say(out, w, rel, "the pin of every revision: `check` fails when a published revision is edited in place")?;
+    Ok(())
 }
