@@ -226,3 +226,28 @@ fn completions_and_manual_pages_are_generated() {
     assert!(names.contains(&"cargo-protocolarc.1".to_string()) && names.contains(&"cargo-protocolarc-init.1".to_string()));
     assert_eq!(pages.stdout, format!("wrote {} manual pages to man\n", names.len()));
 }
+
+/// A raw JSON-RPC message given to `validate` (which reads envelopes) is an
+/// input error that names `traffic` and the envelope to wrap a bare body in.
+#[test]
+fn validate_points_a_raw_message_to_traffic() {
+    let dir = scratch("validate-raw");
+    let raw = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}\n";
+    write_files(&dir, &[("raw.jsonl", raw.as_bytes())]);
+    let contract = root().join("contracts/mcp_tool_call_1.0.0.json");
+    let out = run_in(bin!(), &dir, &["validate", contract.to_str().expect("utf-8"), "raw.jsonl"]);
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert_eq!(
+        out.stderr,
+        "error: raw.jsonl:1:2: unknown key 'jsonrpc' in envelope (expected contract, revision, data)\n\
+         hint: this looks like a raw JSON-RPC message, not an envelope. `cargo protocolarc traffic FILE` judges raw \
+         MCP and A2A messages against the protocol's catalog (`--protocol mcp@2025-11-25` picks the revision, \
+         `--catalog DIR` another catalog); to judge a bare body against one contract, wrap it as \
+         {\"contract\": \"NAME\", \"data\": BODY}\n"
+    );
+    // An envelope with a misspelt key gets no such hint.
+    write_files(&dir, &[("typo.jsonl", b"{\"contract\": \"mcp.tool_call\", \"dat\": {}}\n")]);
+    let out = run_in(bin!(), &dir, &["validate", contract.to_str().expect("utf-8"), "typo.jsonl"]);
+    assert_eq!(out.code, 3);
+    assert!(out.stderr.contains("unknown key 'dat' in envelope") && !out.stderr.contains("hint"), "{}", out.stderr);
+}
