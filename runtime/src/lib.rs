@@ -7,7 +7,7 @@
 //! one pass with ordered findings ([`Report`]), tells whether a change between
 //! two revisions breaks callers ([`diff`], with witnesses), and, with the
 //! `derive` feature (on by default), turns a contract into Rust types with
-//! [`contract`]. The `cargo protocolarc` command-line tool is built on it.
+//! [`macro@contract`]. The `cargo protocolarc` command-line tool is built on it.
 //!
 //! # Quickstart
 //!
@@ -50,7 +50,7 @@
 //! Typed Rust: `#[protocolarc::contract("contracts/tool_1.0.0.json")] pub struct
 //! Tool;` generates `Tool` (and one type per nested object), implementing
 //! [`Contract`]: `Tool::from_json(bytes)` validates and parses, `to_json`
-//! writes back. See [`contract`] for both forms.
+//! writes back. See [`macro@contract`] for both forms.
 //!
 //! This crate is the facade users and generated code depend on: it
 //! re-exports the engine (`protocolarc-core`) and the macro
