@@ -26,8 +26,12 @@ fn main() {
         writeln!(index, "    ({rel:?}, include_bytes!({:?})),", path.display().to_string()).unwrap();
     }
     index.push_str("];\n");
-    writeln!(index, "/// A digest of every path and byte of [`FILES`].\npub(crate) const DIGEST: u64 = {:#018x};", digest.0)
-        .unwrap();
+    writeln!(
+        index,
+        "/// A digest of every path and byte of [`FILES`].\npub(crate) const DIGEST: u64 = {:#018x};",
+        digest.0
+    )
+    .unwrap();
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("catalog_index.rs");
     std::fs::write(out, index).expect("write the catalog index");
 }

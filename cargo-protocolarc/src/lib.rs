@@ -7,8 +7,8 @@
 
 #![deny(missing_docs)]
 
-pub mod checks;
 mod catalog;
+pub mod checks;
 mod ci;
 mod cli;
 mod cmd;

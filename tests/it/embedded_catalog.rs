@@ -55,7 +55,8 @@ fn the_embedded_copy_is_the_generated_catalog() {
     let copy = tree(&copy_dir);
     let only_generated: Vec<_> = generated.keys().filter(|k| !copy.contains_key(*k)).collect();
     let only_copy: Vec<_> = copy.keys().filter(|k| !generated.contains_key(*k)).collect();
-    let differ: Vec<_> = generated.iter().filter(|(k, v)| copy.get(*k).is_some_and(|c| c != *v)).map(|(k, _)| k).collect();
+    let differ: Vec<_> =
+        generated.iter().filter(|(k, v)| copy.get(*k).is_some_and(|c| c != *v)).map(|(k, _)| k).collect();
     assert!(
         only_generated.is_empty() && only_copy.is_empty() && differ.is_empty(),
         "cargo-protocolarc/catalog/ is not protocols/ (refresh with UPDATE_GOLDEN=1 cargo test -p protocolarc-tests \
@@ -100,7 +101,11 @@ fn traffic_runs_outside_the_checkout() {
     std::fs::copy(&capture, root().join("target/embedded-cap.jsonl")).expect("copy");
     let here = run(bin!(), &["traffic", "target/embedded-cap.jsonl"]);
     assert_eq!(here.code, 1, "{}", here.stderr);
-    assert!(here.stdout.ends_with("traffic mcp@2025-06-18: 7 messages, 5 passed, 2 failed; field.type 2\n"), "{}", here.stdout);
+    assert!(
+        here.stdout.ends_with("traffic mcp@2025-06-18: 7 messages, 5 passed, 2 failed; field.type 2\n"),
+        "{}",
+        here.stdout
+    );
     assert_eq!(there.code, here.code, "{}", there.stderr);
     assert_eq!(there.stdout.replace("cap.jsonl", "X"), here.stdout.replace("embedded-cap.jsonl", "X"));
     // The catalog was written under the cache directory the run was given.
@@ -118,7 +123,8 @@ fn loss_matrix_runs_outside_the_checkout_and_repairs_its_copy() {
     assert!(here.stdout.contains("github-mcp-server-2025-08-13.json"), "{}", here.stdout);
     let there = run_outside(&dir, &cache, &["loss", "--matrix"]);
     assert_eq!((there.code, &there.stdout), (0, &here.stdout), "{}", there.stderr);
-    let extracted = std::fs::read_dir(cache.join("protocolarc")).expect("cache").next().expect("one").expect("entry").path();
+    let extracted =
+        std::fs::read_dir(cache.join("protocolarc")).expect("cache").next().expect("one").expect("entry").path();
     let damaged = extracted.join("tools-list/github-mcp-server-2025-08-13.json");
     let good = std::fs::read(&damaged).expect("extracted capture");
     std::fs::write(&damaged, b"{").expect("damage");

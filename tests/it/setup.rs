@@ -59,7 +59,9 @@ fn init_writes_the_starter_files_explains_them_and_is_idempotent() {
     std::fs::write(dir.join(WORKFLOW), "name: mine\n").expect("write");
     let third = run_in(bin!(), &dir, &["init"]);
     assert_eq!(third.code, 0, "{}", third.stderr);
-    assert!(third.stdout.contains("kept    .github/workflows/protocolarc.yml (already there and different: left as is)\n"));
+    assert!(third
+        .stdout
+        .contains("kept    .github/workflows/protocolarc.yml (already there and different: left as is)\n"));
     assert_eq!(read(&dir, WORKFLOW), "name: mine\n");
 
     // What init set up passes the gate.
@@ -102,7 +104,9 @@ fn action_steps() -> Vec<(String, String)> {
             if script == "|" {
                 let indent = lines[i + 1].len() - lines[i + 1].trim_start().len();
                 let mut body = String::new();
-                while i + 1 < lines.len() && (lines[i + 1].trim().is_empty() || lines[i + 1].starts_with(&" ".repeat(indent))) {
+                while i + 1 < lines.len()
+                    && (lines[i + 1].trim().is_empty() || lines[i + 1].starts_with(&" ".repeat(indent)))
+                {
                     i += 1;
                     body.push_str(lines[i].get(indent..).unwrap_or(""));
                     body.push('\n');
@@ -181,7 +185,10 @@ fn the_action_steps_gate_a_repository_set_up_by_init() {
     );
     assert_eq!(steps[2].1, 0);
     let summary = read(&major, "../summary.md");
-    assert!(summary.starts_with("## ProtocolArc diff\n\ndiff --against HEAD: 1 changed revision; breaking\n"), "{summary}");
+    assert!(
+        summary.starts_with("## ProtocolArc diff\n\ndiff --against HEAD: 1 changed revision; breaking\n"),
+        "{summary}"
+    );
     assert!(summary.contains("| breaking | `field.maximum.tightened` | `days` |"), "{summary}");
 
     // The same change released as 1.1.0 fails the gate with an annotation; the summary is still written.
@@ -191,7 +198,9 @@ fn the_action_steps_gate_a_repository_set_up_by_init() {
     let steps = run_action(&minor);
     assert_eq!(steps[1].1, 1, "{steps:?}");
     assert!(
-        steps[1].2.starts_with("::error file=contracts/weather_get_forecast_1.1.0.json,line=3,title=revision.bump.insufficient::"),
+        steps[1].2.starts_with(
+            "::error file=contracts/weather_get_forecast_1.1.0.json,line=3,title=revision.bump.insufficient::"
+        ),
         "{}",
         steps[1].2
     );
@@ -220,10 +229,14 @@ fn completions_and_manual_pages_are_generated() {
     assert!(man.stdout.contains("cargo\\-protocolarc\\-traffic(1)"), "the page lists the commands");
     let pages = run_in(bin!(), &dir, &["man", "--out", "man"]);
     assert_eq!(pages.code, 0, "{}", pages.stderr);
-    let mut names: Vec<String> =
-        std::fs::read_dir(dir.join("man")).expect("man").map(|e| e.expect("entry").file_name().into_string().expect("utf-8")).collect();
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("man"))
+        .expect("man")
+        .map(|e| e.expect("entry").file_name().into_string().expect("utf-8"))
+        .collect();
     names.sort();
-    assert!(names.contains(&"cargo-protocolarc.1".to_string()) && names.contains(&"cargo-protocolarc-init.1".to_string()));
+    assert!(
+        names.contains(&"cargo-protocolarc.1".to_string()) && names.contains(&"cargo-protocolarc-init.1".to_string())
+    );
     assert_eq!(pages.stdout, format!("wrote {} manual pages to man\n", names.len()));
 }
 

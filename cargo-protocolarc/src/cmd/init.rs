@@ -102,9 +102,8 @@ fn say(out: &mut dyn Write, what: Outcome, rel: &str, why: &str) -> std::io::Res
 pub(crate) fn run(cx: &Ctx, _args: InitArgs, out: &mut dyn Write) -> Result<i32, Failure> {
     let root = PathBuf::from(".");
     manifest(&root, out)?;
-    let has_contracts = std::fs::read_dir(root.join("contracts")).is_ok_and(|mut d| {
-        d.any(|e| e.is_ok_and(|e| e.path().extension().is_some_and(|x| x == "json")))
-    });
+    let has_contracts = std::fs::read_dir(root.join("contracts"))
+        .is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| e.path().extension().is_some_and(|x| x == "json"))));
     if has_contracts && !root.join(CONTRACT_PATH).is_file() {
         writeln!(out, "kept    contracts/ (it already holds contracts: no starter contract added)")?;
     } else {
@@ -144,7 +143,11 @@ fn manifest(root: &Path, out: &mut dyn Write) -> Result<(), Failure> {
         writeln!(out, "kept    Cargo.toml (it already configures protocolarc)")?;
         return Ok(());
     }
-    let table = if has_table(&text, "package") { "package" } else if has_table(&text, "workspace") { "workspace" } else {
+    let table = if has_table(&text, "package") {
+        "package"
+    } else if has_table(&text, "workspace") {
+        "workspace"
+    } else {
         return Err(Failure::Input("Cargo.toml: neither [package] nor [workspace]: not a cargo manifest".into()));
     };
     let mut new = text.clone();
