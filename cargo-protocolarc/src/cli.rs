@@ -188,7 +188,7 @@ pub(crate) enum Command {
     Export(ExportArgs),
     /// Regenerate (or --check) the MCP and A2A catalogs from the vendored official schemas.
     #[command(
-        long_about = "Regenerate the protocol catalogs (SPEC §12) from the vendored official schemas: \
+        long_about = "Regenerate the protocol catalogs from the vendored official schemas: \
                       VENDOR/mcp/<date>/schema.json becomes OUT/mcp/<date>/<stem>.json and \
                       VENDOR/a2a/<version>/a2a.json (A2A v1.0, which has no JSON Schema: a2a.proto, read by \
                       the ProtoJSON mapping) becomes OUT/a2a/<version>/<stem>.json, one contract per \
@@ -213,6 +213,51 @@ pub(crate) enum Command {
     /// Measure what tool contracts lose on their way into OpenAI, Anthropic, Gemini or A2A.
     #[command(long_about = crate::cmd::loss::ABOUT, after_help = crate::cmd::loss::EXAMPLES)]
     Loss(crate::cmd::loss::LossArgs),
+    /// Set this repository up: configuration, a first contract, the lock, a GitHub workflow.
+    #[command(
+        long_about = "Set the current directory up for the contract gate. Writes what is missing: \
+                      [package.metadata.protocolarc] (or [workspace.metadata.protocolarc]) in Cargo.toml, \
+                      a first contract and a fixture under contracts/, protocolarc.lock, and \
+                      .github/workflows/protocolarc.yml (the gate on every pull request), and says what each \
+                      is for. Nothing is overwritten: a file already there is left as is, so running it again \
+                      changes nothing. Without a Cargo.toml the defaults apply and none is created.",
+        after_help = "Examples:\n  \
+                      cargo protocolarc init\n\n\
+                      Exit codes: 0 done (files written or already there), 3 usage or input error."
+    )]
+    Init(InitArgs),
+    /// Print the shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = "Examples:\n  \
+                            cargo protocolarc completions bash > ~/.local/share/bash-completion/completions/cargo-protocolarc\n  \
+                            cargo protocolarc completions zsh > ~/.zfunc/_cargo-protocolarc\n  \
+                            cargo protocolarc completions fish > ~/.config/fish/completions/cargo-protocolarc.fish\n\n\
+                            The script completes the `cargo-protocolarc` command.\n\n\
+                            Exit codes: 0 printed, 3 usage error.")]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command with --out DIR.
+    #[command(after_help = "Examples:\n  \
+                            cargo protocolarc man | man -l -\n  \
+                            cargo protocolarc man --out target/man\n\n\
+                            Exit codes: 0 printed or written, 3 usage or input error.")]
+    Man(ManArgs),
+}
+
+/// `init` takes no arguments: it sets up the working directory.
+#[derive(Debug, Args)]
+pub(crate) struct InitArgs {}
+
+#[derive(Debug, Args)]
+pub(crate) struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ManArgs {
+    /// Write cargo-protocolarc.1 and one page per command (cargo-protocolarc-<command>.1) here.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 /// Text or JSON.

@@ -7,6 +7,7 @@
 
 #![deny(missing_docs)]
 
+mod catalog;
 pub mod checks;
 mod ci;
 mod cli;

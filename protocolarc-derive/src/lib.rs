@@ -23,9 +23,37 @@ use syn::spanned::Spanned;
 
 /// `#[protocolarc::contract("contracts/tool_1.0.0.json")] pub struct Tool;`
 ///
+/// Generates `Tool` from the contract file: one type per object level (one
+/// per `$defs` entry in the schema form), optional fields as `Option`, string
+/// enums and tagged unions as Rust enums, and an implementation of
+/// `protocolarc::Contract` whose `validate_json` is compiled for the contract.
 /// The path is relative to `CARGO_MANIFEST_DIR`. With
 /// `compatible_with = "contracts/tool_0.9.0.json"`, compilation fails when the
 /// change from that revision is breaking without a major version bump.
+///
+/// Fields form (`contracts/tool_1.0.0.json` lists paths):
+///
+/// ```ignore
+/// #[protocolarc::contract("contracts/mcp_tool_call_1.0.0.json")]
+/// pub struct ToolCall;
+///
+/// let call = ToolCall::from_json(bytes)?;            // Err(report) when the validator finds an error
+/// if call.method == ToolCallMethod::ToolsCall { /* ... */ }
+/// ```
+///
+/// Schema form (a JSON Schema 2020-12 document under `schema`):
+///
+/// ```ignore
+/// #[protocolarc::contract("contracts/call_tool_result_2025.6.18.json")]
+/// pub struct CallToolResult;
+///
+/// for block in &CallToolResult::from_json(bytes)?.content {
+///     if let ContentBlock::Text(t) = block { println!("{}", t.text) }
+/// }
+/// ```
+///
+/// Both examples are doctested on the `protocolarc` crate's re-export
+/// (`protocolarc::contract`), which is how users reach this macro.
 #[proc_macro_attribute]
 pub fn contract(args: proc_macro::TokenStream, item: proc_macro::TokenStream) -> proc_macro::TokenStream {
     expand(args.into(), item.into()).unwrap_or_else(|e| e).into()

@@ -1,12 +1,23 @@
-//! ProtocolArc: versioned contracts for agent-protocol JSON envelopes.
+//! ProtocolArc: versioned contracts for agent-protocol JSON messages (MCP,
+//! A2A, any JSON-RPC).
 //!
-//! Load a contract ([`ContractSpec::from_path`]), validate envelopes or raw
-//! data bodies against it ([`ContractSpec::validate_json`]) and read the
-//! [`Report`]. This crate is the facade users and generated code depend on:
-//! it re-exports the engine (`protocolarc-core`), the `#[contract]` macro
-//! (`protocolarc-derive`, feature `derive`), and adds the layers over many
-//! contracts: [`catalog`], [`matrix`] and the [`render`]ers. The README
-//! documents the behaviour; `ARCHITECTURE.md` in the repository maps the code.
+//! A contract is a JSON file naming a message shape and its revision, in the
+//! fields form (a list of paths) or the schema form (a JSON Schema 2020-12
+//! document). This crate loads contracts, validates raw bytes against them in
+//! one pass with ordered findings ([`Report`]), tells whether a change between
+//! two revisions breaks callers ([`diff`], with witnesses), and, with the
+//! `derive` feature (on by default), turns a contract into Rust types with
+//! [`macro@contract`]. The `cargo protocolarc` command-line tool is built on it.
+//!
+//! # Quickstart
+//!
+//! ```toml
+//! [dependencies]
+//! protocolarc = { git = "https://github.com/protocolarc/protocolarc", tag = "v0.1.0" }
+//! ```
+//!
+//! Load a contract ([`ContractSpec::from_path`], or [`ContractSpec::from_slice`]
+//! for bytes you hold), validate a body, read the findings:
 //!
 //! ```
 //! use protocolarc::ContractSpec;
@@ -17,7 +28,36 @@
 //! let report = contract.validate_json(br#"{"seq": -1}"#);
 //! assert!(!report.is_valid());
 //! assert_eq!(report.findings()[0].to_string(), "ERROR field.minimum seq: value -1 is less than minimum 0");
+//! assert!(contract.validate_json(br#"{"seq": 7}"#).is_valid());
 //! ```
+//!
+//! Compare two revisions: a lowered maximum breaks a caller that sent the old
+//! maximum, and the witness is such a body.
+//!
+//! ```
+//! use protocolarc::ContractSpec;
+//!
+//! let contract = |revision: &str, maximum: u32| {
+//!     let text = format!(r#"{{"name": "demo.search", "revision": "{revision}",
+//!         "fields": [ {{ "name": "limit", "type": "integer", "maximum": {maximum} }} ] }}"#);
+//!     ContractSpec::from_slice(text.as_bytes(), "demo.json").unwrap()
+//! };
+//! let d = protocolarc::diff::diff(&contract("1.0.0", 50), &contract("2.0.0", 20)).unwrap();
+//! let change = &d.changes()[0];
+//! assert_eq!((change.rule(), change.field()), ("field.maximum.tightened", "limit"));
+//! ```
+//!
+//! Typed Rust: `#[protocolarc::contract("contracts/tool_1.0.0.json")] pub struct
+//! Tool;` generates `Tool` (and one type per nested object), implementing
+//! [`Contract`]: `Tool::from_json(bytes)` validates and parses, `to_json`
+//! writes back. See [`macro@contract`] for both forms.
+//!
+//! This crate is the facade users and generated code depend on: it
+//! re-exports the engine (`protocolarc-core`) and the macro
+//! (`protocolarc-derive`), and adds the layers over many contracts:
+//! [`catalog`], [`matrix`], [`traffic`] and the [`render`]ers.
+//! `ARCHITECTURE.md` in the repository maps the code; the guides in its `docs/`
+//! describe each command.
 
 #![deny(missing_docs)]
 
@@ -42,7 +82,71 @@ pub use protocolarc_core::{
 };
 
 pub use catalog::{Catalog, CatalogError};
-/// `#[protocolarc::contract("path.json")] pub struct Name;`: typed structs from a contract file.
+/// `#[protocolarc::contract("path.json")] pub struct Name;`: Rust types and a
+/// compiled validator from a contract file.
+///
+/// The path is relative to the crate's `CARGO_MANIFEST_DIR` (the examples
+/// below read contracts of this repository, beside the `protocolarc` crate).
+/// The contract is compiled in with `include_str!`, so editing it rebuilds the
+/// crate; a bad contract is a compile error naming the file, the JSON position
+/// and the problem.
+///
+/// # Fields form
+///
+/// One struct per object level, optional fields as `Option`, string enums as
+/// Rust enums, several types as an untagged enum:
+///
+/// ```
+/// use protocolarc::Contract;
+///
+/// #[protocolarc::contract("../contracts/mcp_tool_call_1.0.0.json")]
+/// pub struct ToolCall;
+///
+/// let body = br#"{"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+///                 "params": {"name": "get_weather", "arguments": {"city": "Lisbon"}}}"#;
+/// let call = ToolCall::from_json(body).unwrap();
+/// assert_eq!(call.method, ToolCallMethod::ToolsCall);
+/// assert_eq!(call.params.name, "get_weather");
+/// assert_eq!((ToolCall::NAME, ToolCall::REVISION), ("mcp.tool_call", "1.0.0"));
+///
+/// // A body the contract rejects is an error carrying the findings.
+/// let report = ToolCall::from_json(br#"{"jsonrpc": "2.0", "id": 7, "method": "tools/list",
+///                                       "params": {"name": "x"}}"#).unwrap_err();
+/// assert_eq!(report.to_string(), "ERROR field.enum method: value 'tools/list' not in {'tools/call'}");
+/// ```
+///
+/// With `compatible_with = "older.json"`, compilation fails when the change
+/// from that revision is breaking without a major version bump, naming each
+/// breaking change:
+///
+/// ```
+/// #[protocolarc::contract(
+///     "../contracts/mcp_tool_call_2.0.0.json",
+///     compatible_with = "../contracts/mcp_tool_call_1.1.0.json"
+/// )]
+/// pub struct ToolCall;
+/// ```
+///
+/// # Schema form
+///
+/// A JSON Schema contract gives one type per `$defs` entry, tagged unions as
+/// enums named by their tags, maps as `BTreeMap`, recursion through `Box`:
+///
+/// ```
+/// use protocolarc::Contract;
+///
+/// #[protocolarc::contract("../tests/data/contracts/mcp/call_tool_result_2025.6.18.json")]
+/// pub struct CallToolResult;
+///
+/// let body = br#"{"content": [{"type": "text", "text": "hi"},
+///                 {"type": "resource_link", "uri": "file:///a.rs", "name": "a.rs"}]}"#;
+/// let result = CallToolResult::from_json(body).unwrap();
+/// match &result.content[0] {
+///     ContentBlock::Text(t) => assert_eq!(t.text, "hi"),
+///     other => panic!("{other:?}"),
+/// }
+/// assert!(matches!(&result.content[1], ContentBlock::ResourceLink(l) if l.name == "a.rs"));
+/// ```
 #[cfg(feature = "derive")]
 pub use protocolarc_derive::contract;
 /// The JSON values generated types hold (open fields, maps of undeclared

@@ -627,13 +627,13 @@ fn diff_against_markdown_has_a_heading_and_says_when_nothing_changed() {
     );
 }
 
-/// The README's GitHub workflow, step by step on a scratch repository: the
+/// The GitHub workflow of docs/ci.md, step by step on a scratch repository: the
 /// gate is `check`; the summary (`diff --fail-on never`) always runs and never
 /// fails the job. A legitimate major release passes both; a break released as
 /// a minor version fails `check` with an annotation, and the summary still
 /// describes it. `--fail-on unbumped` fails only the second.
 #[test]
-fn the_readme_workflow_passes_a_major_release_and_fails_an_unbumped_break() {
+fn the_ci_workflow_passes_a_major_release_and_fails_an_unbumped_break() {
     let workflow = |dir: &Path| {
         let gate = cli(dir, &["check", "--against", "HEAD", "--format", "github"]);
         let summary = cli(dir, &["diff", "--against", "HEAD", "--format", "markdown", "--fail-on", "never"]);

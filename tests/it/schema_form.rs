@@ -221,12 +221,12 @@ fn a_changed_schema_is_classified_and_documentation_is_no_change() {
 }
 
 #[test]
-fn the_readme_schema_form_example_loads_and_judges_real_content_blocks() {
-    let readme = std::fs::read_to_string(protocolarc_tests::root().join("README.md")).unwrap();
-    let section = &readme[readme.find("### The schema form").expect("section")..];
+fn the_guide_schema_form_example_loads_and_judges_real_content_blocks() {
+    let readme = std::fs::read_to_string(protocolarc_tests::root().join("docs/contracts.md")).unwrap();
+    let section = &readme[readme.find("\n## The schema form").expect("section")..];
     let start = section.find("```json\n").expect("example") + "```json\n".len();
     let example = &section[start..start + section[start..].find("```").unwrap()];
-    let c = ContractSpec::from_slice(example.as_bytes(), "README.md").unwrap();
+    let c = ContractSpec::from_slice(example.as_bytes(), "docs/contracts.md").unwrap();
     assert_eq!((c.id().as_str(), c.direction().as_str()), ("mcp.call_tool_result@2025.6.18", "response"));
     // The result of the MCP 2025-06-18 spec's tools/call example.
     let ok = r#"{"content": [{"type": "text", "text": "Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"}], "isError": false}"#;

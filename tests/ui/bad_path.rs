@@ -1,4 +1,4 @@
-#[protocolarc::contract("../../../../tests/ui/contracts/bad_path.json")]
+#[protocolarc::contract("contracts/bad_path.json")]
 pub struct Contract;
 
 fn main() {

@@ -1,4 +1,4 @@
-#[protocolarc::contract("../../../../tests/ui/contracts/bad_regex.json")]
+#[protocolarc::contract("contracts/bad_regex.json")]
 pub struct Contract;
 
 fn main() {

@@ -1,4 +1,4 @@
-#[protocolarc::contract("../../../../tests/ui/contracts/bad_semver.json")]
+#[protocolarc::contract("contracts/bad_semver.json")]
 pub struct Contract;
 
 fn main() {

@@ -1,4 +1,4 @@
-#[protocolarc::contract("../../../../tests/ui/contracts/v1_1.json", compatible_with = "../../../../tests/ui/contracts/other.json")]
+#[protocolarc::contract("contracts/v1_1.json", compatible_with = "contracts/other.json")]
 pub struct Limits;
 
 fn main() {}

@@ -1,7 +1,7 @@
 #[protocolarc::contract(
-    "../../../../tests/ui/contracts/v1_1.json",
-    compatible_with = "../../../../tests/ui/contracts/v1.json",
-    compatible_with = "../../../../tests/ui/contracts/v1.json"
+    "contracts/v1_1.json",
+    compatible_with = "contracts/v1.json",
+    compatible_with = "contracts/v1.json"
 )]
 pub struct Limits;
 

@@ -1,4 +1,4 @@
-#[protocolarc::contract("../../../../tests/ui/contracts/duplicate_field.json")]
+#[protocolarc::contract("contracts/duplicate_field.json")]
 pub struct Contract;
 
 fn main() {

@@ -1,4 +1,4 @@
-#[protocolarc::contract("../../../../tests/ui/contracts/enum_type.json")]
+#[protocolarc::contract("contracts/enum_type.json")]
 pub struct Contract;
 
 fn main() {

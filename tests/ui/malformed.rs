@@ -1,4 +1,4 @@
-#[protocolarc::contract("../../../../tests/ui/contracts/malformed.json")]
+#[protocolarc::contract("contracts/malformed.json")]
 pub struct Contract;
 
 fn main() {

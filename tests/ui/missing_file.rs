@@ -1,4 +1,4 @@
-#[protocolarc::contract("../../../../tests/ui/contracts/does_not_exist.json")]
+#[protocolarc::contract("contracts/does_not_exist.json")]
 pub struct Missing;
 
 fn main() {}

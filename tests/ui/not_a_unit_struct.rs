@@ -1,4 +1,4 @@
-#[protocolarc::contract("../../../../tests/ui/contracts/v1.json")]
+#[protocolarc::contract("contracts/v1.json")]
 pub struct Fields {
     a: u8,
 }

@@ -1,4 +1,4 @@
-#[protocolarc::contract("../../../../tests/ui/contracts/v1.json", compatible = "x.json")]
+#[protocolarc::contract("contracts/v1.json", compatible = "x.json")]
 pub struct Contract;
 
 fn main() {}

@@ -1,4 +1,4 @@
-#[protocolarc::contract("../../../../tests/ui/contracts/unknown_type.json")]
+#[protocolarc::contract("contracts/unknown_type.json")]
 pub struct Contract;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -132,7 +132,7 @@ pub(crate) fn run(cx: &Ctx, args: LossArgs, out: &mut dyn Write) -> Result<i32, 
     let paths = if !args.paths.is_empty() {
         args.paths.clone()
     } else if args.matrix {
-        vec![cx.bundled("protocols/tools-list")]
+        vec![cx.bundled("protocols/tools-list")?]
     } else {
         vec![cx.project()?.contracts]
     };

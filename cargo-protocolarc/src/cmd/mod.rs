@@ -2,11 +2,13 @@
 
 mod changelog;
 mod check;
+mod completions;
 mod describe;
 mod diff;
 mod export;
 mod generate;
 mod import;
+mod init;
 mod lock;
 pub(crate) mod loss;
 mod matrix;
@@ -35,17 +37,23 @@ impl Ctx {
     }
 
     /// Bundled data (`protocols`, `protocols/tools-list`): `rel` here when it
-    /// is a directory, else beside the project's manifest, else `rel` (whose
-    /// absence the caller reports).
-    pub fn bundled(&self, rel: &str) -> PathBuf {
+    /// is a directory (a catalog being edited), else beside the project's
+    /// manifest, else the catalog compiled into the binary, so that the
+    /// commands work from any directory.
+    pub fn bundled(&self, rel: &str) -> Result<PathBuf, Failure> {
         let here = PathBuf::from(rel);
         if here.is_dir() {
-            return here;
+            return Ok(here);
         }
-        match self.project().ok().and_then(|p| p.manifest).and_then(|m| m.parent().map(Path::to_path_buf)) {
-            Some(root) if root.join(rel).is_dir() => root.join(rel),
-            _ => here,
+        let root = self.project().ok().and_then(|p| p.manifest).and_then(|m| m.parent().map(Path::to_path_buf));
+        if let Some(root) = root.filter(|r| r.join(rel).is_dir()) {
+            return Ok(root.join(rel));
         }
+        let built_in = crate::catalog::root()?;
+        Ok(match rel.strip_prefix("protocols") {
+            Some(sub) => built_in.join(sub.trim_start_matches('/')),
+            None => built_in.join(rel),
+        })
     }
 }
 
@@ -76,6 +84,9 @@ pub(crate) fn dispatch(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Re
         Command::Protocols(args) => protocols::run(args, out, err),
         Command::Traffic(args) => traffic::run(&cx, args, out, err),
         Command::Loss(args) => loss::run(&cx, args, out),
+        Command::Init(args) => init::run(&cx, args, out),
+        Command::Completions(args) => completions::completions(args, out),
+        Command::Man(args) => completions::man(args, out),
     }
 }
 

@@ -166,7 +166,7 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     let files = collect_files(&args.files)?;
     let root = match &args.catalog {
         Some(dir) => dir.clone(),
-        None => cx.bundled("protocols"),
+        None => cx.bundled("protocols")?,
     };
     let available = revisions(&root)?;
     let (name, revision) = match &args.protocol {

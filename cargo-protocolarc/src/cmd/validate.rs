@@ -275,6 +275,7 @@ pub(crate) fn run(cx: &Ctx, args: ValidateArgs, out: &mut dyn Write) -> Result<i
     let mut sink = Sink { format, out, summary: Summary::default(), started: false, quiet, written: 0 };
     match validate(cx, args, jobs, &mut sink) {
         Err(Failure::Input(msg)) => {
+            let msg = with_raw_hint(msg);
             sink.abort(&msg)?;
             Err(Failure::Input(msg))
         }
@@ -329,6 +330,25 @@ fn validate(cx: &Ctx, args: ValidateArgs, jobs: usize, sink: &mut Sink<'_>) -> R
     }
     sink.finish()?;
     Ok(if sink.summary.failed > 0 { exit::FAILED } else { exit::OK })
+}
+
+/// The keys of a JSON-RPC message: an envelope holding one of them is most
+/// likely a raw message given to the wrong command.
+const JSON_RPC_KEYS: &[&str] = &["jsonrpc", "method", "params", "result", "error", "id"];
+
+/// An input error for a raw JSON-RPC message read as an envelope, with the
+/// way to judge it: `traffic`, or an envelope around the bare body.
+fn with_raw_hint(msg: String) -> String {
+    let raw = JSON_RPC_KEYS.iter().any(|k| msg.contains(&format!("unknown key '{k}' in envelope")));
+    if !raw {
+        return msg;
+    }
+    format!(
+        "{msg}\nhint: this looks like a raw JSON-RPC message, not an envelope. `cargo protocolarc traffic FILE` \
+         judges raw MCP and A2A messages against the protocol's catalog (`--protocol mcp@2025-11-25` picks the \
+         revision, `--catalog DIR` another catalog); to judge a bare body against one contract, wrap it as \
+         {{\"contract\": \"NAME\", \"data\": BODY}}"
+    )
 }
 
 fn describe_inputs(inputs: &[Input]) -> Vec<String> {
