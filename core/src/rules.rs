@@ -194,6 +194,10 @@ rules! {
         explanation: "A response is paired with the latest earlier request of the same `id` that is still unanswered in the same file. A response without one (the capture started late, or the `id` is wrong) cannot be checked against its method's result contract; it passes when any response contract of the protocol accepts its result, and is an error only when none does (`route.response`).",
         example: "traffic file whose first line is {\"jsonrpc\": \"2.0\", \"id\": 9, \"result\": {}}",
         fix: "Capture the request too, or correct the response's `id`.";
+    ROUTE_AMBIGUOUS = "route.ambiguous", Warning, "a raw response's id is pending for two requests of different methods",
+        explanation: "A raw line does not say who sent it, and both sides of a session send requests (an MCP server asks the client for sampling, elicitation or roots), so their ids may collide. A response whose id is pending for requests of two methods is judged against both: it passes when either method's response contract accepts it, is paired with that request, and this warning names both. A recorded line (`{\"from\": \"client\"|\"server\", \"message\": ...}`) says who sent it, and its response pairs with the other side's request exactly.",
+        example: "traffic lines tools/call id 4 (client), sampling/createMessage id 4 (server), then a raw result with id 4",
+        fix: "Record the direction of each message: {\"from\": \"server\", \"message\": {...}}.";
     ROUTE_RESPONSE = "route.response", Error, "a response answering no pending request matches no response contract",
         explanation: "A response with no pending request (`route.id`) is tried against every response contract of the protocol; when none accepts its result, it cannot be any response the protocol defines.",
         example: "traffic file whose only line is {\"jsonrpc\": \"2.0\", \"id\": 9, \"result\": 42} (every MCP result is an object)",

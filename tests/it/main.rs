@@ -41,4 +41,5 @@ mod strategies;
 mod tool_revisions;
 mod tool_snapshots;
 mod traffic;
+mod traffic_sides;
 mod typed;

@@ -212,7 +212,9 @@ traffic mcp@2025-06-18: 6 messages, 3 passed, 3 failed; field.additionalProperti
 #[test]
 fn responses_pair_with_the_latest_unanswered_request_of_their_id() {
     // Two requests with id 1 in flight: the first response answers the later
-    // one (tools/call), the second the earlier one (ping); a third finds none.
+    // one (tools/call, whose contract accepts it; a raw line does not say
+    // who sent it, so both were candidates: route.ambiguous), the second
+    // the earlier one (ping).
     let capture = r#"{"jsonrpc": "2.0", "id": 1, "method": "ping"}
 {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_weather"}}
 {"jsonrpc": "2.0", "id": 1, "result": {"content": []}}
@@ -227,11 +229,12 @@ fn responses_pair_with_the_latest_unanswered_request_of_their_id() {
         "[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:1
 [PASS] mcp.tools/call.request@2025.6.18 <- cap.jsonl:2
 [PASS] mcp.tools/call.response@2025.6.18 <- cap.jsonl:3
+  WARNING route.ambiguous id: id 1 is pending for two requests, tools/call and ping (a raw line does not say who sent which): paired with tools/call
 [FAIL] mcp.ping.response@2025.6.18 <- cap.jsonl:4
   ERROR field.additionalProperties result.content: key is not allowed: the object is closed (additionalProperties: false)
 [PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:5
 [PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:6
-traffic mcp@2025-06-18: 6 messages, 5 passed, 1 failed; field.additionalProperties 1
+traffic mcp@2025-06-18: 6 messages, 5 passed, 1 failed; field.additionalProperties 1, route.ambiguous 1
 ",
     );
 }
@@ -262,12 +265,12 @@ fn ids_pair_by_decoded_text_and_numbers_as_written() {
 [PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:3
 [PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:4
 [PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:5
-[PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:6
+[UNPAIRED] (unrouted) <- cap.jsonl:6
   WARNING route.id id: no request with id "7" is waiting for a response in this file
-[PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:7
+[UNPAIRED] (unrouted) <- cap.jsonl:7
   WARNING route.id id: no request with id 7.0 is waiting for a response in this file
 [PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:8
-traffic mcp@2025-06-18: 8 messages, 8 passed, 0 failed; route.id 2
+traffic mcp@2025-06-18: 8 messages, 6 passed, 2 unpaired, 0 failed; route.id 2
 "#,
     );
     let mut two = P.to_vec();
@@ -277,7 +280,7 @@ traffic mcp@2025-06-18: 8 messages, 8 passed, 0 failed; route.id 2
 }
 
 #[test]
-fn a_response_without_its_request_is_a_warning_and_passes_if_any_result_fits() {
+fn a_response_without_its_request_is_unpaired_never_passed() {
     let dir = catalog("orphan");
     // Pairing is per file: the request in a.jsonl leaves b.jsonl's response an orphan.
     write_files(
@@ -292,18 +295,18 @@ fn a_response_without_its_request_is_a_warning_and_passes_if_any_result_fits() {
         &out,
         1,
         "[PASS] mcp.ping.request@2025.6.18 <- a.jsonl:1
-[PASS] mcp.tools/call.response@2025.6.18 <- b.jsonl:1
+[UNPAIRED] (unrouted) <- b.jsonl:1
   WARNING route.id id: no request with id 7 is waiting for a response in this file
 [FAIL] (unrouted) <- b.jsonl:2
   ERROR route.response result: none of the 2 response contracts of mcp@2025-06-18 accepts this result
   WARNING route.id id: no request with id 8 is waiting for a response in this file
-traffic mcp@2025-06-18: 3 messages, 2 passed, 1 failed; route.id 2, route.response 1
+traffic mcp@2025-06-18: 3 messages, 1 passed, 1 unpaired, 1 failed; route.id 2, route.response 1
 ",
     );
-    // A warning alone passes: exit 0.
+    // Unpaired is not a failure: exit 0.
     write_files(&dir, &[("c.jsonl", b"{\"jsonrpc\": \"2.0\", \"id\": 7, \"result\": {}}\n")]);
     let out = run_in(bin!(), &dir, &["traffic", "c.jsonl", "--protocol", "mcp@2025-06-18", "--quiet"]);
-    expect(&out, 0, "traffic mcp@2025-06-18: 1 message, 1 passed, 0 failed; route.id 1\n");
+    expect(&out, 0, "traffic mcp@2025-06-18: 1 message, 0 passed, 1 unpaired, 0 failed; route.id 1\n");
 }
 
 #[test]
@@ -546,7 +549,7 @@ fn json_output_is_one_object_and_quiet_keeps_failures() {
 {"source":"cap.jsonl:1","contracts":["mcp.ping.request@2025.6.18"],"status":"pass","findings":[]},
 {"source":"cap.jsonl:2","contracts":["mcp.ping.response@2025.6.18"],"status":"fail","findings":[{"severity":"error","rule":"field.additionalProperties","field":"result.x","message":"key is not allowed: the object is closed (additionalProperties: false)"}]}
 ],
-"summary":{"messages":2,"passed":1,"failed":1,"rules":{"field.additionalProperties":1}}}
+"summary":{"messages":2,"passed":1,"unpaired":0,"failed":1,"rules":{"field.additionalProperties":1}}}
 "#,
     );
     let out = traffic("quiet", capture, &["--protocol", "mcp@2025-06-18", "--quiet"]);
@@ -922,31 +925,33 @@ fn a2a_captures_tell_their_revision() {
         (
             "a2a-spec-docs-v0.3.0.jsonl",
             "note: protocol a2a@0.3.0, from the A2A methods in the capture (agent/getAuthenticatedExtendedCard, message/send, message/stream)\n",
-            "traffic a2a@0.3.0: 19 messages, 5 passed, 14 failed",
+            "traffic a2a@0.3.0: 19 messages, 4 passed, 1 unpaired, 14 failed",
         ),
         (
             "a2a-spec-docs-v0.2.5.jsonl",
             "note: protocol a2a@0.3.0, from the A2A methods in the capture (message/send)\n",
-            "traffic a2a@0.3.0: 17 messages, 4 passed, 13 failed",
+            "traffic a2a@0.3.0: 17 messages, 3 passed, 1 unpaired, 13 failed",
         ),
         (
             "a2a-card-v0.3.0-then-messages.jsonl",
             "note: protocol a2a@0.2.6, from the agent card at a2a-card-v0.3.0-then-messages.jsonl:1 (protocolVersion 0.2.9)\n",
-            "traffic a2a@0.2.6: 7 messages, 0 passed, 7 failed",
+            "traffic a2a@0.2.6: 7 messages, 1 passed, 6 failed",
         ),
         (
             // A v1.0 card has no `protocolVersion` of its own: its JSON-RPC
             // interface's (`supportedInterfaces[]`) tells the revision.
             "a2a-card-v1.0.0-then-messages.jsonl",
             "note: protocol a2a@1.0.1, from the agent card at a2a-card-v1.0.0-then-messages.jsonl:1 (protocolVersion 1.0)\n",
-            "traffic a2a@1.0.1: 8 messages, 7 passed, 1 failed",
+            "traffic a2a@1.0.1: 8 messages, 7 passed, 1 unpaired, 0 failed",
         ),
     ];
     for (file, note, summary) in cases {
         let capture = data(&format!("traffic/{file}"));
         let out = run_in(bin!(), &root, &["traffic", capture.to_str().expect("utf-8 path"), "--quiet"]);
         assert_eq!(out.stderr, note, "{file}");
-        assert_eq!(out.code, 1, "{file}: {}", out.stdout);
+        // The card line is judged by `a2a.agent_card`: the v1.0 capture fails nothing.
+        let code = if summary.ends_with(" 0 failed") { 0 } else { 1 };
+        assert_eq!(out.code, code, "{file}: {}", out.stdout);
         assert!(out.stdout.lines().last().is_some_and(|l| l.starts_with(summary)), "{file}: {}", out.stdout);
     }
     // An MCP capture is still told by its initialize request.
@@ -980,7 +985,7 @@ fn a2a_v1_capture_routes_to_the_proto_catalog() {
          [PASS] a2a.CancelTask.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:3\n\
          [PASS] a2a.SubscribeToTask.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:4\n\
          [PASS] a2a.GetExtendedAgentCard.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:5\n\
-         [PASS] a2a.error.response@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:6\n  \
+         [UNPAIRED] a2a.error.response@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:6\n  \
          WARNING route.id id: no request with id 1 is waiting for a response in this file\n\
          [PASS] a2a.error.response@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:7\n\
          [FAIL] a2a.SendMessage.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:8\n  \
@@ -992,7 +997,7 @@ fn a2a_v1_capture_routes_to_the_proto_catalog() {
          [PASS] a2a.SendMessage.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:12\n\
          [FAIL] a2a.SendMessage.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:13\n  \
          ERROR field.oneOf params.message.parts[0]: matches member 1 and member 3, but 'oneOf' allows exactly one\n\
-         traffic a2a@1.0.1: 13 messages, 10 passed, 3 failed; field.enum 2, field.oneOf 1, route.id 1\n"
+         traffic a2a@1.0.1: 13 messages, 9 passed, 1 unpaired, 3 failed; field.enum 2, field.oneOf 1, route.id 1\n"
     );
     // Named explicitly, the same revision judges the same way.
     let named = run_in(bin!(), &root, &["traffic", capture.to_str().expect("utf-8 path"), "--protocol", "a2a@1.0.1"]);

@@ -25,19 +25,25 @@ Validate raw JSON-RPC 2.0 traffic (MCP, A2A) against a protocol's catalog of con
 
 Each FILE is read line by line (each line within the line cap, PROTOCOLARC_MAX_LINE_BYTES): \
 a line is one message, or a batch when it holds a JSON array (each element is checked and \
-labelled FILE:LINE[i], from 0); blank lines are skipped. A directory stands for its .json and \
+labelled FILE:LINE[i], from 0), or a recorded line {\"from\": \"client\"|\"server\", \"message\": \
+MESSAGE-OR-BATCH} (optional \"session\", a string, and \"time\"), or an agent card (judged by \
+<protocol>.agent_card); blank lines are skipped. A directory stands for its .json and \
 .jsonl files, in path order.
 
 Routing, in the catalog of the protocol revision (DIR/<protocol>/<revision>/*.json):
   a request or notification (it has \"method\")
       judged whole by <protocol>.<method>.request; a request (it has \"id\") waits for its response
   a success response (\"result\" and \"id\")
-      paired with the latest earlier request of that id still unanswered in the same file;
+      paired with the latest earlier request of that id still unanswered in the same file
+      (and session), sent by the other side when the line says who sent it;
       its result judged by <protocol>.<method>.response (findings under result.)
   an error response (\"error\" and \"id\")
       judged whole by <protocol>.error.response
-A response answering no pending request gets a route.id warning, and passes when any response \
-contract of the protocol accepts its result (route.response otherwise). A method without a \
+A raw response whose id is pending for requests of two methods (both sides of a session send \
+requests, and their ids may collide) is judged against both and paired with the one whose \
+response contract accepts it, with a route.ambiguous warning. A response answering no pending \
+request is UNPAIRED (route.id; never PASS, counted apart in the summary), and fails when no \
+response contract of the protocol accepts its result (route.response). A method without a \
 contract is route.method; what is not a JSON-RPC 2.0 message (not JSON, \"jsonrpc\" other than \
 \"2.0\", neither method nor result/error, an id that is not a string or a number) is \
 jsonrpc.shape. `cargo protocolarc rules RULE` explains each.
@@ -59,7 +65,7 @@ a tools/call request's params.arguments is also judged by the contract whose nam
 '.' + params.name, and its response's result.structuredContent by that tool's .output contract \
 (a tool without a contract: route.tool warning).
 
-Output is validate's: one line per message, [PASS] or [FAIL], the contracts that judged it and \
+Output is validate's: one line per message, [PASS], [UNPAIRED] or [FAIL], the contracts that judged it and \
 its label (FILE:LINE), its findings indented; then a summary counting messages, failures and \
 findings per rule. --quiet prints only failing messages and the summary; --format json writes \
 one JSON object (format_version, protocol, results, summary).";

@@ -7,16 +7,25 @@
 //!
 //! - a line holding a JSON array is a batch: each element is one message,
 //!   labelled `LABEL[i]` (0-based);
+//! - a recorded line `{"from": "client"|"server", "message": ...}` (optional
+//!   `"session"`, `"time"`) holds a message or a batch sent by that side; a
+//!   line with `skills` and no JSON-RPC member is an agent card, judged by
+//!   `P.agent_card`;
 //! - a request or notification (it has `method`) is judged whole by
 //!   `P.<method>.request`; a request (it has `id`) is remembered as pending;
 //! - a success response (`result`) is paired with the latest earlier request
 //!   of its `id` still unanswered (in the lines given since
-//!   [`Traffic::start_file`]) and its `result` value judged by that method's
-//!   `P.<method>.response` (findings under `result.`); an error response is
-//!   judged whole by `P.error.response`;
-//! - a response answering no pending request gets a `route.id` warning; a
-//!   success response then passes when any `P.*.response` contract accepts its
-//!   result (the first such, by name, is named), else `route.response`;
+//!   [`Traffic::start_file`], in its session, sent by the other side when
+//!   the line says who sent it) and its `result` value judged by that
+//!   method's `P.<method>.response` (findings under `result.`); an error
+//!   response is judged whole by `P.error.response`;
+//! - a raw response whose id is pending for two requests of different
+//!   methods (the two sides' ids collide) is paired with the latest unless
+//!   only the earlier one's response contract accepts it, with a
+//!   `route.ambiguous` warning;
+//! - a response answering no pending request gets a `route.id` warning and
+//!   is [`Status::Unpaired`], never a pass; a success response is also
+//!   `route.response` when no `P.*.response` contract accepts its result;
 //! - with tool contracts (`import tools-list`: `S.TOOL`, `S.TOOL.output`), a
 //!   `tools/call` request's `params.arguments` is also judged by the contract
 //!   named `*.` + `params.name`, and its response's `result.structuredContent`
@@ -75,7 +84,41 @@ pub struct Judged<'a> {
     pub report: Report,
 }
 
+/// A message's verdict as shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// No error, and paired when a response.
+    Pass,
+    /// A response without error that answers no pending request: nobody
+    /// checked it against its method's contract, so it never reads as passed.
+    Unpaired,
+    /// An error finding.
+    Fail,
+}
+
+impl Status {
+    /// `pass`, `unpaired`, `fail`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Unpaired => "unpaired",
+            Status::Fail => "fail",
+        }
+    }
+}
+
 impl<'a> Judged<'a> {
+    /// Pass, unpaired (a `route.id` finding, no error) or fail.
+    pub fn status(&self) -> Status {
+        if !self.report.is_valid() {
+            Status::Fail
+        } else if self.report.findings().iter().any(|f| f.rule() == rules::ROUTE_ID.id) {
+            Status::Unpaired
+        } else {
+            Status::Pass
+        }
+    }
+
     /// A verdict's place, held until it is judged.
     fn placeholder(source: Source<'a>) -> Self {
         Judged { source, contracts: Judges::default(), report: Report::default() }
@@ -227,6 +270,8 @@ struct Router<'c> {
     methods: HashMap<&'c [u8], Method<'c>, Hasher>,
     /// `P.error.response`.
     error: Option<&'c ContractSpec>,
+    /// `P.agent_card`: judges a line that is an agent card.
+    card: Option<&'c ContractSpec>,
     responses: Vec<&'c ContractSpec>,
     tools: Option<&'c Catalog>,
 }
@@ -291,6 +336,19 @@ enum Parsed<'a, 'c> {
     },
 }
 
+impl<'a, 'c> Parsed<'a, 'c> {
+    /// This message as sent by `side` in `session`: its id keyed so.
+    fn sent(self, side: Side, session: Option<&str>) -> Self {
+        match self {
+            Parsed::Request(j, Some((id, held))) => Parsed::Request(j, Some((id.sent(side, session), held))),
+            Parsed::Response { j, findings, id: Some((id, excerpt)), result, paired } => {
+                Parsed::Response { j, findings, id: Some((id.sent(side, session), excerpt)), result, paired }
+            }
+            other => other,
+        }
+    }
+}
+
 impl<'c> Traffic<'c> {
     /// Routes messages of `protocol` (`mcp`) to `catalog`'s contracts (the
     /// highest revision of each name); `label` names the protocol revision in
@@ -326,12 +384,14 @@ impl<'c> Traffic<'c> {
             }
         }
         let error = contracts.get(error.as_str()).copied();
+        let card = contracts.get(format!("{protocol}.agent_card").as_str()).copied();
         Traffic {
             router: Router {
                 protocol: protocol.to_string(),
                 label: label.to_string(),
                 methods,
                 error,
+                card,
                 responses,
                 tools,
             },
@@ -462,7 +522,7 @@ where
             j
         }
         mut p @ Parsed::Response { .. } => {
-            pair(pending, &mut p);
+            pair(router, pending, &mut p);
             router.finish(p)
         }
     }
@@ -471,7 +531,7 @@ where
 /// Pairs a response with the latest still-unanswered request of its id, or
 /// remembers a request as pending: in input order. Whether a result waits
 /// to be judged by the request's method.
-fn pair<'c>(pending: &mut Waiting<'c>, p: &mut Parsed<'_, 'c>) -> bool {
+fn pair<'c>(router: &Router<'c>, pending: &mut Waiting<'c>, p: &mut Parsed<'_, 'c>) -> bool {
     match p {
         Parsed::Request(_, waits) => {
             if let Some((id, held)) = waits.take() {
@@ -480,7 +540,14 @@ fn pair<'c>(pending: &mut Waiting<'c>, p: &mut Parsed<'_, 'c>) -> bool {
             false
         }
         Parsed::Response { findings, id, result, paired, .. } => {
-            *paired = id.as_ref().and_then(|(id, _)| pending.answer(&id.key()));
+            if let Some((id, excerpt)) = &id {
+                *paired = match Side::of(id.tag).0 {
+                    Side::Unknown => router.either(pending, id, excerpt, *result, findings),
+                    side => pending
+                        .answer(&id.key_from(side.other()))
+                        .or_else(|| pending.answer(&id.key_from(Side::Unknown))),
+                };
+            }
             if let (Some((_, excerpt)), None) = (&id, &paired) {
                 let msg = format!("no request with id {excerpt} is waiting for a response in this file");
                 findings.insert(0, Finding::new(rules::ROUTE_ID, "id", msg));
@@ -504,7 +571,14 @@ impl<'c> Router<'c> {
             return;
         }
         if text[0] != b'[' {
-            f(self.message(label, text));
+            if let Some(p) = self.quick(label, text) {
+                return f(p);
+            }
+            match parse_object(text) {
+                Ok(members) if recorded(&members) => self.recorded(label, &members, f),
+                Ok(members) => f(self.judged(label, text, members)),
+                Err(why) => f(Parsed::Done(shape(label, MESSAGE_FIELD, why))),
+            }
             return;
         }
         match serde_json::from_slice::<Vec<&RawValue>>(text) {
@@ -601,11 +675,66 @@ impl<'c> Router<'c> {
     where
         'c: 'a,
     {
-        let done = |j: Judged<'a>| Parsed::Done(j);
-        let members = match parse_object(bytes) {
-            Ok(m) => m,
-            Err(why) => return done(shape(source, MESSAGE_FIELD, why)),
+        match parse_object(bytes) {
+            Ok(members) => self.judged(source, bytes, members),
+            Err(why) => Parsed::Done(shape(source, MESSAGE_FIELD, why)),
+        }
+    }
+
+    /// A recorded line's message (or batch), each sent by the side it names.
+    fn recorded<'a>(&self, label: Source<'a>, members: &Members<'a>, mut f: impl FnMut(Parsed<'a, 'c>))
+    where
+        'c: 'a,
+    {
+        let done = |field: &str, msg: String| Parsed::Done(shape(label, field, msg));
+        if let Some(key) = members.repeated(&["from", "message", "session", "time"]) {
+            return f(done(&key, format!("key '{key}' appears more than once: readers disagree on which wins")));
+        }
+        let side = match members.get("from").map(|v| (v, text(v))) {
+            Some((_, Some(t))) if t == "client" => Side::Client,
+            Some((_, Some(t))) if t == "server" => Side::Server,
+            Some((v, _)) => return f(done("from", format!("expected \"client\" or \"server\", found {}", excerpt(v)))),
+            None => {
+                return f(done(
+                    "from",
+                    "required member is missing (a recorded line says who sent its message: \"client\" or \"server\")"
+                        .into(),
+                ))
+            }
         };
+        let session = match members.get("session") {
+            None => None,
+            Some(v) => match text(v) {
+                Some(t) => Some(t),
+                None => return f(done("session", format!("expected a string, found {}", excerpt(v)))),
+            },
+        };
+        if let Some(v) = members.get("time").filter(|v| kind(v) != Kind::String) {
+            return f(done("time", format!("expected an RFC 3339 time string, found {}", excerpt(v))));
+        }
+        let Some(message) = members.get("message") else { return };
+        let bytes = message.get().as_bytes();
+        let sent = |p: Parsed<'a, 'c>| p.sent(side, session.as_deref());
+        if kind(message) != Kind::Array {
+            return f(sent(self.message(label, bytes)));
+        }
+        match serde_json::from_str::<Vec<&RawValue>>(message.get()) {
+            Err(e) => f(done("message", format!("not JSON: {e}"))),
+            Ok(items) if items.is_empty() => f(done("message", "an empty batch holds no message".to_string())),
+            Ok(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    f(sent(self.message(label.at(i), item.get().as_bytes())));
+                }
+            }
+        }
+    }
+
+    /// [`Router::exactly`] on a message's members, read.
+    fn judged<'a>(&self, source: Source<'a>, bytes: &'a [u8], members: Members<'a>) -> Parsed<'a, 'c>
+    where
+        'c: 'a,
+    {
+        let done = |j: Judged<'a>| Parsed::Done(j);
         let mut j = Judged { source, contracts: Judges::default(), report: Report::default() };
         let mut findings = Vec::new();
         if let Some(key) = members.repeated(&["jsonrpc", "method", "id", "result", "error"]) {
@@ -616,6 +745,13 @@ impl<'c> Router<'c> {
             ));
         }
         match members.get("jsonrpc") {
+            None if self.card.is_some() && is_card(&members) => {
+                if let Some(card) = self.card {
+                    judge(&mut j, &mut findings, card, bytes, "");
+                }
+                j.report = Report::new(findings);
+                return done(j);
+            }
             None => {
                 return done(shape(
                     j.source,
@@ -710,6 +846,45 @@ impl<'c> Router<'c> {
         }
     }
 
+    /// The request a raw response answers: the latest pending one of its
+    /// id, unless the one before it is of another method (the other side's
+    /// request, whose id collides) and only that one's response contract
+    /// accepts the result; a `route.ambiguous` warning names both.
+    fn either(
+        &self,
+        pending: &mut Waiting<'c>,
+        id: &IdRef<'_>,
+        excerpt: &str,
+        result: Option<&RawValue>,
+        findings: &mut Vec<Finding>,
+    ) -> Option<Pending<'c>> {
+        let key = id.key();
+        let (latest, before) = match pending.latest_two(&key) {
+            [Some(a), Some(b)] if a != b => (a.into_owned(), b.into_owned()),
+            _ => return pending.answer(&key),
+        };
+        let accepts = |method: &str| {
+            let contract = self.methods.get(method.as_bytes()).and_then(|m| m.response);
+            matches!((result, contract), (Some(r), Some(c)) if c.validate_json(r.get().as_bytes()).is_valid())
+        };
+        let second = !accepts(&latest) && accepts(&before);
+        let chosen = if second { &before } else { &latest };
+        let (latest, before, chosen) =
+            (crate::render::one_line(&latest), crate::render::one_line(&before), crate::render::one_line(chosen));
+        findings.push(Finding::new(
+            rules::ROUTE_AMBIGUOUS,
+            "id",
+            format!(
+                "id {excerpt} is pending for two requests, {latest} and {before} (a raw line does not say who sent which): paired with {chosen}"
+            ),
+        ));
+        if second {
+            pending.answer_second(&key)
+        } else {
+            pending.answer(&key)
+        }
+    }
+
     /// A paired message's verdict: a success response judged by its
     /// request's method (or by any response contract, unpaired).
     fn finish<'a>(&self, parsed: Parsed<'a, 'c>) -> Judged<'a>
@@ -721,7 +896,7 @@ impl<'c> Router<'c> {
             Parsed::Response { mut j, mut findings, result, paired, .. } => {
                 match (result, paired) {
                     (Some(result), Some(p)) => self.result(&mut j, &mut findings, result, &p),
-                    (Some(result), None) => self.orphan(&mut j, &mut findings, result),
+                    (Some(result), None) => self.orphan(&mut findings, result),
                     (None, _) => {}
                 }
                 j.report = Report::new(findings);
@@ -826,15 +1001,13 @@ impl<'c> Router<'c> {
         }
     }
 
-    /// A success response answering no pending request: any response
-    /// contract of the protocol may accept it.
-    fn orphan<'a>(&self, j: &mut Judged<'a>, findings: &mut Vec<Finding>, result: &RawValue)
-    where
-        'c: 'a,
-    {
+    /// A success response answering no pending request: unpaired, and an
+    /// error when no response contract of the protocol accepts it. The one
+    /// that does is not named: it says nothing of what the result answers.
+    fn orphan(&self, findings: &mut Vec<Finding>, result: &RawValue) {
         let body = result.get().as_bytes();
         match self.responses.iter().find(|c| c.validate_json(body).is_valid()) {
-            Some(c) => j.contracts.push(c),
+            Some(_) => {}
             None => findings.push(Finding::new(
                 rules::ROUTE_RESPONSE,
                 "result",
@@ -933,14 +1106,31 @@ pub fn initialize_version(bytes: &[u8]) -> Option<String> {
     })
 }
 
+/// Whether an object is a recorded line: no `jsonrpc`, a `message`.
+fn recorded(members: &Members<'_>) -> bool {
+    members.get("jsonrpc").is_none() && members.get("message").is_some()
+}
+
+/// Whether an object is an agent card: no JSON-RPC member, `skills` (as
+/// [`hints`] reads a card).
+fn is_card(members: &Members<'_>) -> bool {
+    ["method", "id", "result", "error"].iter().all(|k| members.get(k).is_none()) && members.get("skills").is_some()
+}
+
 fn shape<'a>(source: Source<'a>, field: &str, message: String) -> Judged<'a> {
     let report = Report::new(vec![Finding::new(rules::JSONRPC_SHAPE, field, message)]);
     Judged { source, contracts: Judges::default(), report }
 }
 
 /// The record of every rule this module emits besides the validators'.
-pub const TRAFFIC_RULES: &[&Rule] =
-    &[rules::JSONRPC_SHAPE, rules::ROUTE_METHOD, rules::ROUTE_ID, rules::ROUTE_RESPONSE, rules::ROUTE_TOOL];
+pub const TRAFFIC_RULES: &[&Rule] = &[
+    rules::JSONRPC_SHAPE,
+    rules::ROUTE_METHOD,
+    rules::ROUTE_ID,
+    rules::ROUTE_AMBIGUOUS,
+    rules::ROUTE_RESPONSE,
+    rules::ROUTE_TOOL,
+];
 
 fn trim(mut b: &[u8]) -> &[u8] {
     while let [first, rest @ ..] = b {
@@ -1094,6 +1284,68 @@ impl<'a> IdRef<'a> {
     /// The key the pending requests hold.
     fn key(&self) -> IdKey {
         IdKey::new(self.tag, &self.body)
+    }
+}
+
+/// Who sent a message: a raw line does not say; a recorded line does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// A raw line.
+    Unknown,
+    /// `"from": "client"`.
+    Client,
+    /// `"from": "server"`.
+    Server,
+}
+
+impl Side {
+    /// The side that answers this side's requests.
+    fn other(self) -> Side {
+        match self {
+            Side::Client => Side::Server,
+            Side::Server => Side::Client,
+            Side::Unknown => Side::Unknown,
+        }
+    }
+
+    /// A key's tag for an id of kind `kind` (`s`, `n`) sent by this side:
+    /// the kind as is for a raw line, upper case for the client, its high
+    /// bit set for the server, so that the sides never share a key.
+    fn tag(self, kind: u8) -> u8 {
+        match self {
+            Side::Unknown => kind,
+            Side::Client => kind.to_ascii_uppercase(),
+            Side::Server => kind | 0x80,
+        }
+    }
+
+    /// The side and kind a key's tag holds.
+    fn of(tag: u8) -> (Side, u8) {
+        if tag & 0x80 != 0 {
+            (Side::Server, tag & 0x7f)
+        } else if tag.is_ascii_uppercase() {
+            (Side::Client, tag.to_ascii_lowercase())
+        } else {
+            (Side::Unknown, tag)
+        }
+    }
+}
+
+impl IdRef<'_> {
+    /// This id as sent by `side` in `session`: a session's name goes before
+    /// the id's body, ended by a byte no UTF-8 text holds, so that sessions
+    /// never share a key.
+    fn sent(self, side: Side, session: Option<&str>) -> Self {
+        let tag = side.tag(Side::of(self.tag).1);
+        match session {
+            None => IdRef { tag, body: self.body },
+            Some(s) => IdRef { tag, body: Cow::Owned([s.as_bytes(), &[0xff], &self.body].concat()) },
+        }
+    }
+
+    /// The key of the same id sent by `side`.
+    fn key_from(&self, side: Side) -> IdKey {
+        IdKey::new(side.tag(Side::of(self.tag).1), &self.body)
     }
 }
 

@@ -87,13 +87,13 @@ impl<'a, 'c> Part<'a, 'c> {
 
     /// Pairs this part's messages, in order, keeping the responses open;
     /// the number of success responses that wait to be judged.
-    fn pair(&mut self, pending: &mut Waiting<'c>) -> usize {
+    fn pair(&mut self, router: &Router<'c>, pending: &mut Waiting<'c>) -> usize {
         let mut results = 0;
         for open in std::mem::take(&mut self.open) {
             match open {
                 Open::Request(id, held) => pending.push(&id, held),
                 Open::Response(i, mut p) => {
-                    results += usize::from(pair(pending, &mut p));
+                    results += usize::from(pair(router, pending, &mut p));
                     self.open.push(Open::Response(i, p));
                 }
             }
@@ -233,7 +233,7 @@ pub(super) fn in_order<'a, 'c: 'a, E>(
             if paired < n {
                 match std::mem::replace(&mut state[paired], Run::Closing) {
                     Run::Parsed(mut part) => {
-                        if part.pair(pending) == 0 {
+                        if part.pair(router, pending) == 0 {
                             // No result to judge: its error responses finish here.
                             part.close(router);
                             state[paired] = Run::Closed(part);

@@ -1,0 +1,232 @@
+//! `traffic` on captures that say who sent each message (SPEC §12): recorded
+//! lines, ids that collide across the two sides of a session, responses
+//! that answer nothing, agent card lines. The bundled catalogs judge them.
+
+use protocolarc_tests::{bin, root, run_in, scratch, write_files, Output};
+
+/// The MCP 2025-11-25 session of the real SDKs, cut to its collision, in the
+/// order the wire saw it: line 1 from the client, 2 from the server, 3 from
+/// the client answering 2, 4 from the server answering 1 (the SDK server
+/// numbers its own requests, so its `sampling/createMessage` takes id 4 too).
+const COLLIDING: [&str; 4] = [
+    r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"ask","arguments":{}}}"#,
+    r#"{"jsonrpc":"2.0","id":4,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":10}}"#,
+    r#"{"jsonrpc":"2.0","id":4,"result":{"role":"assistant","content":{"type":"text","text":"ok"},"model":"m"}}"#,
+    r#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"done"}]}}"#,
+];
+const SIDES: [&str; 4] = ["client", "server", "client", "server"];
+
+/// `lines` written as `cap.jsonl` in a fresh directory, judged by the
+/// bundled catalog of `protocol`.
+fn traffic(name: &str, lines: &[String], protocol: &str, more: &[&str]) -> Output {
+    let dir = scratch(name);
+    write_files(&dir, &[("cap.jsonl", (lines.join("\n") + "\n").as_bytes())]);
+    let catalog = root().join("protocols");
+    let mut args = vec!["traffic", "cap.jsonl", "--protocol", protocol, "--catalog", catalog.to_str().expect("utf-8")];
+    args.extend_from_slice(more);
+    run_in(bin!(), &dir, &args)
+}
+
+fn expect(out: &Output, code: i32, stdout: &str) {
+    assert_eq!(out.stdout, stdout, "stderr: {}", out.stderr);
+    assert_eq!(out.code, code, "stderr: {}", out.stderr);
+}
+
+fn recorded(from: &str, message: &str) -> String {
+    format!(r#"{{"from":"{from}","message":{message}}}"#)
+}
+
+#[test]
+fn recorded_lines_pair_each_response_with_the_other_sides_request() {
+    let lines: Vec<String> = SIDES.iter().zip(COLLIDING).map(|(from, m)| recorded(from, m)).collect();
+    assert!(lines[1].starts_with(r#"{"from":"server","message":{"jsonrpc":"2.0","id":4,"method":"sampling/"#));
+    let out = traffic("sides-recorded", &lines, "mcp@2025-11-25", &[]);
+    expect(
+        &out,
+        0,
+        "[PASS] mcp.tools/call.request@2025.11.25 <- cap.jsonl:1
+[PASS] mcp.sampling/createMessage.request@2025.11.25 <- cap.jsonl:2
+[PASS] mcp.sampling/createMessage.response@2025.11.25 <- cap.jsonl:3
+[PASS] mcp.tools/call.response@2025.11.25 <- cap.jsonl:4
+traffic mcp@2025-11-25: 4 messages, 4 passed, 0 failed
+",
+    );
+    // The answers in the other order (the server's first): still exact.
+    let swapped = [lines[0].clone(), lines[1].clone(), lines[3].clone(), lines[2].clone()];
+    let out = traffic("sides-recorded-swapped", &swapped, "mcp@2025-11-25", &[]);
+    expect(
+        &out,
+        0,
+        "[PASS] mcp.tools/call.request@2025.11.25 <- cap.jsonl:1
+[PASS] mcp.sampling/createMessage.request@2025.11.25 <- cap.jsonl:2
+[PASS] mcp.tools/call.response@2025.11.25 <- cap.jsonl:3
+[PASS] mcp.sampling/createMessage.response@2025.11.25 <- cap.jsonl:4
+traffic mcp@2025-11-25: 4 messages, 4 passed, 0 failed
+",
+    );
+    // With directions the pairing is exact: the client's answer sent as the
+    // server's is judged as the tools/call result, and fails.
+    let wrong = [lines[0].clone(), lines[1].clone(), recorded("server", COLLIDING[2])];
+    let out = traffic("sides-recorded-wrong", &wrong, "mcp@2025-11-25", &["--quiet"]);
+    expect(
+        &out,
+        1,
+        "[FAIL] mcp.tools/call.response@2025.11.25 <- cap.jsonl:3
+  ERROR field.type result.content: expected array, found object
+traffic mcp@2025-11-25: 3 messages, 2 passed, 1 failed; field.type 1
+",
+    );
+}
+
+#[test]
+fn a_raw_response_whose_id_is_pending_on_both_sides_is_judged_against_both() {
+    let lines: Vec<String> = COLLIDING.iter().map(|l| l.to_string()).collect();
+    let out = traffic("sides-raw", &lines, "mcp@2025-11-25", &[]);
+    expect(
+        &out,
+        0,
+        "[PASS] mcp.tools/call.request@2025.11.25 <- cap.jsonl:1
+[PASS] mcp.sampling/createMessage.request@2025.11.25 <- cap.jsonl:2
+[PASS] mcp.sampling/createMessage.response@2025.11.25 <- cap.jsonl:3
+  WARNING route.ambiguous id: id 4 is pending for two requests, sampling/createMessage and tools/call (a raw line does not say who sent which): paired with sampling/createMessage
+[PASS] mcp.tools/call.response@2025.11.25 <- cap.jsonl:4
+traffic mcp@2025-11-25: 4 messages, 4 passed, 0 failed; route.ambiguous 1
+",
+    );
+    // The server answers first: the latest request (sampling) does not
+    // accept a CallToolResult, the one before it does; no false failure.
+    let swapped = [&lines[0], &lines[1], &lines[3], &lines[2]].map(String::clone);
+    let out = traffic("sides-raw-swapped", &swapped, "mcp@2025-11-25", &[]);
+    expect(
+        &out,
+        0,
+        "[PASS] mcp.tools/call.request@2025.11.25 <- cap.jsonl:1
+[PASS] mcp.sampling/createMessage.request@2025.11.25 <- cap.jsonl:2
+[PASS] mcp.tools/call.response@2025.11.25 <- cap.jsonl:3
+  WARNING route.ambiguous id: id 4 is pending for two requests, sampling/createMessage and tools/call (a raw line does not say who sent which): paired with tools/call
+[PASS] mcp.sampling/createMessage.response@2025.11.25 <- cap.jsonl:4
+traffic mcp@2025-11-25: 4 messages, 4 passed, 0 failed; route.ambiguous 1
+",
+    );
+    // A result neither accepts fails against the latest request's contract.
+    let bad = [lines[0].clone(), lines[1].clone(), r#"{"jsonrpc":"2.0","id":4,"result":{"model":7}}"#.to_string()];
+    let out = traffic("sides-raw-bad", &bad, "mcp@2025-11-25", &["--quiet"]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.starts_with("[FAIL] mcp.sampling/createMessage.response@2025.11.25 <- cap.jsonl:3\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("  WARNING route.ambiguous id: id 4 is pending for two requests, sampling/createMessage and tools/call (a raw line does not say who sent which): paired with sampling/createMessage\n"), "{}", out.stdout);
+}
+
+#[test]
+fn sessions_keep_their_ids_apart() {
+    let line =
+        |session: &str, from: &str, m: &str| format!(r#"{{"from":"{from}","session":"{session}","message":{m}}}"#);
+    let lines = [
+        line("a", "client", COLLIDING[0]),
+        line("b", "client", r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#),
+        // Session a's answer: a CallToolResult, not b's ping result.
+        line("a", "server", COLLIDING[3]),
+        line("b", "server", r#"{"jsonrpc":"2.0","id":4,"result":{}}"#),
+    ];
+    let out = traffic("sides-sessions", &lines, "mcp@2025-11-25", &[]);
+    expect(
+        &out,
+        0,
+        "[PASS] mcp.tools/call.request@2025.11.25 <- cap.jsonl:1
+[PASS] mcp.ping.request@2025.11.25 <- cap.jsonl:2
+[PASS] mcp.tools/call.response@2025.11.25 <- cap.jsonl:3
+[PASS] mcp.ping.response@2025.11.25 <- cap.jsonl:4
+traffic mcp@2025-11-25: 4 messages, 4 passed, 0 failed
+",
+    );
+}
+
+#[test]
+fn a_recorded_line_names_its_side_and_holds_a_message_or_a_batch() {
+    let lines = [
+        r#"{"from":"browser","message":{"jsonrpc":"2.0","method":"ping","id":1}}"#.to_string(),
+        r#"{"message":{"jsonrpc":"2.0","method":"ping","id":1}}"#.to_string(),
+        r#"{"from":"client","session":7,"message":{"jsonrpc":"2.0","method":"ping","id":1}}"#.to_string(),
+        r#"{"from":"client","time":1733,"message":{"jsonrpc":"2.0","method":"ping","id":1}}"#.to_string(),
+        r#"{"from":"client","time":"2026-12-04T21:00:00Z","message":[{"jsonrpc":"2.0","method":"ping","id":1},{"jsonrpc":"2.0","method":"nope"}]}"#.to_string(),
+        r#"{"from":"server","message":{"jsonrpc":"2.0","id":1,"result":{}}}"#.to_string(),
+    ];
+    let out = traffic("sides-shape", &lines, "mcp@2025-03-26", &[]);
+    expect(
+        &out,
+        1,
+        r#"[FAIL] (unrouted) <- cap.jsonl:1
+  ERROR jsonrpc.shape from: expected "client" or "server", found "browser"
+[FAIL] (unrouted) <- cap.jsonl:2
+  ERROR jsonrpc.shape from: required member is missing (a recorded line says who sent its message: "client" or "server")
+[FAIL] (unrouted) <- cap.jsonl:3
+  ERROR jsonrpc.shape session: expected a string, found 7
+[FAIL] (unrouted) <- cap.jsonl:4
+  ERROR jsonrpc.shape time: expected an RFC 3339 time string, found 1733
+[PASS] mcp.ping.request@2025.3.26 <- cap.jsonl:5[0]
+[FAIL] (unrouted) <- cap.jsonl:5[1]
+  ERROR route.method method: no contract mcp.nope.request in the catalog of mcp@2025-03-26: the method is unknown to this protocol revision
+[PASS] mcp.ping.response@2025.3.26 <- cap.jsonl:6
+traffic mcp@2025-03-26: 7 messages, 2 passed, 5 failed; jsonrpc.shape 4, route.method 1
+"#,
+    );
+}
+
+/// A response nobody checked never reads as passed: its own status, counted.
+#[test]
+fn an_unpaired_response_is_never_pass() {
+    let lines = [
+        r#"{"jsonrpc":"2.0","id":9,"result":{"content":[]}}"#.to_string(),
+        r#"{"jsonrpc":"2.0","id":8,"error":{"code":-32601,"message":"Method not found"}}"#.to_string(),
+        r#"{"jsonrpc":"2.0","id":7,"result":42}"#.to_string(),
+    ];
+    let out = traffic("unpaired", &lines, "mcp@2025-11-25", &[]);
+    expect(
+        &out,
+        1,
+        "[UNPAIRED] (unrouted) <- cap.jsonl:1
+  WARNING route.id id: no request with id 9 is waiting for a response in this file
+[UNPAIRED] mcp.error.response@2025.11.25 <- cap.jsonl:2
+  WARNING route.id id: no request with id 8 is waiting for a response in this file
+[FAIL] (unrouted) <- cap.jsonl:3
+  ERROR route.response result: none of the 20 response contracts of mcp@2025-11-25 accepts this result
+  WARNING route.id id: no request with id 7 is waiting for a response in this file
+traffic mcp@2025-11-25: 3 messages, 0 passed, 2 unpaired, 1 failed; route.id 3, route.response 1
+",
+    );
+    let out = traffic("unpaired-json", &lines[..1], "mcp@2025-11-25", &["--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["results"][0]["status"], "unpaired");
+    assert_eq!(doc["summary"]["unpaired"], 1);
+    assert_eq!(doc["summary"]["passed"], 0);
+}
+
+/// An A2A capture that holds its agent card: the card line is judged by
+/// `a2a.agent_card` (it was `jsonrpc.shape`, and every such capture exited 1).
+#[test]
+fn an_agent_card_line_is_judged_by_the_card_contract() {
+    let card = r#"{"name":"Echo","description":"echoes","url":"http://127.0.0.1:9999/","version":"1.0.0","protocolVersion":"0.3.0","capabilities":{"streaming":true},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"echo","name":"echo","description":"echo","tags":["echo"]}]}"#;
+    let lines = [card.to_string(), card.replace(r#""skills":["#, r#""skills":7,"x":["#)];
+    let out = traffic("card", &lines, "a2a@0.3.0", &[]);
+    expect(
+        &out,
+        1,
+        "[PASS] a2a.agent_card@0.3.0 <- cap.jsonl:1
+[FAIL] a2a.agent_card@0.3.0 <- cap.jsonl:2
+  ERROR field.type skills: expected array, found integer
+traffic a2a@0.3.0: 2 messages, 1 passed, 1 failed; field.type 1
+",
+    );
+    // MCP has no card: a card line there is not a message.
+    let out = traffic("card-mcp", &lines[..1], "mcp@2025-11-25", &[]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout.starts_with("[FAIL] (unrouted) <- cap.jsonl:1\n  ERROR jsonrpc.shape jsonrpc:"),
+        "{}",
+        out.stdout
+    );
+}
