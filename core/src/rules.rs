@@ -186,6 +186,10 @@ rules! {
         explanation: "`traffic` judges raw JSON-RPC 2.0 messages. A message is an object with `\"jsonrpc\": \"2.0\"` and either a string `method` (a request, or a notification without `id`) or an `id` with exactly one of `result` and `error` (a response); an `id` is a string or a number (`null` only in an error response). A line that is not JSON, an empty batch, or a message breaking any of these cannot be routed to a contract.",
         example: "traffic line {\"jsonrpc\": \"1.0\", \"id\": 1, \"method\": \"ping\"}",
         fix: "Send JSON-RPC 2.0 messages, one per line (a batch is one JSON array on one line).";
+    JSONRPC_BATCH = "jsonrpc.batch", Error, "a batch in a protocol revision that has no batches",
+        explanation: "JSON-RPC 2.0 allows a batch (an array of messages), but a protocol may not: of the MCP revisions only 2025-03-26's `JSONRPCMessage` has batches (2025-06-18 removed them), and A2A's `JSONRPCMessage` is one message. A batch line in any other revision is refused whole; its elements are not judged.",
+        example: "traffic line [{\"jsonrpc\": \"2.0\", \"method\": \"ping\", \"id\": 1}] with --protocol mcp@2025-06-18",
+        fix: "Send each message on its own line, or judge the capture with the revision it was made with.";
     ROUTE_METHOD = "route.method", Error, "no contract of the protocol judges this method",
         explanation: "A request or notification is routed by its `method` to the contract `<protocol>.<method>.request`, and the result of its response to `<protocol>.<method>.response`. A method the protocol's catalog has no contract for is unknown to that protocol revision: a typo, a method of another revision, or an extension.",
         example: "traffic line {\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/cal\"} with --protocol mcp@2025-06-18",

@@ -191,20 +191,42 @@ fn a_batch_is_checked_element_by_element() {
 []
 [{"jsonrpc": "2.0", "id": 1, "result": {}}, {"jsonrpc": "2.0", "id": 2, "result": {"x": 1}}]
 "#;
-    let out = traffic("batch", capture, P);
+    // 2025-03-26 is the one MCP revision whose JSONRPCMessage has batches.
+    let dir = catalog("batch");
+    let old =
+        contract("mcp.ping.response", "2025.3.26", "response", r#"{"type": "object", "additionalProperties": false}"#);
+    write_files(
+        &dir,
+        &[("cap.jsonl", capture.as_bytes()), ("protocols/mcp/2025-03-26/ping.response.json", old.as_bytes())],
+    );
+    let out = run_in(bin!(), &dir, &["traffic", "cap.jsonl", "--protocol", "mcp@2025-03-26"]);
     expect(
         &out,
         1,
-        "[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:1[0]
-[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:1[1]
+        "[PASS] mcp.ping.request@2025.3.26 <- cap.jsonl:1[0]
+[PASS] mcp.ping.request@2025.3.26 <- cap.jsonl:1[1]
 [FAIL] (unrouted) <- cap.jsonl:1[2]
   ERROR jsonrpc.shape <message>: a JSON-RPC message is an object, found a number
 [FAIL] (unrouted) <- cap.jsonl:2
   ERROR jsonrpc.shape <message>: an empty batch holds no message
-[PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:3[0]
-[FAIL] mcp.ping.response@2025.6.18 <- cap.jsonl:3[1]
+[PASS] mcp.ping.response@2025.3.26 <- cap.jsonl:3[0]
+[FAIL] mcp.ping.response@2025.3.26 <- cap.jsonl:3[1]
   ERROR field.additionalProperties result.x: key is not allowed: the object is closed (additionalProperties: false)
-traffic mcp@2025-06-18: 6 messages, 3 passed, 3 failed; field.additionalProperties 1, jsonrpc.shape 2
+traffic mcp@2025-03-26: 6 messages, 3 passed, 3 failed; field.additionalProperties 1, jsonrpc.shape 2
+",
+    );
+    // 2025-06-18 removed batches: each batch line is refused whole.
+    let out = run_in(bin!(), &dir, &["traffic", "cap.jsonl", "--protocol", "mcp@2025-06-18"]);
+    expect(
+        &out,
+        1,
+        "[FAIL] (unrouted) <- cap.jsonl:1
+  ERROR jsonrpc.batch <message>: a batch of 3 messages: mcp@2025-06-18 has no batches (its JSONRPCMessage is one message)
+[FAIL] (unrouted) <- cap.jsonl:2
+  ERROR jsonrpc.shape <message>: an empty batch holds no message
+[FAIL] (unrouted) <- cap.jsonl:3
+  ERROR jsonrpc.batch <message>: a batch of 2 messages: mcp@2025-06-18 has no batches (its JSONRPCMessage is one message)
+traffic mcp@2025-06-18: 3 messages, 0 passed, 3 failed; jsonrpc.batch 2, jsonrpc.shape 1
 ",
     );
 }
@@ -241,7 +263,7 @@ traffic mcp@2025-06-18: 6 messages, 5 passed, 1 failed; field.additionalProperti
 
 /// A string id pairs by its decoded text, whichever side spells it with an
 /// escape (the exact reader's decoded id and the quick way's borrowed bytes
-/// meet in one key); a number id by its spelling (`7.0` is not `7`), and a
+/// meet in one key); a number id by its spelling (and `7.0` is no MCP id: `RequestId` is an integer), and a
 /// number never pairs a string. One job and two give the same bytes.
 #[test]
 fn ids_pair_by_decoded_text_and_numbers_as_written() {
@@ -259,7 +281,7 @@ fn ids_pair_by_decoded_text_and_numbers_as_written() {
     let out = traffic("id-spelling", capture, P);
     expect(
         &out,
-        0,
+        1,
         r#"[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:1
 [PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:2
 [PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:3
@@ -267,10 +289,10 @@ fn ids_pair_by_decoded_text_and_numbers_as_written() {
 [PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:5
 [UNPAIRED] (unrouted) <- cap.jsonl:6
   WARNING route.id id: no request with id "7" is waiting for a response in this file
-[UNPAIRED] (unrouted) <- cap.jsonl:7
-  WARNING route.id id: no request with id 7.0 is waiting for a response in this file
+[FAIL] (unrouted) <- cap.jsonl:7
+  ERROR jsonrpc.shape id: a response id is a string or an integer in mcp@2025-06-18, found 7.0
 [PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:8
-traffic mcp@2025-06-18: 8 messages, 6 passed, 2 unpaired, 0 failed; route.id 2
+traffic mcp@2025-06-18: 8 messages, 6 passed, 1 unpaired, 1 failed; jsonrpc.shape 1, route.id 1
 "#,
     );
     let mut two = P.to_vec();
@@ -383,7 +405,7 @@ not json at all
 [FAIL] (unrouted) <- cap.jsonl:6
   ERROR jsonrpc.shape method: expected a string, found 5
 [FAIL] (unrouted) <- cap.jsonl:7
-  ERROR jsonrpc.shape method: key 'method' appears more than once: readers disagree on which wins
+  ERROR json.duplicate_key method: key 'method' appears more than once: readers disagree on which wins
 [FAIL] (unrouted) <- cap.jsonl:8
   ERROR jsonrpc.shape id: required member is missing (a response names the request it answers)
 [FAIL] (unrouted) <- cap.jsonl:9
@@ -396,7 +418,7 @@ not json at all
   ERROR jsonrpc.shape <message>: not JSON: expected ident at line 1 column 2
 [FAIL] (unrouted) <- cap.jsonl:13
   ERROR jsonrpc.shape <message>: not JSON: EOF while parsing an object at line 1 column 44
-traffic mcp@2025-06-18: 13 messages, 0 passed, 13 failed; jsonrpc.shape 13
+traffic mcp@2025-06-18: 13 messages, 0 passed, 13 failed; json.duplicate_key 1, jsonrpc.shape 12
 ",
     );
 }

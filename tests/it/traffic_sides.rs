@@ -230,3 +230,111 @@ traffic a2a@0.3.0: 2 messages, 1 passed, 1 failed; field.type 1
         out.stdout
     );
 }
+
+/// The JSON-RPC frame as each revision's official schema defines it: an
+/// integer id and progress token (`5.5` and `true` passed up to 2025-06-18),
+/// an error response's optional id (2025-11-25 on), batches (2025-03-26
+/// only), a repeated routing key, and a method the revision removed.
+#[test]
+fn the_frame_is_judged_per_revision() {
+    let lines: Vec<String> = [
+        r#"{"jsonrpc":"2.0","id":5.5,"method":"tools/call","params":{"name":"a","arguments":{}}}"#,
+        r#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"a","arguments":{},"_meta":{"progressToken":true}}}"#,
+        r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"a","arguments":{},"_meta":{"progressToken":"t"}}}"#,
+        r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#,
+        r#"[{"jsonrpc":"2.0","id":8,"method":"ping"}]"#,
+        r#"{"jsonrpc":"2.0","id":9,"method":"ping","id":10}"#,
+        r#"{"jsonrpc":"2.0","id":11,"method":"logging/setLevel","params":{"level":"info"}}"#,
+    ]
+    .map(String::from)
+    .to_vec();
+    let out = traffic("frame-2025-06-18", &lines, "mcp@2025-06-18", &[]);
+    expect(
+        &out,
+        1,
+        "[FAIL] (unrouted) <- cap.jsonl:1
+  ERROR jsonrpc.shape id: a request id is a string or an integer in mcp@2025-06-18, found 5.5
+[FAIL] (unrouted) <- cap.jsonl:2
+  ERROR jsonrpc.shape params._meta.progressToken: a progress token is a string or an integer in mcp@2025-06-18, found true
+[PASS] mcp.tools/call.request@2025.6.18 <- cap.jsonl:3
+[FAIL] (unrouted) <- cap.jsonl:4
+  ERROR jsonrpc.shape id: required member is missing (a response names the request it answers; mcp@2025-06-18 requires it of an error too)
+[FAIL] (unrouted) <- cap.jsonl:5
+  ERROR jsonrpc.batch <message>: a batch of 1 message: mcp@2025-06-18 has no batches (its JSONRPCMessage is one message)
+[FAIL] (unrouted) <- cap.jsonl:6
+  ERROR json.duplicate_key id: key 'id' appears more than once: readers disagree on which wins
+[PASS] mcp.logging/setLevel.request@2025.6.18 <- cap.jsonl:7
+traffic mcp@2025-06-18: 7 messages, 2 passed, 5 failed; json.duplicate_key 1, jsonrpc.batch 1, jsonrpc.shape 3
+",
+    );
+    let out = traffic("frame-2025-03-26", &lines[3..5], "mcp@2025-03-26", &[]);
+    expect(
+        &out,
+        1,
+        "[FAIL] (unrouted) <- cap.jsonl:1
+  ERROR jsonrpc.shape id: required member is missing (a response names the request it answers; mcp@2025-03-26 requires it of an error too)
+[PASS] mcp.ping.request@2025.3.26 <- cap.jsonl:2[0]
+traffic mcp@2025-03-26: 2 messages, 1 passed, 1 failed; jsonrpc.shape 1
+",
+    );
+    // 2025-11-25: an error response may leave out its id (and, answering
+    // nothing, is unpaired only when it has one).
+    let out = traffic("frame-2025-11-25", &lines[3..4], "mcp@2025-11-25", &[]);
+    expect(
+        &out,
+        0,
+        "[PASS] mcp.error.response@2025.11.25 <- cap.jsonl:1\ntraffic mcp@2025-11-25: 1 message, 1 passed, 0 failed\n",
+    );
+    // 2026-07-28 removed logging/setLevel (and ping): the finding says so.
+    let out = traffic("frame-2026-07-28", &lines[6..7], "mcp@2026-07-28", &[]);
+    expect(
+        &out,
+        1,
+        "[FAIL] (unrouted) <- cap.jsonl:1
+  ERROR route.method method: no contract mcp.logging/setLevel.request in the catalog of mcp@2026-07-28: the method is unknown to this protocol revision (mcp@2025-11-25 has it: this revision removed it)
+traffic mcp@2026-07-28: 1 message, 0 passed, 1 failed; route.method 1
+",
+    );
+}
+
+/// `--jobs` far past the cores starts no more threads than help: the same
+/// bytes as one job, no panic.
+#[test]
+fn many_jobs_print_what_one_job_prints() {
+    let mut lines = Vec::new();
+    for i in 0..3000 {
+        lines.push(format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping"}}"#));
+        if i % 3 == 0 {
+            lines.push(format!(r#"{{"jsonrpc":"2.0","id":{i},"result":{i}}}"#));
+        }
+    }
+    let one = traffic("jobs-one", &lines, "mcp@2025-11-25", &["--quiet", "-j", "1"]);
+    let many = traffic("jobs-many", &lines, "mcp@2025-11-25", &["--quiet", "-j", "30000"]);
+    assert_eq!((many.code, many.stderr.as_str()), (1, ""));
+    assert_eq!(many.stdout, one.stdout);
+    assert!(
+        one.stdout.ends_with("traffic mcp@2025-11-25: 4000 messages, 3000 passed, 1000 failed; field.type 1000\n"),
+        "{}",
+        one.stdout.lines().last().unwrap_or("")
+    );
+    // The library bounds its threads by the runs of a batch too.
+    let catalog = protocolarc::Catalog::load(&[root().join("protocols/mcp/2025-11-25")]).expect("catalog");
+    let bytes: Vec<(usize, &[u8])> = lines.iter().take(40).enumerate().map(|(i, l)| (i + 1, l.as_bytes())).collect();
+    let shown = |jobs: usize| {
+        let mut t = protocolarc::traffic::Traffic::new("mcp", "mcp@2025-11-25", &catalog, None);
+        let mut out = Vec::new();
+        t.lines(
+            "cap",
+            &bytes,
+            jobs,
+            || {},
+            |j| {
+                out.push(format!("{} {:?}", j.source, j.report.findings().len()));
+                Ok::<_, ()>(())
+            },
+        )
+        .expect("no error");
+        out
+    };
+    assert_eq!(shown(30_000), shown(1));
+}

@@ -187,6 +187,9 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     };
     let label = format!("{name}@{revision}");
     let mut traffic = Traffic::new(&name, &label, &catalog, tools.as_ref());
+    if let Some((before, methods)) = removed(&root, &available, &name, &revision, &catalog)? {
+        traffic.removed_since(&before, methods);
+    }
     let mut sink = Sink {
         format: args.bulk.format,
         out,
@@ -366,6 +369,30 @@ fn detected(
             list(available)
         ))),
     }
+}
+
+/// The revision of `name` just before `revision` in the catalog, and the
+/// methods it has a request contract for that `catalog` has not.
+fn removed(
+    root: &Path,
+    available: &[(String, String)],
+    name: &str,
+    revision: &str,
+    catalog: &Catalog,
+) -> Result<Option<(String, Vec<String>)>, Failure> {
+    let before =
+        available.iter().filter(|(n, r)| n == name && numeric(r) < numeric(revision)).max_by_key(|(_, r)| numeric(r));
+    let Some((_, before)) = before else { return Ok(None) };
+    let requests = |c: &Catalog| -> Vec<String> {
+        let prefix = format!("{name}.");
+        c.contracts()
+            .filter_map(|c| c.name().strip_prefix(&prefix)?.strip_suffix(".request").map(str::to_string))
+            .collect()
+    };
+    let now = requests(catalog);
+    let old = Catalog::load(&[root.join(name).join(before)])?;
+    let gone: Vec<String> = requests(&old).into_iter().filter(|m| !now.contains(m)).collect();
+    Ok((!gone.is_empty()).then(|| (format!("{name}@{before}"), gone)))
 }
 
 /// A catalog revision: `(protocol, revision)`.

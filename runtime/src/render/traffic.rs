@@ -181,7 +181,7 @@ mod tests {
         );
         let ping = ContractSpec::from_slice(spec.as_bytes(), "ping.json").unwrap();
         let catalog = Catalog::from_entries(vec![("ping.json".into(), ping)]).unwrap();
-        let mut traffic = Traffic::new("mcp", "mcp@1", &catalog, None);
+        let mut traffic = Traffic::new("mcp", "mcp@2025-03-26", &catalog, None);
         let mut judged = Vec::new();
         traffic
             .lines(

@@ -66,6 +66,7 @@ use crate::rules::{self, Rule};
 use crate::{ContractDirection, ContractSpec};
 use protocolarc_core::TopMembers;
 
+mod frame;
 mod scan;
 
 /// The field of findings about a message as a whole.
@@ -272,6 +273,11 @@ struct Router<'c> {
     error: Option<&'c ContractSpec>,
     /// `P.agent_card`: judges a line that is an agent card.
     card: Option<&'c ContractSpec>,
+    /// The JSON-RPC frame of the revision.
+    frame: frame::Frame,
+    /// Methods the revision before this one had and this one has not,
+    /// with that revision's label.
+    removed: Option<(String, Vec<String>)>,
     responses: Vec<&'c ContractSpec>,
     tools: Option<&'c Catalog>,
 }
@@ -392,6 +398,8 @@ impl<'c> Traffic<'c> {
                 methods,
                 error,
                 card,
+                frame: frame::of(protocol, label.split_once('@').map_or("", |(_, r)| r)),
+                removed: None,
                 responses,
                 tools,
             },
@@ -409,6 +417,12 @@ impl<'c> Traffic<'c> {
             None => true,
             Some(fast) => comparable(fast) == comparable(self.router.exactly(at, text)),
         }
+    }
+
+    /// Names the methods the revision before this one (`label`) had and
+    /// this one removed: a request of one says so, besides `route.method`.
+    pub fn removed_since(&mut self, label: &str, methods: Vec<String>) {
+        self.router.removed = Some((label.to_string(), methods));
     }
 
     /// Forgets every pending request: responses pair only within one file.
@@ -583,14 +597,7 @@ impl<'c> Router<'c> {
         }
         match serde_json::from_slice::<Vec<&RawValue>>(text) {
             Err(e) => f(Parsed::Done(shape(label, MESSAGE_FIELD, format!("not JSON: {e}")))),
-            Ok(items) if items.is_empty() => {
-                f(Parsed::Done(shape(label, MESSAGE_FIELD, "an empty batch holds no message".to_string())))
-            }
-            Ok(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    f(self.message(label.at(i), item.get().as_bytes()));
-                }
-            }
+            Ok(items) => self.batch(label, &items, f),
         }
     }
 
@@ -633,6 +640,9 @@ impl<'c> Router<'c> {
         if self.tools.is_some() && method == "tools/call" {
             return None;
         }
+        if self.frame.progress_token && memchr::memmem::find(bytes, b"progressToken").is_some() {
+            return None;
+        }
         let (report, top) = contract.validate_json_top(bytes, Self::NO_MEMBERS)?;
         if report.findings().iter().any(|f| f.rule() == rules::JSON_SYNTAX.id || f.rule() == rules::JSON_DEPTH.id) {
             return None;
@@ -651,7 +661,7 @@ impl<'c> Router<'c> {
             None => None,
             Some(id) => match id[0] {
                 b'"' if !id.contains(&b'\\') => Some(IdRef::borrowed(b's', &id[1..id.len() - 1])),
-                b'-' | b'0'..=b'9' => Some(IdRef::borrowed(b'n', id)),
+                b'-' | b'0'..=b'9' if !self.frame.integer_ids || frame::integer(id) => Some(IdRef::borrowed(b'n', id)),
                 _ => return None,
             },
         };
@@ -720,12 +730,30 @@ impl<'c> Router<'c> {
         }
         match serde_json::from_str::<Vec<&RawValue>>(message.get()) {
             Err(e) => f(done("message", format!("not JSON: {e}"))),
-            Ok(items) if items.is_empty() => f(done("message", "an empty batch holds no message".to_string())),
-            Ok(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    f(sent(self.message(label.at(i), item.get().as_bytes())));
-                }
-            }
+            Ok(items) => self.batch(label, &items, |p| f(sent(p))),
+        }
+    }
+
+    /// A batch's elements, each a message, where the revision has batches.
+    fn batch<'a>(&self, label: Source<'a>, items: &[&'a RawValue], mut f: impl FnMut(Parsed<'a, 'c>))
+    where
+        'c: 'a,
+    {
+        if items.is_empty() {
+            return f(Parsed::Done(shape(label, MESSAGE_FIELD, "an empty batch holds no message".to_string())));
+        }
+        if !self.frame.batches {
+            let msg = format!(
+                "a batch of {} message{}: {} has no batches (its JSONRPCMessage is one message)",
+                items.len(),
+                if items.len() == 1 { "" } else { "s" },
+                self.label
+            );
+            let report = Report::new(vec![Finding::new(rules::JSONRPC_BATCH, MESSAGE_FIELD, msg)]);
+            return f(Parsed::Done(Judged { source: label, contracts: Judges::default(), report }));
+        }
+        for (i, item) in items.iter().enumerate() {
+            f(self.message(label.at(i), item.get().as_bytes()));
         }
     }
 
@@ -738,11 +766,9 @@ impl<'c> Router<'c> {
         let mut j = Judged { source, contracts: Judges::default(), report: Report::default() };
         let mut findings = Vec::new();
         if let Some(key) = members.repeated(&["jsonrpc", "method", "id", "result", "error"]) {
-            return done(shape(
-                j.source,
-                &key,
-                format!("key '{key}' appears more than once: readers disagree on which wins"),
-            ));
+            let msg = format!("key '{key}' appears more than once: readers disagree on which wins");
+            let report = Report::new(vec![Finding::new(rules::JSON_DUPLICATE_KEY, &key, msg)]);
+            return done(Judged { source: j.source, contracts: Judges::default(), report });
         }
         match members.get("jsonrpc") {
             None if self.card.is_some() && is_card(&members) => {
@@ -775,13 +801,12 @@ impl<'c> Router<'c> {
                 return done(shape(j.source, MESSAGE_FIELD, msg.into()));
             }
             if let Some(id) = id {
-                if !matches!(kind(id), Kind::String | Kind::Number) {
-                    return done(shape(
-                        j.source,
-                        "id",
-                        format!("a request id is a string or a number, found {}", excerpt(id)),
-                    ));
+                if let Some(why) = self.bad_id(id, "a request id") {
+                    return done(shape(j.source, "id", why));
                 }
+            }
+            if let Some(why) = self.bad_progress_token(&members) {
+                return done(shape(j.source, "params._meta.progressToken", why));
             }
             let tool = self.tool_name(&method, &members);
             self.request(&mut j, &mut findings, &method, tool.as_deref(), bytes, &members);
@@ -801,13 +826,28 @@ impl<'c> Router<'c> {
             if result.is_some() && error.is_some() {
                 return done(shape(j.source, MESSAGE_FIELD, "a response has 'result' or 'error', not both".into()));
             }
-            let Some(id) = id else {
-                return done(shape(
-                    j.source,
-                    "id",
-                    "required member is missing (a response names the request it answers)".into(),
-                ));
+            let id = match id {
+                Some(id) => id,
+                // No id: as a null id, where the revision allows it.
+                None if error.is_some() && self.frame.error_without_id => RawValue::NULL,
+                None => {
+                    return done(shape(
+                        j.source,
+                        "id",
+                        format!(
+                            "required member is missing (a response names the request it answers{})",
+                            if error.is_some() {
+                                format!("; {} requires it of an error too", self.label)
+                            } else {
+                                String::new()
+                            }
+                        ),
+                    ))
+                }
             };
+            if let Some(why) = self.bad_id(id, "a response id").filter(|_| kind(id) != Kind::Null) {
+                return done(shape(j.source, "id", why));
+            }
             match (kind(id), error.is_some()) {
                 (Kind::String | Kind::Number, _) | (Kind::Null, true) => {}
                 (Kind::Null, false) => {
@@ -843,6 +883,34 @@ impl<'c> Router<'c> {
         } else {
             let msg = "neither 'method' (a request or notification) nor 'result' or 'error' (a response)";
             done(shape(j.source, MESSAGE_FIELD, msg.into()))
+        }
+    }
+
+    /// Why an id is not one the revision's frame allows, if it is not.
+    fn bad_id(&self, id: &RawValue, what: &str) -> Option<String> {
+        match kind(id) {
+            Kind::String => None,
+            Kind::Number if !self.frame.integer_ids || frame::integer(id.get().as_bytes()) => None,
+            Kind::Number => Some(format!("{what} is a string or an integer in {}, found {}", self.label, excerpt(id))),
+            _ => Some(format!("{what} is a string or a number, found {}", excerpt(id))),
+        }
+    }
+
+    /// Why a request's `params._meta.progressToken` is not a string or an
+    /// integer, where the revision's frame says so.
+    fn bad_progress_token(&self, members: &Members<'_>) -> Option<String> {
+        if !self.frame.progress_token {
+            return None;
+        }
+        let params = parse_object(members.get("params")?.get().as_bytes()).ok()?;
+        let meta = parse_object(params.get("_meta")?.get().as_bytes()).ok()?;
+        let token = meta.get("progressToken")?;
+        match kind(token) {
+            Kind::String => None,
+            Kind::Number if frame::integer(token.get().as_bytes()) => None,
+            _ => {
+                Some(format!("a progress token is a string or an integer in {}, found {}", self.label, excerpt(token)))
+            }
         }
     }
 
@@ -921,11 +989,14 @@ impl<'c> Router<'c> {
             Some(c) => judge(j, findings, c, bytes, ""),
             None => {
                 let name = format!("{}.{method}.request", self.protocol);
-                let msg = format!(
+                let mut msg = format!(
                     "no contract {} in the catalog of {}: the method is unknown to this protocol revision",
                     crate::render::one_line(&name),
                     self.label
                 );
+                if let Some((before, _)) = self.removed.as_ref().filter(|(_, m)| m.iter().any(|m| m == method)) {
+                    msg.push_str(&format!(" ({before} has it: this revision removed it)"));
+                }
                 findings.push(Finding::new(rules::ROUTE_METHOD, "method", msg));
             }
         }
@@ -1125,6 +1196,7 @@ fn shape<'a>(source: Source<'a>, field: &str, message: String) -> Judged<'a> {
 /// The record of every rule this module emits besides the validators'.
 pub const TRAFFIC_RULES: &[&Rule] = &[
     rules::JSONRPC_SHAPE,
+    rules::JSONRPC_BATCH,
     rules::ROUTE_METHOD,
     rules::ROUTE_ID,
     rules::ROUTE_AMBIGUOUS,
@@ -1574,7 +1646,12 @@ mod tests {
             assert!(traffic.router.quick(at, line.as_bytes()).is_none(), "{line}");
             let Parsed::Done(exact) = traffic.router.exactly(at, line.as_bytes()) else { panic!("{line}") };
             let f = &exact.report.findings()[0];
-            assert_eq!((f.rule(), f.field()), (rules::JSONRPC_SHAPE.id, field), "{line}");
+            let rule = if line.matches(&format!("\"{field}\":")).count() < 2 {
+                rules::JSONRPC_SHAPE
+            } else {
+                rules::JSON_DUPLICATE_KEY
+            };
+            assert_eq!((f.rule(), f.field()), (rule.id, field), "{line}");
         }
         // An escaped key after `method` may spell a routing member: declined too.
         let escaped = br#"{"method":"ping","jsonrpc":"2.0","\u0069d":5}"#;

@@ -146,6 +146,9 @@ pub(super) fn in_order<'a, 'c: 'a, E>(
     mut each: impl FnMut(Judged<'a>) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut meanwhile = Some(meanwhile);
+    // No more threads than the batch has runs of the shortest length:
+    // another would find nothing to do.
+    let jobs = jobs.min(lines.len().div_ceil(MIN_RUN)).max(1);
     let runs = runs(lines, jobs);
     let n = runs.len();
     // The next run to parse, whichever thread takes it.
@@ -197,7 +200,11 @@ pub(super) fn in_order<'a, 'c: 'a, E>(
         for _ in 1..jobs {
             let done = done.clone();
             let worker = &worker;
-            scope.spawn(move || worker(done));
+            // A thread the system refuses is one fewer: the calling thread
+            // does whatever is left, with the same verdicts.
+            if std::thread::Builder::new().spawn_scoped(scope, move || worker(done)).is_err() {
+                break;
+            }
         }
         drop(done);
         let mut state: Vec<Run<'a, 'c>> = (0..n).map(|_| Run::Out).collect();
