@@ -42,11 +42,11 @@ const FRAMES: &[(&str, &str, Frame)] = &[
 
 /// The frame of `protocol` at `revision`.
 pub(super) fn of(protocol: &str, revision: &str) -> Frame {
-    let known = FRAMES.iter().filter(|(p, ..)| *p == protocol);
+    let mut known = FRAMES.iter().filter(|(p, ..)| *p == protocol);
     if let Some((.., f)) = known.clone().find(|(_, r, _)| *r == revision) {
         return *f;
     }
-    known.last().map_or(JSON_RPC, |(.., f)| *f)
+    known.next_back().map_or(JSON_RPC, |(.., f)| *f)
 }
 
 /// Whether a number's JSON text is an integer (no fraction, no exponent).
