@@ -338,3 +338,54 @@ fn many_jobs_print_what_one_job_prints() {
     };
     assert_eq!(shown(30_000), shown(1));
 }
+
+/// A streaming request stays pending until its last event, and each event
+/// is judged by the streaming response contract (before, every event after
+/// the first answered nothing and passed if any response contract took it:
+/// at v1.0 `DeleteTaskPushNotificationConfig`'s `{"type": "object"}` took all).
+#[test]
+fn every_stream_event_pairs_with_its_request_until_the_last() {
+    let run = |file: &str, protocol: &str| {
+        let capture = protocolarc_tests::data(&format!("traffic/{file}"));
+        let catalog = root().join("protocols");
+        let args = [
+            "traffic",
+            capture.to_str().expect("utf-8"),
+            "--protocol",
+            protocol,
+            "--catalog",
+            catalog.to_str().expect("utf-8"),
+        ];
+        run_in(bin!(), &root(), &args)
+    };
+    let out = run("a2a-stream-v0.3.0.jsonl", "a2a@0.3.0");
+    expect(
+        &out,
+        1,
+        r#"[PASS] a2a.message/stream.request@0.3.0 <- a2a-stream-v0.3.0.jsonl:1
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-stream-v0.3.0.jsonl:2
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-stream-v0.3.0.jsonl:3
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-stream-v0.3.0.jsonl:4
+[FAIL] a2a.message/stream.response@0.3.0 <- a2a-stream-v0.3.0.jsonl:5
+  ERROR field.type result.final: expected boolean, found string
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-stream-v0.3.0.jsonl:6
+[UNPAIRED] (unrouted) <- a2a-stream-v0.3.0.jsonl:7
+  WARNING route.id id: no request with id "s1" is waiting for a response in this file
+traffic a2a@0.3.0: 7 messages, 5 passed, 1 unpaired, 1 failed; field.type 1, route.id 1
+"#,
+    );
+    let out = run("a2a-stream-v1.0.jsonl", "a2a@1.0.1");
+    expect(
+        &out,
+        1,
+        "[PASS] a2a.SendStreamingMessage.request@1.0.1 <- a2a-stream-v1.0.jsonl:1
+[PASS] a2a.SendStreamingMessage.response@1.0.1 <- a2a-stream-v1.0.jsonl:2
+[PASS] a2a.SendStreamingMessage.response@1.0.1 <- a2a-stream-v1.0.jsonl:3
+[PASS] a2a.SendStreamingMessage.response@1.0.1 <- a2a-stream-v1.0.jsonl:4
+[FAIL] a2a.SendStreamingMessage.response@1.0.1 <- a2a-stream-v1.0.jsonl:5
+  ERROR field.enum result.statusUpdate.status.state: value 'done' not in {'TASK_STATE_UNSPECIFIED', 'TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_REJECTED', 'TASK_STATE_AUTH_REQUIRED'}
+[PASS] a2a.SendStreamingMessage.response@1.0.1 <- a2a-stream-v1.0.jsonl:6
+traffic a2a@1.0.1: 6 messages, 5 passed, 1 failed; field.enum 1
+",
+    );
+}

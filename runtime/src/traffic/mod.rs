@@ -68,6 +68,7 @@ use protocolarc_core::TopMembers;
 
 mod frame;
 mod scan;
+mod stream;
 
 /// The field of findings about a message as a whole.
 pub const MESSAGE_FIELD: &str = "<message>";
@@ -555,12 +556,21 @@ fn pair<'c>(router: &Router<'c>, pending: &mut Waiting<'c>, p: &mut Parsed<'_, '
         }
         Parsed::Response { findings, id, result, paired, .. } => {
             if let Some((id, excerpt)) = &id {
-                *paired = match Side::of(id.tag).0 {
-                    Side::Unknown => router.either(pending, id, excerpt, *result, findings),
-                    side => pending
-                        .answer(&id.key_from(side.other()))
-                        .or_else(|| pending.answer(&id.key_from(Side::Unknown))),
+                let (side, kind) = Side::of(id.tag);
+                let (answered, by) = match side {
+                    Side::Unknown => (router.either(pending, id, excerpt, *result, findings), Side::Unknown),
+                    side => match pending.answer(&id.key_from(side.other())) {
+                        Some(p) => (Some(p), side.other()),
+                        None => (pending.answer(&id.key_from(Side::Unknown)), Side::Unknown),
+                    },
                 };
+                // A stream's request waits on for its next event, until the last.
+                if let (Some(p), Some(r)) = (&answered, *result) {
+                    if stream::streams(&p.method) && !stream::last(r) {
+                        pending.push(&IdRef { tag: by.tag(kind), body: id.body.clone() }, p.clone().into());
+                    }
+                }
+                *paired = answered;
             }
             if let (Some((_, excerpt)), None) = (&id, &paired) {
                 let msg = format!("no request with id {excerpt} is waiting for a response in this file");
