@@ -23,6 +23,7 @@ mod input_limits;
 mod invariants;
 mod loss;
 mod mcp_history;
+mod pinning;
 mod protocols;
 mod readme;
 mod real_schemas;

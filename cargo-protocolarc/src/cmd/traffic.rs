@@ -185,6 +185,9 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
         Some(t) => Some(Catalog::load(std::slice::from_ref(t))?),
         None => None,
     };
+    if let Some(tools) = &tools {
+        note_revisions(tools, err)?;
+    }
     let label = format!("{name}@{revision}");
     let mut traffic = Traffic::new(&name, &label, &catalog, tools.as_ref());
     if let Some((before, methods)) = removed(&root, &available, &name, &revision, &catalog)? {
@@ -229,6 +232,23 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     progress.finish();
     sink.finish(None)?;
     Ok(if sink.summary.failed > 0 { exit::FAILED } else { exit::OK })
+}
+
+/// Says which revision judges a tool that `--tools` holds several of: the newest.
+fn note_revisions(tools: &Catalog, err: &mut dyn Write) -> Result<(), Failure> {
+    let all: Vec<&protocolarc::ContractSpec> = tools.contracts().collect();
+    for group in all.chunk_by(|a, b| a.name() == b.name()).filter(|g| g.len() > 1) {
+        let revisions: Vec<String> = group.iter().map(|c| c.revision().to_string()).collect();
+        let newest = revisions.last().cloned().unwrap_or_default();
+        writeln!(
+            err,
+            "note: --tools holds {} revisions of {} ({}): {newest}, the newest, judges it",
+            group.len(),
+            protocolarc::render::one_line(group[0].name()),
+            revisions.join(", ")
+        )?;
+    }
+    Ok(())
 }
 
 /// Every `(name, revision)` directory of the catalog, sorted.

@@ -1040,7 +1040,8 @@ impl<'c> Router<'c> {
     fn tool_contract(&self, tool: &str, output: bool) -> Option<&'c ContractSpec> {
         let tools = self.tools?;
         let suffix = if output { format!(".{tool}.output") } else { format!(".{tool}") };
-        tools.contracts().filter(|c| c.name().ends_with(&suffix)).find(|c| {
+        // Sorted by name then revision: from the end, a tool's newest revision first.
+        tools.entries().iter().rev().map(|(_, c)| c).filter(|c| c.name().ends_with(&suffix)).find(|c| {
             // An input contract is never a response's (`S.x.output` also ends with `.output`).
             output || c.direction() != ContractDirection::Response
         })
