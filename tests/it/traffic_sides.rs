@@ -389,3 +389,70 @@ traffic a2a@1.0.1: 6 messages, 5 passed, 1 failed; field.enum 1
 ",
     );
 }
+
+/// A HAR file of an A2A HTTP session with a stream: the card GET, each
+/// event of the event stream paired with its request, labelled by entry.
+#[test]
+fn a_har_capture_is_read_entry_by_entry_and_event_by_event() {
+    let run = |file: &str| {
+        let capture = protocolarc_tests::data(&format!("traffic/{file}"));
+        let catalog = root().join("protocols");
+        run_in(
+            bin!(),
+            &root(),
+            &["traffic", capture.to_str().expect("utf-8"), "--catalog", catalog.to_str().expect("utf-8")],
+        )
+    };
+    let out = run("a2a-0.3.0-stream.har");
+    assert_eq!(
+        out.stderr,
+        "note: protocol a2a@0.3.0, from the agent card at a2a-0.3.0-stream.har#1 (protocolVersion 0.3.0)\n"
+    );
+    expect(
+        &out,
+        0,
+        "[PASS] a2a.agent_card@0.3.0 <- a2a-0.3.0-stream.har#1
+[PASS] a2a.message/stream.request@0.3.0 <- a2a-0.3.0-stream.har#2
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-0.3.0-stream.har#2[event 1]
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-0.3.0-stream.har#2[event 2]
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-0.3.0-stream.har#2[event 3]
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-0.3.0-stream.har#2[event 4]
+[PASS] a2a.message/send.request@0.3.0 <- a2a-0.3.0-stream.har#3
+[PASS] a2a.message/send.response@0.3.0 <- a2a-0.3.0-stream.har#3
+traffic a2a@0.3.0: 8 messages, 8 passed, 0 failed
+",
+    );
+    let out = run("a2a-0.3.0-stream-bad-event.har");
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("[FAIL] a2a.message/stream.response@0.3.0 <- a2a-0.3.0-stream-bad-event.har#2[event 2]\n  ERROR field.type result.final: expected boolean, found string\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.ends_with("traffic a2a@0.3.0: 8 messages, 7 passed, 1 failed; field.type 1\n"),
+        "{}",
+        out.stdout
+    );
+    // Not a HAR document: an input error naming the file.
+    let dir = scratch("har-bad");
+    write_files(&dir, &[("x.har", b"{\"log\": 7}")]);
+    let out = run_in(
+        bin!(),
+        &dir,
+        &[
+            "traffic",
+            "x.har",
+            "--protocol",
+            "a2a@0.3.0",
+            "--catalog",
+            root().join("protocols").to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(out.code, 3, "{}", out.stdout);
+    assert!(
+        out.stderr.starts_with("error: x.har: not a HAR 1.2 document: invalid type: integer `7`"),
+        "{}",
+        out.stderr
+    );
+}

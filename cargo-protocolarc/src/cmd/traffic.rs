@@ -27,7 +27,10 @@ Each FILE is read line by line (each line within the line cap, PROTOCOLARC_MAX_L
 a line is one message, or a batch when it holds a JSON array (each element is checked and \
 labelled FILE:LINE[i], from 0), or a recorded line {\"from\": \"client\"|\"server\", \"message\": \
 MESSAGE-OR-BATCH} (optional \"session\", a string, and \"time\"), or an agent card (judged by \
-<protocol>.agent_card); blank lines are skipped. A directory stands for its .json and \
+<protocol>.agent_card); blank lines are skipped. A .har file (HAR 1.2) is read entry by \
+entry: the request body is a client message, the response body a server message, a \
+text/event-stream response one server message per event, sessions by Mcp-Session-Id, a GET \
+of an agent card the card; labels FILE#ENTRY and FILE#ENTRY[event N]. A directory stands for its .json and \
 .jsonl files, in path order.
 
 Routing, in the catalog of the protocol revision (DIR/<protocol>/<revision>/*.json):
@@ -206,6 +209,16 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     let mut progress = Progress::new("traffic");
     for file in &files {
         traffic.start_file();
+        if is_har(file) {
+            let messages = har_messages(file, limits)?;
+            for m in &messages {
+                let label = format!("{}{}", file.label, m.suffix);
+                for j in traffic.line(&label, &m.line) {
+                    sink.push(&j)?;
+                }
+            }
+            continue;
+        }
         let read = each_batch(file, limits, jobs, |lines, bytes, read_ahead| {
             traffic.lines(&file.label, lines, jobs, read_ahead, |j| {
                 // Output and progress may share a terminal: one at a time.
@@ -249,6 +262,29 @@ fn note_revisions(tools: &Catalog, err: &mut dyn Write) -> Result<(), Failure> {
         )?;
     }
     Ok(())
+}
+
+/// Whether a capture is a HAR file (`.har`).
+fn is_har(file: &EnvelopeFile) -> bool {
+    file.path.extension().is_some_and(|e| e.eq_ignore_ascii_case("har"))
+}
+
+/// A HAR file's messages, read whole within the document cap.
+fn har_messages(file: &EnvelopeFile, limits: Limits) -> Result<Vec<protocolarc::traffic::har::HarMessage>, Failure> {
+    let shown = file.path.display();
+    let bytes = match input::read_capped(&file.path, limits.max_document) {
+        Ok(b) => b,
+        Err(input::ReadError::Io(e)) => {
+            return Err(Failure::Input(format!("{shown}: cannot read: {}", crate::io_reason(&e))))
+        }
+        Err(input::ReadError::TooLarge(cap)) => {
+            return Err(Failure::Input(format!(
+                "{shown}: larger than the limit of {} (PROTOCOLARC_MAX_DOCUMENT_BYTES raises it)",
+                size_phrase(cap)
+            )))
+        }
+    };
+    protocolarc::traffic::har::messages(&bytes).map_err(|why| Failure::Input(format!("{shown}: {why}")))
 }
 
 /// Every `(name, revision)` directory of the catalog, sorted.
@@ -318,7 +354,7 @@ fn detected(
     let mut found: Option<(Hint, String)> = None;
     let mut methods: Vec<String> = Vec::new();
     for file in files {
-        each_line(file, limits, |label, line| {
+        let mut read = |label: &str, line: &[u8]| {
             for hint in hints(line) {
                 match hint {
                     Hint::Method(m) => {
@@ -333,7 +369,16 @@ fn detected(
                 }
             }
             Ok(true)
-        })?;
+        };
+        if is_har(file) {
+            for m in har_messages(file, limits)? {
+                if !read(&format!("{}{}", file.label, m.suffix), &m.line)? {
+                    break;
+                }
+            }
+        } else {
+            each_line(file, limits, read)?;
+        }
         if found.is_some() {
             break;
         }

@@ -67,6 +67,7 @@ use crate::{ContractDirection, ContractSpec};
 use protocolarc_core::TopMembers;
 
 mod frame;
+pub mod har;
 mod scan;
 mod stream;
 
