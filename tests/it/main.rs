@@ -36,6 +36,7 @@ mod schema_cli;
 mod schema_conformance;
 mod schema_diff;
 mod schema_form;
+mod sdk;
 mod soundness;
 mod soundness_v2;
 mod strategies;

@@ -456,3 +456,17 @@ traffic a2a@0.3.0: 8 messages, 8 passed, 0 failed
         out.stderr
     );
 }
+
+/// A recorded capture tells its revision by the initialize request it holds
+/// (it fell back to the newest MCP revision, where 21 of a real SDK
+/// session's 31 messages have no contract).
+#[test]
+fn a_recorded_initialize_request_picks_the_revision() {
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    let dir = scratch("sides-hint");
+    write_files(&dir, &[("cap.jsonl", format!("{}\n", recorded("client", init)).as_bytes())]);
+    let catalog = root().join("protocols");
+    let out = run_in(bin!(), &dir, &["traffic", "cap.jsonl", "--catalog", catalog.to_str().expect("utf-8")]);
+    assert_eq!(out.stderr, "note: protocol mcp@2025-06-18, from the initialize request at cap.jsonl:1\n");
+    expect(&out, 0, "[PASS] mcp.initialize.request@2025.6.18 <- cap.jsonl:1\ntraffic mcp@2025-06-18: 1 message, 1 passed, 0 failed\n");
+}

@@ -1139,6 +1139,10 @@ pub fn hints(bytes: &[u8]) -> Vec<Hint> {
         let Ok(items) = serde_json::from_slice::<Vec<&RawValue>>(text) else { return Vec::new() };
         return items.iter().filter_map(|item| hint(item.get().as_bytes())).collect();
     }
+    if let Some(message) = parse_object(text).ok().filter(recorded).and_then(|m| m.get("message")) {
+        // A recorded line: its message's (or batch's) hints.
+        return hints(message.get().as_bytes());
+    }
     hint(text).into_iter().collect()
 }
 
