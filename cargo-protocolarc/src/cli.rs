@@ -326,18 +326,20 @@ pub(crate) struct BulkArgs {
     /// only failing results before the summary (JSON): for big captures.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Judge on N threads (default: every core). Output stays in input
-    /// order, byte for byte what one job prints; memory stays bounded (a
-    /// batch of lines at a time).
+    /// Judge on N threads (default, and at most: every core; a batch
+    /// starts no more threads than it has runs of lines). Output stays in
+    /// input order, byte for byte what one job prints; memory stays bounded
+    /// (a batch of lines at a time).
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
 }
 
 impl BulkArgs {
-    /// `--jobs`, or every core.
+    /// `--jobs`, at most every core (more threads than cores only
+    /// take turns), or every core.
     pub fn jobs(&self) -> usize {
-        self.jobs
-            .map_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get), usize::from)
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        self.jobs.map_or(cores, |n| usize::from(n).min(cores))
     }
 }
 

@@ -115,9 +115,9 @@ impl Repo {
         }
     }
 
-    /// The contract files an input stands for (a file, or the `*.json` files
-    /// directly in a directory), each with where it was read from and its
-    /// bytes, sorted by path.
+    /// The contract files an input stands for (a file, or every `*.json`
+    /// file below a directory, `fixtures/` left out), each with where it was
+    /// read from and its bytes, sorted by path.
     pub fn files(&mut self, input: &Input) -> Result<Vec<(Origin, Vec<u8>)>, Failure> {
         let (rev, path) = match input {
             Input::Disk(p) => {
@@ -144,9 +144,25 @@ impl Repo {
                 at(path.clone())
             )));
         };
+        // Every `*.json` below, as on disk: `fixtures/` left out.
         let mut out = Vec::new();
-        for e in entries.iter().filter(|e| !e.is_tree && e.name.ends_with(".json")) {
-            out.push((at(path.join(&e.name)), git.blob_by_id(&e.oid)?.unwrap_or_default()));
+        let mut trees = vec![(path.clone(), entries, 0)];
+        while let Some((dir, entries, depth)) = trees.pop() {
+            for e in entries {
+                if e.is_tree && e.name != protocolarc::catalog::FIXTURES_DIR {
+                    if depth >= protocolarc::catalog::MAX_DEPTH {
+                        return Err(Failure::Input(format!(
+                            "{}: contracts nest deeper than {} directories",
+                            at(dir.clone()),
+                            protocolarc::catalog::MAX_DEPTH
+                        )));
+                    }
+                    let sub = git.tree_by_id(&e.oid)?.unwrap_or_default();
+                    trees.push((dir.join(&e.name), sub, depth + 1));
+                } else if !e.is_tree && e.name.ends_with(".json") {
+                    out.push((at(dir.join(&e.name)), git.blob_by_id(&e.oid)?.unwrap_or_default()));
+                }
+            }
         }
         out.sort_by(|a, b| a.0.path().cmp(b.0.path()));
         Ok(out)

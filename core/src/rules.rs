@@ -186,6 +186,10 @@ rules! {
         explanation: "`traffic` judges raw JSON-RPC 2.0 messages. A message is an object with `\"jsonrpc\": \"2.0\"` and either a string `method` (a request, or a notification without `id`) or an `id` with exactly one of `result` and `error` (a response); an `id` is a string or a number (`null` only in an error response). A line that is not JSON, an empty batch, or a message breaking any of these cannot be routed to a contract.",
         example: "traffic line {\"jsonrpc\": \"1.0\", \"id\": 1, \"method\": \"ping\"}",
         fix: "Send JSON-RPC 2.0 messages, one per line (a batch is one JSON array on one line).";
+    JSONRPC_BATCH = "jsonrpc.batch", Error, "a batch in a protocol revision that has no batches",
+        explanation: "JSON-RPC 2.0 allows a batch (an array of messages), but a protocol may not: of the MCP revisions only 2025-03-26's `JSONRPCMessage` has batches (2025-06-18 removed them), and A2A's `JSONRPCMessage` is one message. A batch line in any other revision is refused whole; its elements are not judged.",
+        example: "traffic line [{\"jsonrpc\": \"2.0\", \"method\": \"ping\", \"id\": 1}] with --protocol mcp@2025-06-18",
+        fix: "Send each message on its own line, or judge the capture with the revision it was made with.";
     ROUTE_METHOD = "route.method", Error, "no contract of the protocol judges this method",
         explanation: "A request or notification is routed by its `method` to the contract `<protocol>.<method>.request`, and the result of its response to `<protocol>.<method>.response`. A method the protocol's catalog has no contract for is unknown to that protocol revision: a typo, a method of another revision, or an extension.",
         example: "traffic line {\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/cal\"} with --protocol mcp@2025-06-18",
@@ -194,6 +198,10 @@ rules! {
         explanation: "A response is paired with the latest earlier request of the same `id` that is still unanswered in the same file. A response without one (the capture started late, or the `id` is wrong) cannot be checked against its method's result contract; it passes when any response contract of the protocol accepts its result, and is an error only when none does (`route.response`).",
         example: "traffic file whose first line is {\"jsonrpc\": \"2.0\", \"id\": 9, \"result\": {}}",
         fix: "Capture the request too, or correct the response's `id`.";
+    ROUTE_AMBIGUOUS = "route.ambiguous", Warning, "a raw response's id is pending for two requests of different methods",
+        explanation: "A raw line does not say who sent it, and both sides of a session send requests (an MCP server asks the client for sampling, elicitation or roots), so their ids may collide. A response whose id is pending for requests of two methods is judged against both: it passes when either method's response contract accepts it, is paired with that request, and this warning names both. A recorded line (`{\"from\": \"client\"|\"server\", \"message\": ...}`) says who sent it, and its response pairs with the other side's request exactly.",
+        example: "traffic lines tools/call id 4 (client), sampling/createMessage id 4 (server), then a raw result with id 4",
+        fix: "Record the direction of each message: {\"from\": \"server\", \"message\": {...}}.";
     ROUTE_RESPONSE = "route.response", Error, "a response answering no pending request matches no response contract",
         explanation: "A response with no pending request (`route.id`) is tried against every response contract of the protocol; when none accepts its result, it cannot be any response the protocol defines.",
         example: "traffic file whose only line is {\"jsonrpc\": \"2.0\", \"id\": 9, \"result\": 42} (every MCP result is an object)",

@@ -111,7 +111,17 @@ impl Catalog {
     }
 }
 
-/// The contract files a path stands for.
+/// The directory under a contracts directory that holds envelopes, not
+/// contracts (SPEC §7): skipped at any depth.
+pub const FIXTURES_DIR: &str = "fixtures";
+
+/// How deep a contracts directory is read: a deeper tree is an input error
+/// (a project nests contracts a few levels: `contracts/<server>/...`).
+pub const MAX_DEPTH: usize = 32;
+
+/// The contract files a path stands for: the file, or every `*.json` file
+/// below the directory (recursively, `fixtures/` left out, links to
+/// directories not followed), sorted by path.
 pub fn contract_files(path: &Path) -> Result<Vec<PathBuf>, InputError> {
     let origin = || path.display().to_string();
     let meta = std::fs::metadata(path).map_err(|e| InputError::io(origin(), &e))?;
@@ -119,17 +129,32 @@ pub fn contract_files(path: &Path) -> Result<Vec<PathBuf>, InputError> {
         return Ok(vec![path.to_path_buf()]);
     }
     let mut files = Vec::new();
-    let entries = std::fs::read_dir(path).map_err(|e| InputError::io(origin(), &e))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| InputError::io(origin(), &e))?;
-        let p = entry.path();
-        if p.extension().is_some_and(|e| e == "json") && p.is_file() {
-            files.push(p);
-        }
-    }
+    walk(path, 0, &mut files)?;
     if files.is_empty() {
         return Err(InputError::new(origin(), "directory contains no contract (*.json) files"));
     }
     files.sort();
     Ok(files)
+}
+
+fn walk(dir: &Path, depth: usize, files: &mut Vec<PathBuf>) -> Result<(), InputError> {
+    let origin = || dir.display().to_string();
+    if depth > MAX_DEPTH {
+        return Err(InputError::new(origin(), format!("contracts nest deeper than {MAX_DEPTH} directories")));
+    }
+    let entries = std::fs::read_dir(dir).map_err(|e| InputError::io(origin(), &e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| InputError::io(origin(), &e))?;
+        let p = entry.path();
+        // The entry's own type: a link to a directory is not walked (no cycle).
+        let kind = entry.file_type().map_err(|e| InputError::io(origin(), &e))?;
+        if kind.is_dir() {
+            if entry.file_name() != FIXTURES_DIR {
+                walk(&p, depth + 1, files)?;
+            }
+        } else if p.extension().is_some_and(|e| e == "json") && p.is_file() {
+            files.push(p);
+        }
+    }
+    Ok(())
 }

@@ -191,20 +191,42 @@ fn a_batch_is_checked_element_by_element() {
 []
 [{"jsonrpc": "2.0", "id": 1, "result": {}}, {"jsonrpc": "2.0", "id": 2, "result": {"x": 1}}]
 "#;
-    let out = traffic("batch", capture, P);
+    // 2025-03-26 is the one MCP revision whose JSONRPCMessage has batches.
+    let dir = catalog("batch");
+    let old =
+        contract("mcp.ping.response", "2025.3.26", "response", r#"{"type": "object", "additionalProperties": false}"#);
+    write_files(
+        &dir,
+        &[("cap.jsonl", capture.as_bytes()), ("protocols/mcp/2025-03-26/ping.response.json", old.as_bytes())],
+    );
+    let out = run_in(bin!(), &dir, &["traffic", "cap.jsonl", "--protocol", "mcp@2025-03-26"]);
     expect(
         &out,
         1,
-        "[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:1[0]
-[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:1[1]
+        "[PASS] mcp.ping.request@2025.3.26 <- cap.jsonl:1[0]
+[PASS] mcp.ping.request@2025.3.26 <- cap.jsonl:1[1]
 [FAIL] (unrouted) <- cap.jsonl:1[2]
   ERROR jsonrpc.shape <message>: a JSON-RPC message is an object, found a number
 [FAIL] (unrouted) <- cap.jsonl:2
   ERROR jsonrpc.shape <message>: an empty batch holds no message
-[PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:3[0]
-[FAIL] mcp.ping.response@2025.6.18 <- cap.jsonl:3[1]
+[PASS] mcp.ping.response@2025.3.26 <- cap.jsonl:3[0]
+[FAIL] mcp.ping.response@2025.3.26 <- cap.jsonl:3[1]
   ERROR field.additionalProperties result.x: key is not allowed: the object is closed (additionalProperties: false)
-traffic mcp@2025-06-18: 6 messages, 3 passed, 3 failed; field.additionalProperties 1, jsonrpc.shape 2
+traffic mcp@2025-03-26: 6 messages, 3 passed, 3 failed; field.additionalProperties 1, jsonrpc.shape 2
+",
+    );
+    // 2025-06-18 removed batches: each batch line is refused whole.
+    let out = run_in(bin!(), &dir, &["traffic", "cap.jsonl", "--protocol", "mcp@2025-06-18"]);
+    expect(
+        &out,
+        1,
+        "[FAIL] (unrouted) <- cap.jsonl:1
+  ERROR jsonrpc.batch <message>: a batch of 3 messages: mcp@2025-06-18 has no batches (its JSONRPCMessage is one message)
+[FAIL] (unrouted) <- cap.jsonl:2
+  ERROR jsonrpc.shape <message>: an empty batch holds no message
+[FAIL] (unrouted) <- cap.jsonl:3
+  ERROR jsonrpc.batch <message>: a batch of 2 messages: mcp@2025-06-18 has no batches (its JSONRPCMessage is one message)
+traffic mcp@2025-06-18: 3 messages, 0 passed, 3 failed; jsonrpc.batch 2, jsonrpc.shape 1
 ",
     );
 }
@@ -212,7 +234,9 @@ traffic mcp@2025-06-18: 6 messages, 3 passed, 3 failed; field.additionalProperti
 #[test]
 fn responses_pair_with_the_latest_unanswered_request_of_their_id() {
     // Two requests with id 1 in flight: the first response answers the later
-    // one (tools/call), the second the earlier one (ping); a third finds none.
+    // one (tools/call, whose contract accepts it; a raw line does not say
+    // who sent it, so both were candidates: route.ambiguous), the second
+    // the earlier one (ping).
     let capture = r#"{"jsonrpc": "2.0", "id": 1, "method": "ping"}
 {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_weather"}}
 {"jsonrpc": "2.0", "id": 1, "result": {"content": []}}
@@ -227,18 +251,19 @@ fn responses_pair_with_the_latest_unanswered_request_of_their_id() {
         "[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:1
 [PASS] mcp.tools/call.request@2025.6.18 <- cap.jsonl:2
 [PASS] mcp.tools/call.response@2025.6.18 <- cap.jsonl:3
+  WARNING route.ambiguous id: id 1 is pending for two requests, tools/call and ping (a raw line does not say who sent which): paired with tools/call
 [FAIL] mcp.ping.response@2025.6.18 <- cap.jsonl:4
   ERROR field.additionalProperties result.content: key is not allowed: the object is closed (additionalProperties: false)
 [PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:5
 [PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:6
-traffic mcp@2025-06-18: 6 messages, 5 passed, 1 failed; field.additionalProperties 1
+traffic mcp@2025-06-18: 6 messages, 5 passed, 1 failed; field.additionalProperties 1, route.ambiguous 1
 ",
     );
 }
 
 /// A string id pairs by its decoded text, whichever side spells it with an
 /// escape (the exact reader's decoded id and the quick way's borrowed bytes
-/// meet in one key); a number id by its spelling (`7.0` is not `7`), and a
+/// meet in one key); a number id by its spelling (and `7.0` is no MCP id: `RequestId` is an integer), and a
 /// number never pairs a string. One job and two give the same bytes.
 #[test]
 fn ids_pair_by_decoded_text_and_numbers_as_written() {
@@ -256,18 +281,18 @@ fn ids_pair_by_decoded_text_and_numbers_as_written() {
     let out = traffic("id-spelling", capture, P);
     expect(
         &out,
-        0,
+        1,
         r#"[PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:1
 [PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:2
 [PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:3
 [PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:4
 [PASS] mcp.ping.request@2025.6.18 <- cap.jsonl:5
-[PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:6
+[UNPAIRED] (unrouted) <- cap.jsonl:6
   WARNING route.id id: no request with id "7" is waiting for a response in this file
-[PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:7
-  WARNING route.id id: no request with id 7.0 is waiting for a response in this file
+[FAIL] (unrouted) <- cap.jsonl:7
+  ERROR jsonrpc.shape id: a response id is a string or an integer in mcp@2025-06-18, found 7.0
 [PASS] mcp.ping.response@2025.6.18 <- cap.jsonl:8
-traffic mcp@2025-06-18: 8 messages, 8 passed, 0 failed; route.id 2
+traffic mcp@2025-06-18: 8 messages, 6 passed, 1 unpaired, 1 failed; jsonrpc.shape 1, route.id 1
 "#,
     );
     let mut two = P.to_vec();
@@ -277,7 +302,7 @@ traffic mcp@2025-06-18: 8 messages, 8 passed, 0 failed; route.id 2
 }
 
 #[test]
-fn a_response_without_its_request_is_a_warning_and_passes_if_any_result_fits() {
+fn a_response_without_its_request_is_unpaired_never_passed() {
     let dir = catalog("orphan");
     // Pairing is per file: the request in a.jsonl leaves b.jsonl's response an orphan.
     write_files(
@@ -292,18 +317,18 @@ fn a_response_without_its_request_is_a_warning_and_passes_if_any_result_fits() {
         &out,
         1,
         "[PASS] mcp.ping.request@2025.6.18 <- a.jsonl:1
-[PASS] mcp.tools/call.response@2025.6.18 <- b.jsonl:1
+[UNPAIRED] (unrouted) <- b.jsonl:1
   WARNING route.id id: no request with id 7 is waiting for a response in this file
 [FAIL] (unrouted) <- b.jsonl:2
   ERROR route.response result: none of the 2 response contracts of mcp@2025-06-18 accepts this result
   WARNING route.id id: no request with id 8 is waiting for a response in this file
-traffic mcp@2025-06-18: 3 messages, 2 passed, 1 failed; route.id 2, route.response 1
+traffic mcp@2025-06-18: 3 messages, 1 passed, 1 unpaired, 1 failed; route.id 2, route.response 1
 ",
     );
-    // A warning alone passes: exit 0.
+    // Unpaired is not a failure: exit 0.
     write_files(&dir, &[("c.jsonl", b"{\"jsonrpc\": \"2.0\", \"id\": 7, \"result\": {}}\n")]);
     let out = run_in(bin!(), &dir, &["traffic", "c.jsonl", "--protocol", "mcp@2025-06-18", "--quiet"]);
-    expect(&out, 0, "traffic mcp@2025-06-18: 1 message, 1 passed, 0 failed; route.id 1\n");
+    expect(&out, 0, "traffic mcp@2025-06-18: 1 message, 0 passed, 1 unpaired, 0 failed; route.id 1\n");
 }
 
 #[test]
@@ -380,7 +405,7 @@ not json at all
 [FAIL] (unrouted) <- cap.jsonl:6
   ERROR jsonrpc.shape method: expected a string, found 5
 [FAIL] (unrouted) <- cap.jsonl:7
-  ERROR jsonrpc.shape method: key 'method' appears more than once: readers disagree on which wins
+  ERROR json.duplicate_key method: key 'method' appears more than once: readers disagree on which wins
 [FAIL] (unrouted) <- cap.jsonl:8
   ERROR jsonrpc.shape id: required member is missing (a response names the request it answers)
 [FAIL] (unrouted) <- cap.jsonl:9
@@ -393,7 +418,7 @@ not json at all
   ERROR jsonrpc.shape <message>: not JSON: expected ident at line 1 column 2
 [FAIL] (unrouted) <- cap.jsonl:13
   ERROR jsonrpc.shape <message>: not JSON: EOF while parsing an object at line 1 column 44
-traffic mcp@2025-06-18: 13 messages, 0 passed, 13 failed; jsonrpc.shape 13
+traffic mcp@2025-06-18: 13 messages, 0 passed, 13 failed; json.duplicate_key 1, jsonrpc.shape 12
 ",
     );
 }
@@ -546,7 +571,7 @@ fn json_output_is_one_object_and_quiet_keeps_failures() {
 {"source":"cap.jsonl:1","contracts":["mcp.ping.request@2025.6.18"],"status":"pass","findings":[]},
 {"source":"cap.jsonl:2","contracts":["mcp.ping.response@2025.6.18"],"status":"fail","findings":[{"severity":"error","rule":"field.additionalProperties","field":"result.x","message":"key is not allowed: the object is closed (additionalProperties: false)"}]}
 ],
-"summary":{"messages":2,"passed":1,"failed":1,"rules":{"field.additionalProperties":1}}}
+"summary":{"messages":2,"passed":1,"unpaired":0,"failed":1,"rules":{"field.additionalProperties":1}}}
 "#,
     );
     let out = traffic("quiet", capture, &["--protocol", "mcp@2025-06-18", "--quiet"]);
@@ -922,31 +947,33 @@ fn a2a_captures_tell_their_revision() {
         (
             "a2a-spec-docs-v0.3.0.jsonl",
             "note: protocol a2a@0.3.0, from the A2A methods in the capture (agent/getAuthenticatedExtendedCard, message/send, message/stream)\n",
-            "traffic a2a@0.3.0: 19 messages, 5 passed, 14 failed",
+            "traffic a2a@0.3.0: 19 messages, 4 passed, 1 unpaired, 14 failed",
         ),
         (
             "a2a-spec-docs-v0.2.5.jsonl",
             "note: protocol a2a@0.3.0, from the A2A methods in the capture (message/send)\n",
-            "traffic a2a@0.3.0: 17 messages, 4 passed, 13 failed",
+            "traffic a2a@0.3.0: 17 messages, 3 passed, 1 unpaired, 13 failed",
         ),
         (
             "a2a-card-v0.3.0-then-messages.jsonl",
             "note: protocol a2a@0.2.6, from the agent card at a2a-card-v0.3.0-then-messages.jsonl:1 (protocolVersion 0.2.9)\n",
-            "traffic a2a@0.2.6: 7 messages, 0 passed, 7 failed",
+            "traffic a2a@0.2.6: 7 messages, 1 passed, 6 failed",
         ),
         (
             // A v1.0 card has no `protocolVersion` of its own: its JSON-RPC
             // interface's (`supportedInterfaces[]`) tells the revision.
             "a2a-card-v1.0.0-then-messages.jsonl",
             "note: protocol a2a@1.0.1, from the agent card at a2a-card-v1.0.0-then-messages.jsonl:1 (protocolVersion 1.0)\n",
-            "traffic a2a@1.0.1: 8 messages, 7 passed, 1 failed",
+            "traffic a2a@1.0.1: 8 messages, 7 passed, 1 unpaired, 0 failed",
         ),
     ];
     for (file, note, summary) in cases {
         let capture = data(&format!("traffic/{file}"));
         let out = run_in(bin!(), &root, &["traffic", capture.to_str().expect("utf-8 path"), "--quiet"]);
         assert_eq!(out.stderr, note, "{file}");
-        assert_eq!(out.code, 1, "{file}: {}", out.stdout);
+        // The card line is judged by `a2a.agent_card`: the v1.0 capture fails nothing.
+        let code = if summary.ends_with(" 0 failed") { 0 } else { 1 };
+        assert_eq!(out.code, code, "{file}: {}", out.stdout);
         assert!(out.stdout.lines().last().is_some_and(|l| l.starts_with(summary)), "{file}: {}", out.stdout);
     }
     // An MCP capture is still told by its initialize request.
@@ -980,7 +1007,7 @@ fn a2a_v1_capture_routes_to_the_proto_catalog() {
          [PASS] a2a.CancelTask.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:3\n\
          [PASS] a2a.SubscribeToTask.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:4\n\
          [PASS] a2a.GetExtendedAgentCard.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:5\n\
-         [PASS] a2a.error.response@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:6\n  \
+         [UNPAIRED] a2a.error.response@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:6\n  \
          WARNING route.id id: no request with id 1 is waiting for a response in this file\n\
          [PASS] a2a.error.response@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:7\n\
          [FAIL] a2a.SendMessage.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:8\n  \
@@ -992,7 +1019,7 @@ fn a2a_v1_capture_routes_to_the_proto_catalog() {
          [PASS] a2a.SendMessage.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:12\n\
          [FAIL] a2a.SendMessage.request@1.0.1 <- a2a-spec-docs-v1.0.0.jsonl:13\n  \
          ERROR field.oneOf params.message.parts[0]: matches member 1 and member 3, but 'oneOf' allows exactly one\n\
-         traffic a2a@1.0.1: 13 messages, 10 passed, 3 failed; field.enum 2, field.oneOf 1, route.id 1\n"
+         traffic a2a@1.0.1: 13 messages, 9 passed, 1 unpaired, 3 failed; field.enum 2, field.oneOf 1, route.id 1\n"
     );
     // Named explicitly, the same revision judges the same way.
     let named = run_in(bin!(), &root, &["traffic", capture.to_str().expect("utf-8 path"), "--protocol", "a2a@1.0.1"]);

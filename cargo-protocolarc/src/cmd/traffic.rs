@@ -25,19 +25,28 @@ Validate raw JSON-RPC 2.0 traffic (MCP, A2A) against a protocol's catalog of con
 
 Each FILE is read line by line (each line within the line cap, PROTOCOLARC_MAX_LINE_BYTES): \
 a line is one message, or a batch when it holds a JSON array (each element is checked and \
-labelled FILE:LINE[i], from 0); blank lines are skipped. A directory stands for its .json and \
+labelled FILE:LINE[i], from 0), or a recorded line {\"from\": \"client\"|\"server\", \"message\": \
+MESSAGE-OR-BATCH} (optional \"session\", a string, and \"time\"), or an agent card (judged by \
+<protocol>.agent_card); blank lines are skipped. A .har file (HAR 1.2) is read entry by \
+entry: the request body is a client message, the response body a server message, a \
+text/event-stream response one server message per event, sessions by Mcp-Session-Id, a GET \
+of an agent card the card; labels FILE#ENTRY and FILE#ENTRY[event N]. A directory stands for its .json and \
 .jsonl files, in path order.
 
 Routing, in the catalog of the protocol revision (DIR/<protocol>/<revision>/*.json):
   a request or notification (it has \"method\")
       judged whole by <protocol>.<method>.request; a request (it has \"id\") waits for its response
   a success response (\"result\" and \"id\")
-      paired with the latest earlier request of that id still unanswered in the same file;
+      paired with the latest earlier request of that id still unanswered in the same file
+      (and session), sent by the other side when the line says who sent it;
       its result judged by <protocol>.<method>.response (findings under result.)
   an error response (\"error\" and \"id\")
       judged whole by <protocol>.error.response
-A response answering no pending request gets a route.id warning, and passes when any response \
-contract of the protocol accepts its result (route.response otherwise). A method without a \
+A raw response whose id is pending for requests of two methods (both sides of a session send \
+requests, and their ids may collide) is judged against both and paired with the one whose \
+response contract accepts it, with a route.ambiguous warning. A response answering no pending \
+request is UNPAIRED (route.id; never PASS, counted apart in the summary), and fails when no \
+response contract of the protocol accepts its result (route.response). A method without a \
 contract is route.method; what is not a JSON-RPC 2.0 message (not JSON, \"jsonrpc\" other than \
 \"2.0\", neither method nor result/error, an id that is not a string or a number) is \
 jsonrpc.shape. `cargo protocolarc rules RULE` explains each.
@@ -59,7 +68,7 @@ a tools/call request's params.arguments is also judged by the contract whose nam
 '.' + params.name, and its response's result.structuredContent by that tool's .output contract \
 (a tool without a contract: route.tool warning).
 
-Output is validate's: one line per message, [PASS] or [FAIL], the contracts that judged it and \
+Output is validate's: one line per message, [PASS], [UNPAIRED] or [FAIL], the contracts that judged it and \
 its label (FILE:LINE), its findings indented; then a summary counting messages, failures and \
 findings per rule. --quiet prints only failing messages and the summary; --format json writes \
 one JSON object (format_version, protocol, results, summary).";
@@ -179,8 +188,14 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
         Some(t) => Some(Catalog::load(std::slice::from_ref(t))?),
         None => None,
     };
+    if let Some(tools) = &tools {
+        note_revisions(tools, err)?;
+    }
     let label = format!("{name}@{revision}");
     let mut traffic = Traffic::new(&name, &label, &catalog, tools.as_ref());
+    if let Some((before, methods)) = removed(&root, &available, &name, &revision, &catalog)? {
+        traffic.removed_since(&before, methods);
+    }
     let mut sink = Sink {
         format: args.bulk.format,
         out,
@@ -194,6 +209,16 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     let mut progress = Progress::new("traffic");
     for file in &files {
         traffic.start_file();
+        if is_har(file) {
+            let messages = har_messages(file, limits)?;
+            for m in &messages {
+                let label = format!("{}{}", file.label, m.suffix);
+                for j in traffic.line(&label, &m.line) {
+                    sink.push(&j)?;
+                }
+            }
+            continue;
+        }
         let read = each_batch(file, limits, jobs, |lines, bytes, read_ahead| {
             traffic.lines(&file.label, lines, jobs, read_ahead, |j| {
                 // Output and progress may share a terminal: one at a time.
@@ -220,6 +245,46 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     progress.finish();
     sink.finish(None)?;
     Ok(if sink.summary.failed > 0 { exit::FAILED } else { exit::OK })
+}
+
+/// Says which revision judges a tool that `--tools` holds several of: the newest.
+fn note_revisions(tools: &Catalog, err: &mut dyn Write) -> Result<(), Failure> {
+    let all: Vec<&protocolarc::ContractSpec> = tools.contracts().collect();
+    for group in all.chunk_by(|a, b| a.name() == b.name()).filter(|g| g.len() > 1) {
+        let revisions: Vec<String> = group.iter().map(|c| c.revision().to_string()).collect();
+        let newest = revisions.last().cloned().unwrap_or_default();
+        writeln!(
+            err,
+            "note: --tools holds {} revisions of {} ({}): {newest}, the newest, judges it",
+            group.len(),
+            protocolarc::render::one_line(group[0].name()),
+            revisions.join(", ")
+        )?;
+    }
+    Ok(())
+}
+
+/// Whether a capture is a HAR file (`.har`).
+fn is_har(file: &EnvelopeFile) -> bool {
+    file.path.extension().is_some_and(|e| e.eq_ignore_ascii_case("har"))
+}
+
+/// A HAR file's messages, read whole within the document cap.
+fn har_messages(file: &EnvelopeFile, limits: Limits) -> Result<Vec<protocolarc::traffic::har::HarMessage>, Failure> {
+    let shown = file.path.display();
+    let bytes = match input::read_capped(&file.path, limits.max_document) {
+        Ok(b) => b,
+        Err(input::ReadError::Io(e)) => {
+            return Err(Failure::Input(format!("{shown}: cannot read: {}", crate::io_reason(&e))))
+        }
+        Err(input::ReadError::TooLarge(cap)) => {
+            return Err(Failure::Input(format!(
+                "{shown}: larger than the limit of {} (PROTOCOLARC_MAX_DOCUMENT_BYTES raises it)",
+                size_phrase(cap)
+            )))
+        }
+    };
+    protocolarc::traffic::har::messages(&bytes).map_err(|why| Failure::Input(format!("{shown}: {why}")))
 }
 
 /// Every `(name, revision)` directory of the catalog, sorted.
@@ -289,7 +354,7 @@ fn detected(
     let mut found: Option<(Hint, String)> = None;
     let mut methods: Vec<String> = Vec::new();
     for file in files {
-        each_line(file, limits, |label, line| {
+        let mut read = |label: &str, line: &[u8]| {
             for hint in hints(line) {
                 match hint {
                     Hint::Method(m) => {
@@ -304,7 +369,16 @@ fn detected(
                 }
             }
             Ok(true)
-        })?;
+        };
+        if is_har(file) {
+            for m in har_messages(file, limits)? {
+                if !read(&format!("{}{}", file.label, m.suffix), &m.line)? {
+                    break;
+                }
+            }
+        } else {
+            each_line(file, limits, read)?;
+        }
         if found.is_some() {
             break;
         }
@@ -360,6 +434,30 @@ fn detected(
             list(available)
         ))),
     }
+}
+
+/// The revision of `name` just before `revision` in the catalog, and the
+/// methods it has a request contract for that `catalog` has not.
+fn removed(
+    root: &Path,
+    available: &[(String, String)],
+    name: &str,
+    revision: &str,
+    catalog: &Catalog,
+) -> Result<Option<(String, Vec<String>)>, Failure> {
+    let before =
+        available.iter().filter(|(n, r)| n == name && numeric(r) < numeric(revision)).max_by_key(|(_, r)| numeric(r));
+    let Some((_, before)) = before else { return Ok(None) };
+    let requests = |c: &Catalog| -> Vec<String> {
+        let prefix = format!("{name}.");
+        c.contracts()
+            .filter_map(|c| c.name().strip_prefix(&prefix)?.strip_suffix(".request").map(str::to_string))
+            .collect()
+    };
+    let now = requests(catalog);
+    let old = Catalog::load(&[root.join(name).join(before)])?;
+    let gone: Vec<String> = requests(&old).into_iter().filter(|m| !now.contains(m)).collect();
+    Ok((!gone.is_empty()).then(|| (format!("{name}@{before}"), gone)))
 }
 
 /// A catalog revision: `(protocol, revision)`.

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::report::Finding;
-use crate::traffic::Judged;
+use crate::traffic::{Judged, Status};
 
 /// `[PASS] mcp.ping.request@2025.6.18 <- capture.jsonl:3` (the contracts
 /// that judged the message joined by ` + `, `(unrouted)` when none did),
@@ -18,7 +18,11 @@ pub fn write_text(w: &mut dyn Write, j: &Judged) -> io::Result<()> {
     // the pieces read as the whole would), numbers by hand: nothing is
     // allocated and nothing goes through `fmt` for a message whose texts
     // are printable (the invalid path of BENCHMARKS.md, issue 14).
-    w.write_all(if j.report.is_valid() { b"[PASS] " } else { b"[FAIL] " })?;
+    w.write_all(match j.status() {
+        Status::Pass => b"[PASS] ",
+        Status::Unpaired => b"[UNPAIRED] ",
+        Status::Fail => b"[FAIL] ",
+    })?;
     if j.contracts.is_empty() {
         w.write_all(b"(unrouted)")?;
     }
@@ -69,8 +73,10 @@ fn write_number(w: &mut dyn Write, mut n: u64) -> io::Result<()> {
 pub struct Summary {
     /// Messages judged (a batch counts its elements).
     pub messages: usize,
-    /// Messages with no error.
+    /// Messages with no error (responses paired with their request).
     pub passed: usize,
+    /// Responses without error that answer no pending request.
+    pub unpaired: usize,
     /// Messages with at least one error.
     pub failed: usize,
     /// Findings per rule id, warnings included.
@@ -81,10 +87,10 @@ impl Summary {
     /// Counts one message.
     pub fn add(&mut self, j: &Judged) {
         self.messages += 1;
-        if j.report.is_valid() {
-            self.passed += 1;
-        } else {
-            self.failed += 1;
+        match j.status() {
+            Status::Pass => self.passed += 1,
+            Status::Unpaired => self.unpaired += 1,
+            Status::Fail => self.failed += 1,
         }
         for f in j.report.findings() {
             match self.rules.get_mut(f.rule()) {
@@ -97,17 +103,15 @@ impl Summary {
     }
 }
 
-/// `traffic mcp@2025-06-18: 4 messages, 3 passed, 1 failed; route.id 1`.
+/// `traffic mcp@2025-06-18: 4 messages, 2 passed, 1 unpaired, 1 failed; route.id 1`
+/// (the unpaired ones only when there are).
 pub fn write_text_summary(w: &mut dyn Write, protocol: &str, s: &Summary) -> io::Result<()> {
     let plural = if s.messages == 1 { "" } else { "s" };
-    write!(
-        w,
-        "traffic {}: {} message{plural}, {} passed, {} failed",
-        super::one_line(protocol),
-        s.messages,
-        s.passed,
-        s.failed
-    )?;
+    write!(w, "traffic {}: {} message{plural}, {} passed", super::one_line(protocol), s.messages, s.passed,)?;
+    if s.unpaired > 0 {
+        write!(w, ", {} unpaired", s.unpaired)?;
+    }
+    write!(w, ", {} failed", s.failed)?;
     let rules: Vec<String> = s.rules.iter().map(|(rule, n)| format!("{rule} {n}")).collect();
     if !rules.is_empty() {
         write!(w, "; {}", rules.join(", "))?;
@@ -138,7 +142,7 @@ pub fn write_json_result(w: &mut dyn Write, first: bool, j: &Judged) -> io::Resu
     let r = JsonResult {
         source: &j.source.to_string(),
         contracts: &j.contracts.ids(),
-        status: if j.report.is_valid() { "pass" } else { "fail" },
+        status: j.status().name(),
         findings: j.report.findings(),
     };
     serde_json::to_writer(&mut *w, &r).map_err(io::Error::other)
@@ -177,7 +181,7 @@ mod tests {
         );
         let ping = ContractSpec::from_slice(spec.as_bytes(), "ping.json").unwrap();
         let catalog = Catalog::from_entries(vec![("ping.json".into(), ping)]).unwrap();
-        let mut traffic = Traffic::new("mcp", "mcp@1", &catalog, None);
+        let mut traffic = Traffic::new("mcp", "mcp@2025-03-26", &catalog, None);
         let mut judged = Vec::new();
         traffic
             .lines(
@@ -200,7 +204,7 @@ mod tests {
             let contracts: Vec<String> =
                 j.contracts.iter().map(|c| format!("{}@{}", super::super::one_line(c.name()), c.revision())).collect();
             let shown = if contracts.is_empty() { "(unrouted)".to_string() } else { contracts.join(" + ") };
-            let verdict = if j.report.is_valid() { "PASS" } else { "FAIL" };
+            let verdict = j.status().name().to_uppercase();
             want.push_str(&format!("[{verdict}] {shown} <- {}\n", super::super::one_line(&j.source.to_string())));
             for f in j.report.findings() {
                 want.push_str(&format!("  {f}\n"));

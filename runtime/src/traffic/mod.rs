@@ -7,16 +7,25 @@
 //!
 //! - a line holding a JSON array is a batch: each element is one message,
 //!   labelled `LABEL[i]` (0-based);
+//! - a recorded line `{"from": "client"|"server", "message": ...}` (optional
+//!   `"session"`, `"time"`) holds a message or a batch sent by that side; a
+//!   line with `skills` and no JSON-RPC member is an agent card, judged by
+//!   `P.agent_card`;
 //! - a request or notification (it has `method`) is judged whole by
 //!   `P.<method>.request`; a request (it has `id`) is remembered as pending;
 //! - a success response (`result`) is paired with the latest earlier request
 //!   of its `id` still unanswered (in the lines given since
-//!   [`Traffic::start_file`]) and its `result` value judged by that method's
-//!   `P.<method>.response` (findings under `result.`); an error response is
-//!   judged whole by `P.error.response`;
-//! - a response answering no pending request gets a `route.id` warning; a
-//!   success response then passes when any `P.*.response` contract accepts its
-//!   result (the first such, by name, is named), else `route.response`;
+//!   [`Traffic::start_file`], in its session, sent by the other side when
+//!   the line says who sent it) and its `result` value judged by that
+//!   method's `P.<method>.response` (findings under `result.`); an error
+//!   response is judged whole by `P.error.response`;
+//! - a raw response whose id is pending for two requests of different
+//!   methods (the two sides' ids collide) is paired with the latest unless
+//!   only the earlier one's response contract accepts it, with a
+//!   `route.ambiguous` warning;
+//! - a response answering no pending request gets a `route.id` warning and
+//!   is [`Status::Unpaired`], never a pass; a success response is also
+//!   `route.response` when no `P.*.response` contract accepts its result;
 //! - with tool contracts (`import tools-list`: `S.TOOL`, `S.TOOL.output`), a
 //!   `tools/call` request's `params.arguments` is also judged by the contract
 //!   named `*.` + `params.name`, and its response's `result.structuredContent`
@@ -57,7 +66,10 @@ use crate::rules::{self, Rule};
 use crate::{ContractDirection, ContractSpec};
 use protocolarc_core::TopMembers;
 
+mod frame;
+pub mod har;
 mod scan;
+mod stream;
 
 /// The field of findings about a message as a whole.
 pub const MESSAGE_FIELD: &str = "<message>";
@@ -75,7 +87,41 @@ pub struct Judged<'a> {
     pub report: Report,
 }
 
+/// A message's verdict as shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// No error, and paired when a response.
+    Pass,
+    /// A response without error that answers no pending request: nobody
+    /// checked it against its method's contract, so it never reads as passed.
+    Unpaired,
+    /// An error finding.
+    Fail,
+}
+
+impl Status {
+    /// `pass`, `unpaired`, `fail`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Unpaired => "unpaired",
+            Status::Fail => "fail",
+        }
+    }
+}
+
 impl<'a> Judged<'a> {
+    /// Pass, unpaired (a `route.id` finding, no error) or fail.
+    pub fn status(&self) -> Status {
+        if !self.report.is_valid() {
+            Status::Fail
+        } else if self.report.findings().iter().any(|f| f.rule() == rules::ROUTE_ID.id) {
+            Status::Unpaired
+        } else {
+            Status::Pass
+        }
+    }
+
     /// A verdict's place, held until it is judged.
     fn placeholder(source: Source<'a>) -> Self {
         Judged { source, contracts: Judges::default(), report: Report::default() }
@@ -227,6 +273,13 @@ struct Router<'c> {
     methods: HashMap<&'c [u8], Method<'c>, Hasher>,
     /// `P.error.response`.
     error: Option<&'c ContractSpec>,
+    /// `P.agent_card`: judges a line that is an agent card.
+    card: Option<&'c ContractSpec>,
+    /// The JSON-RPC frame of the revision.
+    frame: frame::Frame,
+    /// Methods the revision before this one had and this one has not,
+    /// with that revision's label.
+    removed: Option<(String, Vec<String>)>,
     responses: Vec<&'c ContractSpec>,
     tools: Option<&'c Catalog>,
 }
@@ -291,6 +344,19 @@ enum Parsed<'a, 'c> {
     },
 }
 
+impl<'a, 'c> Parsed<'a, 'c> {
+    /// This message as sent by `side` in `session`: its id keyed so.
+    fn sent(self, side: Side, session: Option<&str>) -> Self {
+        match self {
+            Parsed::Request(j, Some((id, held))) => Parsed::Request(j, Some((id.sent(side, session), held))),
+            Parsed::Response { j, findings, id: Some((id, excerpt)), result, paired } => {
+                Parsed::Response { j, findings, id: Some((id.sent(side, session), excerpt)), result, paired }
+            }
+            other => other,
+        }
+    }
+}
+
 impl<'c> Traffic<'c> {
     /// Routes messages of `protocol` (`mcp`) to `catalog`'s contracts (the
     /// highest revision of each name); `label` names the protocol revision in
@@ -326,12 +392,16 @@ impl<'c> Traffic<'c> {
             }
         }
         let error = contracts.get(error.as_str()).copied();
+        let card = contracts.get(format!("{protocol}.agent_card").as_str()).copied();
         Traffic {
             router: Router {
                 protocol: protocol.to_string(),
                 label: label.to_string(),
                 methods,
                 error,
+                card,
+                frame: frame::of(protocol, label.split_once('@').map_or("", |(_, r)| r)),
+                removed: None,
                 responses,
                 tools,
             },
@@ -349,6 +419,12 @@ impl<'c> Traffic<'c> {
             None => true,
             Some(fast) => comparable(fast) == comparable(self.router.exactly(at, text)),
         }
+    }
+
+    /// Names the methods the revision before this one (`label`) had and
+    /// this one removed: a request of one says so, besides `route.method`.
+    pub fn removed_since(&mut self, label: &str, methods: Vec<String>) {
+        self.router.removed = Some((label.to_string(), methods));
     }
 
     /// Forgets every pending request: responses pair only within one file.
@@ -462,7 +538,7 @@ where
             j
         }
         mut p @ Parsed::Response { .. } => {
-            pair(pending, &mut p);
+            pair(router, pending, &mut p);
             router.finish(p)
         }
     }
@@ -471,7 +547,7 @@ where
 /// Pairs a response with the latest still-unanswered request of its id, or
 /// remembers a request as pending: in input order. Whether a result waits
 /// to be judged by the request's method.
-fn pair<'c>(pending: &mut Waiting<'c>, p: &mut Parsed<'_, 'c>) -> bool {
+fn pair<'c>(router: &Router<'c>, pending: &mut Waiting<'c>, p: &mut Parsed<'_, 'c>) -> bool {
     match p {
         Parsed::Request(_, waits) => {
             if let Some((id, held)) = waits.take() {
@@ -480,7 +556,23 @@ fn pair<'c>(pending: &mut Waiting<'c>, p: &mut Parsed<'_, 'c>) -> bool {
             false
         }
         Parsed::Response { findings, id, result, paired, .. } => {
-            *paired = id.as_ref().and_then(|(id, _)| pending.answer(&id.key()));
+            if let Some((id, excerpt)) = &id {
+                let (side, kind) = Side::of(id.tag);
+                let (answered, by) = match side {
+                    Side::Unknown => (router.either(pending, id, excerpt, *result, findings), Side::Unknown),
+                    side => match pending.answer(&id.key_from(side.other())) {
+                        Some(p) => (Some(p), side.other()),
+                        None => (pending.answer(&id.key_from(Side::Unknown)), Side::Unknown),
+                    },
+                };
+                // A stream's request waits on for its next event, until the last.
+                if let (Some(p), Some(r)) = (&answered, *result) {
+                    if stream::streams(&p.method) && !stream::last(r) {
+                        pending.push(&IdRef { tag: by.tag(kind), body: id.body.clone() }, p.clone().into());
+                    }
+                }
+                *paired = answered;
+            }
             if let (Some((_, excerpt)), None) = (&id, &paired) {
                 let msg = format!("no request with id {excerpt} is waiting for a response in this file");
                 findings.insert(0, Finding::new(rules::ROUTE_ID, "id", msg));
@@ -504,19 +596,19 @@ impl<'c> Router<'c> {
             return;
         }
         if text[0] != b'[' {
-            f(self.message(label, text));
+            if let Some(p) = self.quick(label, text) {
+                return f(p);
+            }
+            match parse_object(text) {
+                Ok(members) if recorded(&members) => self.recorded(label, &members, f),
+                Ok(members) => f(self.judged(label, text, members)),
+                Err(why) => f(Parsed::Done(shape(label, MESSAGE_FIELD, why))),
+            }
             return;
         }
         match serde_json::from_slice::<Vec<&RawValue>>(text) {
             Err(e) => f(Parsed::Done(shape(label, MESSAGE_FIELD, format!("not JSON: {e}")))),
-            Ok(items) if items.is_empty() => {
-                f(Parsed::Done(shape(label, MESSAGE_FIELD, "an empty batch holds no message".to_string())))
-            }
-            Ok(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    f(self.message(label.at(i), item.get().as_bytes()));
-                }
-            }
+            Ok(items) => self.batch(label, &items, f),
         }
     }
 
@@ -559,6 +651,9 @@ impl<'c> Router<'c> {
         if self.tools.is_some() && method == "tools/call" {
             return None;
         }
+        if self.frame.progress_token && memchr::memmem::find(bytes, b"progressToken").is_some() {
+            return None;
+        }
         let (report, top) = contract.validate_json_top(bytes, Self::NO_MEMBERS)?;
         if report.findings().iter().any(|f| f.rule() == rules::JSON_SYNTAX.id || f.rule() == rules::JSON_DEPTH.id) {
             return None;
@@ -577,7 +672,7 @@ impl<'c> Router<'c> {
             None => None,
             Some(id) => match id[0] {
                 b'"' if !id.contains(&b'\\') => Some(IdRef::borrowed(b's', &id[1..id.len() - 1])),
-                b'-' | b'0'..=b'9' => Some(IdRef::borrowed(b'n', id)),
+                b'-' | b'0'..=b'9' if !self.frame.integer_ids || frame::integer(id) => Some(IdRef::borrowed(b'n', id)),
                 _ => return None,
             },
         };
@@ -601,21 +696,99 @@ impl<'c> Router<'c> {
     where
         'c: 'a,
     {
-        let done = |j: Judged<'a>| Parsed::Done(j);
-        let members = match parse_object(bytes) {
-            Ok(m) => m,
-            Err(why) => return done(shape(source, MESSAGE_FIELD, why)),
+        match parse_object(bytes) {
+            Ok(members) => self.judged(source, bytes, members),
+            Err(why) => Parsed::Done(shape(source, MESSAGE_FIELD, why)),
+        }
+    }
+
+    /// A recorded line's message (or batch), each sent by the side it names.
+    fn recorded<'a>(&self, label: Source<'a>, members: &Members<'a>, mut f: impl FnMut(Parsed<'a, 'c>))
+    where
+        'c: 'a,
+    {
+        let done = |field: &str, msg: String| Parsed::Done(shape(label, field, msg));
+        if let Some(key) = members.repeated(&["from", "message", "session", "time"]) {
+            return f(done(&key, format!("key '{key}' appears more than once: readers disagree on which wins")));
+        }
+        let side = match members.get("from").map(|v| (v, text(v))) {
+            Some((_, Some(t))) if t == "client" => Side::Client,
+            Some((_, Some(t))) if t == "server" => Side::Server,
+            Some((v, _)) => return f(done("from", format!("expected \"client\" or \"server\", found {}", excerpt(v)))),
+            None => {
+                return f(done(
+                    "from",
+                    "required member is missing (a recorded line says who sent its message: \"client\" or \"server\")"
+                        .into(),
+                ))
+            }
         };
+        let session = match members.get("session") {
+            None => None,
+            Some(v) => match text(v) {
+                Some(t) => Some(t),
+                None => return f(done("session", format!("expected a string, found {}", excerpt(v)))),
+            },
+        };
+        if let Some(v) = members.get("time").filter(|v| kind(v) != Kind::String) {
+            return f(done("time", format!("expected an RFC 3339 time string, found {}", excerpt(v))));
+        }
+        let Some(message) = members.get("message") else { return };
+        let bytes = message.get().as_bytes();
+        let sent = |p: Parsed<'a, 'c>| p.sent(side, session.as_deref());
+        if kind(message) != Kind::Array {
+            return f(sent(self.message(label, bytes)));
+        }
+        match serde_json::from_str::<Vec<&RawValue>>(message.get()) {
+            Err(e) => f(done("message", format!("not JSON: {e}"))),
+            Ok(items) => self.batch(label, &items, |p| f(sent(p))),
+        }
+    }
+
+    /// A batch's elements, each a message, where the revision has batches.
+    fn batch<'a>(&self, label: Source<'a>, items: &[&'a RawValue], mut f: impl FnMut(Parsed<'a, 'c>))
+    where
+        'c: 'a,
+    {
+        if items.is_empty() {
+            return f(Parsed::Done(shape(label, MESSAGE_FIELD, "an empty batch holds no message".to_string())));
+        }
+        if !self.frame.batches {
+            let msg = format!(
+                "a batch of {} message{}: {} has no batches (its JSONRPCMessage is one message)",
+                items.len(),
+                if items.len() == 1 { "" } else { "s" },
+                self.label
+            );
+            let report = Report::new(vec![Finding::new(rules::JSONRPC_BATCH, MESSAGE_FIELD, msg)]);
+            return f(Parsed::Done(Judged { source: label, contracts: Judges::default(), report }));
+        }
+        for (i, item) in items.iter().enumerate() {
+            f(self.message(label.at(i), item.get().as_bytes()));
+        }
+    }
+
+    /// [`Router::exactly`] on a message's members, read.
+    fn judged<'a>(&self, source: Source<'a>, bytes: &'a [u8], members: Members<'a>) -> Parsed<'a, 'c>
+    where
+        'c: 'a,
+    {
+        let done = |j: Judged<'a>| Parsed::Done(j);
         let mut j = Judged { source, contracts: Judges::default(), report: Report::default() };
         let mut findings = Vec::new();
         if let Some(key) = members.repeated(&["jsonrpc", "method", "id", "result", "error"]) {
-            return done(shape(
-                j.source,
-                &key,
-                format!("key '{key}' appears more than once: readers disagree on which wins"),
-            ));
+            let msg = format!("key '{key}' appears more than once: readers disagree on which wins");
+            let report = Report::new(vec![Finding::new(rules::JSON_DUPLICATE_KEY, &key, msg)]);
+            return done(Judged { source: j.source, contracts: Judges::default(), report });
         }
         match members.get("jsonrpc") {
+            None if self.card.is_some() && is_card(&members) => {
+                if let Some(card) = self.card {
+                    judge(&mut j, &mut findings, card, bytes, "");
+                }
+                j.report = Report::new(findings);
+                return done(j);
+            }
             None => {
                 return done(shape(
                     j.source,
@@ -639,13 +812,12 @@ impl<'c> Router<'c> {
                 return done(shape(j.source, MESSAGE_FIELD, msg.into()));
             }
             if let Some(id) = id {
-                if !matches!(kind(id), Kind::String | Kind::Number) {
-                    return done(shape(
-                        j.source,
-                        "id",
-                        format!("a request id is a string or a number, found {}", excerpt(id)),
-                    ));
+                if let Some(why) = self.bad_id(id, "a request id") {
+                    return done(shape(j.source, "id", why));
                 }
+            }
+            if let Some(why) = self.bad_progress_token(&members) {
+                return done(shape(j.source, "params._meta.progressToken", why));
             }
             let tool = self.tool_name(&method, &members);
             self.request(&mut j, &mut findings, &method, tool.as_deref(), bytes, &members);
@@ -665,13 +837,28 @@ impl<'c> Router<'c> {
             if result.is_some() && error.is_some() {
                 return done(shape(j.source, MESSAGE_FIELD, "a response has 'result' or 'error', not both".into()));
             }
-            let Some(id) = id else {
-                return done(shape(
-                    j.source,
-                    "id",
-                    "required member is missing (a response names the request it answers)".into(),
-                ));
+            let id = match id {
+                Some(id) => id,
+                // No id: as a null id, where the revision allows it.
+                None if error.is_some() && self.frame.error_without_id => RawValue::NULL,
+                None => {
+                    return done(shape(
+                        j.source,
+                        "id",
+                        format!(
+                            "required member is missing (a response names the request it answers{})",
+                            if error.is_some() {
+                                format!("; {} requires it of an error too", self.label)
+                            } else {
+                                String::new()
+                            }
+                        ),
+                    ))
+                }
             };
+            if let Some(why) = self.bad_id(id, "a response id").filter(|_| kind(id) != Kind::Null) {
+                return done(shape(j.source, "id", why));
+            }
             match (kind(id), error.is_some()) {
                 (Kind::String | Kind::Number, _) | (Kind::Null, true) => {}
                 (Kind::Null, false) => {
@@ -710,6 +897,73 @@ impl<'c> Router<'c> {
         }
     }
 
+    /// Why an id is not one the revision's frame allows, if it is not.
+    fn bad_id(&self, id: &RawValue, what: &str) -> Option<String> {
+        match kind(id) {
+            Kind::String => None,
+            Kind::Number if !self.frame.integer_ids || frame::integer(id.get().as_bytes()) => None,
+            Kind::Number => Some(format!("{what} is a string or an integer in {}, found {}", self.label, excerpt(id))),
+            _ => Some(format!("{what} is a string or a number, found {}", excerpt(id))),
+        }
+    }
+
+    /// Why a request's `params._meta.progressToken` is not a string or an
+    /// integer, where the revision's frame says so.
+    fn bad_progress_token(&self, members: &Members<'_>) -> Option<String> {
+        if !self.frame.progress_token {
+            return None;
+        }
+        let params = parse_object(members.get("params")?.get().as_bytes()).ok()?;
+        let meta = parse_object(params.get("_meta")?.get().as_bytes()).ok()?;
+        let token = meta.get("progressToken")?;
+        match kind(token) {
+            Kind::String => None,
+            Kind::Number if frame::integer(token.get().as_bytes()) => None,
+            _ => {
+                Some(format!("a progress token is a string or an integer in {}, found {}", self.label, excerpt(token)))
+            }
+        }
+    }
+
+    /// The request a raw response answers: the latest pending one of its
+    /// id, unless the one before it is of another method (the other side's
+    /// request, whose id collides) and only that one's response contract
+    /// accepts the result; a `route.ambiguous` warning names both.
+    fn either(
+        &self,
+        pending: &mut Waiting<'c>,
+        id: &IdRef<'_>,
+        excerpt: &str,
+        result: Option<&RawValue>,
+        findings: &mut Vec<Finding>,
+    ) -> Option<Pending<'c>> {
+        let key = id.key();
+        let (latest, before) = match pending.latest_two(&key) {
+            [Some(a), Some(b)] if a != b => (a.into_owned(), b.into_owned()),
+            _ => return pending.answer(&key),
+        };
+        let accepts = |method: &str| {
+            let contract = self.methods.get(method.as_bytes()).and_then(|m| m.response);
+            matches!((result, contract), (Some(r), Some(c)) if c.validate_json(r.get().as_bytes()).is_valid())
+        };
+        let second = !accepts(&latest) && accepts(&before);
+        let chosen = if second { &before } else { &latest };
+        let (latest, before, chosen) =
+            (crate::render::one_line(&latest), crate::render::one_line(&before), crate::render::one_line(chosen));
+        findings.push(Finding::new(
+            rules::ROUTE_AMBIGUOUS,
+            "id",
+            format!(
+                "id {excerpt} is pending for two requests, {latest} and {before} (a raw line does not say who sent which): paired with {chosen}"
+            ),
+        ));
+        if second {
+            pending.answer_second(&key)
+        } else {
+            pending.answer(&key)
+        }
+    }
+
     /// A paired message's verdict: a success response judged by its
     /// request's method (or by any response contract, unpaired).
     fn finish<'a>(&self, parsed: Parsed<'a, 'c>) -> Judged<'a>
@@ -721,7 +975,7 @@ impl<'c> Router<'c> {
             Parsed::Response { mut j, mut findings, result, paired, .. } => {
                 match (result, paired) {
                     (Some(result), Some(p)) => self.result(&mut j, &mut findings, result, &p),
-                    (Some(result), None) => self.orphan(&mut j, &mut findings, result),
+                    (Some(result), None) => self.orphan(&mut findings, result),
                     (None, _) => {}
                 }
                 j.report = Report::new(findings);
@@ -746,11 +1000,14 @@ impl<'c> Router<'c> {
             Some(c) => judge(j, findings, c, bytes, ""),
             None => {
                 let name = format!("{}.{method}.request", self.protocol);
-                let msg = format!(
+                let mut msg = format!(
                     "no contract {} in the catalog of {}: the method is unknown to this protocol revision",
                     crate::render::one_line(&name),
                     self.label
                 );
+                if let Some((before, _)) = self.removed.as_ref().filter(|(_, m)| m.iter().any(|m| m == method)) {
+                    msg.push_str(&format!(" ({before} has it: this revision removed it)"));
+                }
                 findings.push(Finding::new(rules::ROUTE_METHOD, "method", msg));
             }
         }
@@ -784,7 +1041,8 @@ impl<'c> Router<'c> {
     fn tool_contract(&self, tool: &str, output: bool) -> Option<&'c ContractSpec> {
         let tools = self.tools?;
         let suffix = if output { format!(".{tool}.output") } else { format!(".{tool}") };
-        tools.contracts().filter(|c| c.name().ends_with(&suffix)).find(|c| {
+        // Sorted by name then revision: from the end, a tool's newest revision first.
+        tools.entries().iter().rev().map(|(_, c)| c).filter(|c| c.name().ends_with(&suffix)).find(|c| {
             // An input contract is never a response's (`S.x.output` also ends with `.output`).
             output || c.direction() != ContractDirection::Response
         })
@@ -826,15 +1084,13 @@ impl<'c> Router<'c> {
         }
     }
 
-    /// A success response answering no pending request: any response
-    /// contract of the protocol may accept it.
-    fn orphan<'a>(&self, j: &mut Judged<'a>, findings: &mut Vec<Finding>, result: &RawValue)
-    where
-        'c: 'a,
-    {
+    /// A success response answering no pending request: unpaired, and an
+    /// error when no response contract of the protocol accepts it. The one
+    /// that does is not named: it says nothing of what the result answers.
+    fn orphan(&self, findings: &mut Vec<Finding>, result: &RawValue) {
         let body = result.get().as_bytes();
         match self.responses.iter().find(|c| c.validate_json(body).is_valid()) {
-            Some(c) => j.contracts.push(c),
+            Some(_) => {}
             None => findings.push(Finding::new(
                 rules::ROUTE_RESPONSE,
                 "result",
@@ -882,6 +1138,10 @@ pub fn hints(bytes: &[u8]) -> Vec<Hint> {
     if text.first() == Some(&b'[') {
         let Ok(items) = serde_json::from_slice::<Vec<&RawValue>>(text) else { return Vec::new() };
         return items.iter().filter_map(|item| hint(item.get().as_bytes())).collect();
+    }
+    if let Some(message) = parse_object(text).ok().filter(recorded).and_then(|m| m.get("message")) {
+        // A recorded line: its message's (or batch's) hints.
+        return hints(message.get().as_bytes());
     }
     hint(text).into_iter().collect()
 }
@@ -933,14 +1193,32 @@ pub fn initialize_version(bytes: &[u8]) -> Option<String> {
     })
 }
 
+/// Whether an object is a recorded line: no `jsonrpc`, a `message`.
+fn recorded(members: &Members<'_>) -> bool {
+    members.get("jsonrpc").is_none() && members.get("message").is_some()
+}
+
+/// Whether an object is an agent card: no JSON-RPC member, `skills` (as
+/// [`hints`] reads a card).
+fn is_card(members: &Members<'_>) -> bool {
+    ["method", "id", "result", "error"].iter().all(|k| members.get(k).is_none()) && members.get("skills").is_some()
+}
+
 fn shape<'a>(source: Source<'a>, field: &str, message: String) -> Judged<'a> {
     let report = Report::new(vec![Finding::new(rules::JSONRPC_SHAPE, field, message)]);
     Judged { source, contracts: Judges::default(), report }
 }
 
 /// The record of every rule this module emits besides the validators'.
-pub const TRAFFIC_RULES: &[&Rule] =
-    &[rules::JSONRPC_SHAPE, rules::ROUTE_METHOD, rules::ROUTE_ID, rules::ROUTE_RESPONSE, rules::ROUTE_TOOL];
+pub const TRAFFIC_RULES: &[&Rule] = &[
+    rules::JSONRPC_SHAPE,
+    rules::JSONRPC_BATCH,
+    rules::ROUTE_METHOD,
+    rules::ROUTE_ID,
+    rules::ROUTE_AMBIGUOUS,
+    rules::ROUTE_RESPONSE,
+    rules::ROUTE_TOOL,
+];
 
 fn trim(mut b: &[u8]) -> &[u8] {
     while let [first, rest @ ..] = b {
@@ -1094,6 +1372,68 @@ impl<'a> IdRef<'a> {
     /// The key the pending requests hold.
     fn key(&self) -> IdKey {
         IdKey::new(self.tag, &self.body)
+    }
+}
+
+/// Who sent a message: a raw line does not say; a recorded line does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// A raw line.
+    Unknown,
+    /// `"from": "client"`.
+    Client,
+    /// `"from": "server"`.
+    Server,
+}
+
+impl Side {
+    /// The side that answers this side's requests.
+    fn other(self) -> Side {
+        match self {
+            Side::Client => Side::Server,
+            Side::Server => Side::Client,
+            Side::Unknown => Side::Unknown,
+        }
+    }
+
+    /// A key's tag for an id of kind `kind` (`s`, `n`) sent by this side:
+    /// the kind as is for a raw line, upper case for the client, its high
+    /// bit set for the server, so that the sides never share a key.
+    fn tag(self, kind: u8) -> u8 {
+        match self {
+            Side::Unknown => kind,
+            Side::Client => kind.to_ascii_uppercase(),
+            Side::Server => kind | 0x80,
+        }
+    }
+
+    /// The side and kind a key's tag holds.
+    fn of(tag: u8) -> (Side, u8) {
+        if tag & 0x80 != 0 {
+            (Side::Server, tag & 0x7f)
+        } else if tag.is_ascii_uppercase() {
+            (Side::Client, tag.to_ascii_lowercase())
+        } else {
+            (Side::Unknown, tag)
+        }
+    }
+}
+
+impl IdRef<'_> {
+    /// This id as sent by `side` in `session`: a session's name goes before
+    /// the id's body, ended by a byte no UTF-8 text holds, so that sessions
+    /// never share a key.
+    fn sent(self, side: Side, session: Option<&str>) -> Self {
+        let tag = side.tag(Side::of(self.tag).1);
+        match session {
+            None => IdRef { tag, body: self.body },
+            Some(s) => IdRef { tag, body: Cow::Owned([s.as_bytes(), &[0xff], &self.body].concat()) },
+        }
+    }
+
+    /// The key of the same id sent by `side`.
+    fn key_from(&self, side: Side) -> IdKey {
+        IdKey::new(side.tag(Side::of(self.tag).1), &self.body)
     }
 }
 
@@ -1322,7 +1662,12 @@ mod tests {
             assert!(traffic.router.quick(at, line.as_bytes()).is_none(), "{line}");
             let Parsed::Done(exact) = traffic.router.exactly(at, line.as_bytes()) else { panic!("{line}") };
             let f = &exact.report.findings()[0];
-            assert_eq!((f.rule(), f.field()), (rules::JSONRPC_SHAPE.id, field), "{line}");
+            let rule = if line.matches(&format!("\"{field}\":")).count() < 2 {
+                rules::JSONRPC_SHAPE
+            } else {
+                rules::JSON_DUPLICATE_KEY
+            };
+            assert_eq!((f.rule(), f.field()), (rule.id, field), "{line}");
         }
         // An escaped key after `method` may spell a routing member: declined too.
         let escaped = br#"{"method":"ping","jsonrpc":"2.0","\u0069d":5}"#;

@@ -87,13 +87,13 @@ impl<'a, 'c> Part<'a, 'c> {
 
     /// Pairs this part's messages, in order, keeping the responses open;
     /// the number of success responses that wait to be judged.
-    fn pair(&mut self, pending: &mut Waiting<'c>) -> usize {
+    fn pair(&mut self, router: &Router<'c>, pending: &mut Waiting<'c>) -> usize {
         let mut results = 0;
         for open in std::mem::take(&mut self.open) {
             match open {
                 Open::Request(id, held) => pending.push(&id, held),
                 Open::Response(i, mut p) => {
-                    results += usize::from(pair(pending, &mut p));
+                    results += usize::from(pair(router, pending, &mut p));
                     self.open.push(Open::Response(i, p));
                 }
             }
@@ -146,6 +146,9 @@ pub(super) fn in_order<'a, 'c: 'a, E>(
     mut each: impl FnMut(Judged<'a>) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut meanwhile = Some(meanwhile);
+    // No more threads than the batch has runs of the shortest length:
+    // another would find nothing to do.
+    let jobs = jobs.min(lines.len().div_ceil(MIN_RUN)).max(1);
     let runs = runs(lines, jobs);
     let n = runs.len();
     // The next run to parse, whichever thread takes it.
@@ -197,7 +200,11 @@ pub(super) fn in_order<'a, 'c: 'a, E>(
         for _ in 1..jobs {
             let done = done.clone();
             let worker = &worker;
-            scope.spawn(move || worker(done));
+            // A thread the system refuses is one fewer: the calling thread
+            // does whatever is left, with the same verdicts.
+            if std::thread::Builder::new().spawn_scoped(scope, move || worker(done)).is_err() {
+                break;
+            }
         }
         drop(done);
         let mut state: Vec<Run<'a, 'c>> = (0..n).map(|_| Run::Out).collect();
@@ -233,7 +240,7 @@ pub(super) fn in_order<'a, 'c: 'a, E>(
             if paired < n {
                 match std::mem::replace(&mut state[paired], Run::Closing) {
                     Run::Parsed(mut part) => {
-                        if part.pair(pending) == 0 {
+                        if part.pair(router, pending) == 0 {
                             // No result to judge: its error responses finish here.
                             part.close(router);
                             state[paired] = Run::Closed(part);

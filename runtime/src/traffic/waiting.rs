@@ -204,6 +204,51 @@ impl<'c> Waiting<'c> {
     }
 }
 
+impl<'c> Waiting<'c> {
+    /// The methods of the latest two still-unanswered requests of this id
+    /// (the latest first), without answering either.
+    pub(super) fn latest_two(&mut self, key: &IdKey) -> [Option<Cow<'_, str>>; 2] {
+        if self.entered < self.next {
+            self.enter();
+        }
+        let (low, next) = (self.low(), self.next);
+        let at = |seq: u64| (low <= seq && seq < next).then_some((seq % PENDING_WINDOW as u64) as usize);
+        let Some(&top) = self.latest.get(key) else { return [None, None] };
+        let method = |held: &Held<'c>| -> Option<Cow<'_, str>> {
+            match held {
+                Held::Empty => None,
+                Held::Method(m) => Some(Cow::Borrowed(*m)),
+                Held::Full(p) => Some(Cow::Owned(p.method.to_string())),
+            }
+        };
+        let Some(first) = at(top).and_then(|i| self.slots.get(i)) else { return [None, None] };
+        let second = at(first.prev).and_then(|i| self.slots.get(i)).and_then(|s| method(&s.held));
+        [method(&first.held), second]
+    }
+
+    /// The request before the latest of this id, now answered: the latest
+    /// stays waiting, the one before that next under it.
+    pub(super) fn answer_second(&mut self, key: &IdKey) -> Option<Pending<'c>> {
+        if self.entered < self.next {
+            self.enter();
+        }
+        let (low, next) = (self.low(), self.next);
+        let at = |seq: u64| (low <= seq && seq < next).then_some((seq % PENDING_WINDOW as u64) as usize);
+        let top = at(*self.latest.get(key)?)?;
+        let second = at(self.slots[top].prev)?;
+        let p = match std::mem::take(&mut self.slots[second].held) {
+            Held::Empty => return None,
+            Held::Method(method) => Pending { method: Cow::Borrowed(method), tool: None, source: None },
+            Held::Full(p) => *p,
+        };
+        // The one under the second, if it still waits, is now under the latest.
+        let under = self.slots[second].prev;
+        let waits = at(under).and_then(|i| self.slots.get(i)).is_some_and(|s| !matches!(s.held, Held::Empty));
+        self.slots[top].prev = if waits { under } else { NONE };
+        Some(p)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,472 @@
+//! `traffic` on captures that say who sent each message (SPEC §12): recorded
+//! lines, ids that collide across the two sides of a session, responses
+//! that answer nothing, agent card lines. The bundled catalogs judge them.
+
+use protocolarc_tests::{bin, root, run_in, scratch, write_files, Output};
+
+/// The MCP 2025-11-25 session of the real SDKs, cut to its collision, in the
+/// order the wire saw it: line 1 from the client, 2 from the server, 3 from
+/// the client answering 2, 4 from the server answering 1 (the SDK server
+/// numbers its own requests, so its `sampling/createMessage` takes id 4 too).
+const COLLIDING: [&str; 4] = [
+    r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"ask","arguments":{}}}"#,
+    r#"{"jsonrpc":"2.0","id":4,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":10}}"#,
+    r#"{"jsonrpc":"2.0","id":4,"result":{"role":"assistant","content":{"type":"text","text":"ok"},"model":"m"}}"#,
+    r#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"done"}]}}"#,
+];
+const SIDES: [&str; 4] = ["client", "server", "client", "server"];
+
+/// `lines` written as `cap.jsonl` in a fresh directory, judged by the
+/// bundled catalog of `protocol`.
+fn traffic(name: &str, lines: &[String], protocol: &str, more: &[&str]) -> Output {
+    let dir = scratch(name);
+    write_files(&dir, &[("cap.jsonl", (lines.join("\n") + "\n").as_bytes())]);
+    let catalog = root().join("protocols");
+    let mut args = vec!["traffic", "cap.jsonl", "--protocol", protocol, "--catalog", catalog.to_str().expect("utf-8")];
+    args.extend_from_slice(more);
+    run_in(bin!(), &dir, &args)
+}
+
+fn expect(out: &Output, code: i32, stdout: &str) {
+    assert_eq!(out.stdout, stdout, "stderr: {}", out.stderr);
+    assert_eq!(out.code, code, "stderr: {}", out.stderr);
+}
+
+fn recorded(from: &str, message: &str) -> String {
+    format!(r#"{{"from":"{from}","message":{message}}}"#)
+}
+
+#[test]
+fn recorded_lines_pair_each_response_with_the_other_sides_request() {
+    let lines: Vec<String> = SIDES.iter().zip(COLLIDING).map(|(from, m)| recorded(from, m)).collect();
+    assert!(lines[1].starts_with(r#"{"from":"server","message":{"jsonrpc":"2.0","id":4,"method":"sampling/"#));
+    let out = traffic("sides-recorded", &lines, "mcp@2025-11-25", &[]);
+    expect(
+        &out,
+        0,
+        "[PASS] mcp.tools/call.request@2025.11.25 <- cap.jsonl:1
+[PASS] mcp.sampling/createMessage.request@2025.11.25 <- cap.jsonl:2
+[PASS] mcp.sampling/createMessage.response@2025.11.25 <- cap.jsonl:3
+[PASS] mcp.tools/call.response@2025.11.25 <- cap.jsonl:4
+traffic mcp@2025-11-25: 4 messages, 4 passed, 0 failed
+",
+    );
+    // The answers in the other order (the server's first): still exact.
+    let swapped = [lines[0].clone(), lines[1].clone(), lines[3].clone(), lines[2].clone()];
+    let out = traffic("sides-recorded-swapped", &swapped, "mcp@2025-11-25", &[]);
+    expect(
+        &out,
+        0,
+        "[PASS] mcp.tools/call.request@2025.11.25 <- cap.jsonl:1
+[PASS] mcp.sampling/createMessage.request@2025.11.25 <- cap.jsonl:2
+[PASS] mcp.tools/call.response@2025.11.25 <- cap.jsonl:3
+[PASS] mcp.sampling/createMessage.response@2025.11.25 <- cap.jsonl:4
+traffic mcp@2025-11-25: 4 messages, 4 passed, 0 failed
+",
+    );
+    // With directions the pairing is exact: the client's answer sent as the
+    // server's is judged as the tools/call result, and fails.
+    let wrong = [lines[0].clone(), lines[1].clone(), recorded("server", COLLIDING[2])];
+    let out = traffic("sides-recorded-wrong", &wrong, "mcp@2025-11-25", &["--quiet"]);
+    expect(
+        &out,
+        1,
+        "[FAIL] mcp.tools/call.response@2025.11.25 <- cap.jsonl:3
+  ERROR field.type result.content: expected array, found object
+traffic mcp@2025-11-25: 3 messages, 2 passed, 1 failed; field.type 1
+",
+    );
+}
+
+#[test]
+fn a_raw_response_whose_id_is_pending_on_both_sides_is_judged_against_both() {
+    let lines: Vec<String> = COLLIDING.iter().map(|l| l.to_string()).collect();
+    let out = traffic("sides-raw", &lines, "mcp@2025-11-25", &[]);
+    expect(
+        &out,
+        0,
+        "[PASS] mcp.tools/call.request@2025.11.25 <- cap.jsonl:1
+[PASS] mcp.sampling/createMessage.request@2025.11.25 <- cap.jsonl:2
+[PASS] mcp.sampling/createMessage.response@2025.11.25 <- cap.jsonl:3
+  WARNING route.ambiguous id: id 4 is pending for two requests, sampling/createMessage and tools/call (a raw line does not say who sent which): paired with sampling/createMessage
+[PASS] mcp.tools/call.response@2025.11.25 <- cap.jsonl:4
+traffic mcp@2025-11-25: 4 messages, 4 passed, 0 failed; route.ambiguous 1
+",
+    );
+    // The server answers first: the latest request (sampling) does not
+    // accept a CallToolResult, the one before it does; no false failure.
+    let swapped = [&lines[0], &lines[1], &lines[3], &lines[2]].map(String::clone);
+    let out = traffic("sides-raw-swapped", &swapped, "mcp@2025-11-25", &[]);
+    expect(
+        &out,
+        0,
+        "[PASS] mcp.tools/call.request@2025.11.25 <- cap.jsonl:1
+[PASS] mcp.sampling/createMessage.request@2025.11.25 <- cap.jsonl:2
+[PASS] mcp.tools/call.response@2025.11.25 <- cap.jsonl:3
+  WARNING route.ambiguous id: id 4 is pending for two requests, sampling/createMessage and tools/call (a raw line does not say who sent which): paired with tools/call
+[PASS] mcp.sampling/createMessage.response@2025.11.25 <- cap.jsonl:4
+traffic mcp@2025-11-25: 4 messages, 4 passed, 0 failed; route.ambiguous 1
+",
+    );
+    // A result neither accepts fails against the latest request's contract.
+    let bad = [lines[0].clone(), lines[1].clone(), r#"{"jsonrpc":"2.0","id":4,"result":{"model":7}}"#.to_string()];
+    let out = traffic("sides-raw-bad", &bad, "mcp@2025-11-25", &["--quiet"]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.starts_with("[FAIL] mcp.sampling/createMessage.response@2025.11.25 <- cap.jsonl:3\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("  WARNING route.ambiguous id: id 4 is pending for two requests, sampling/createMessage and tools/call (a raw line does not say who sent which): paired with sampling/createMessage\n"), "{}", out.stdout);
+}
+
+#[test]
+fn sessions_keep_their_ids_apart() {
+    let line =
+        |session: &str, from: &str, m: &str| format!(r#"{{"from":"{from}","session":"{session}","message":{m}}}"#);
+    let lines = [
+        line("a", "client", COLLIDING[0]),
+        line("b", "client", r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#),
+        // Session a's answer: a CallToolResult, not b's ping result.
+        line("a", "server", COLLIDING[3]),
+        line("b", "server", r#"{"jsonrpc":"2.0","id":4,"result":{}}"#),
+    ];
+    let out = traffic("sides-sessions", &lines, "mcp@2025-11-25", &[]);
+    expect(
+        &out,
+        0,
+        "[PASS] mcp.tools/call.request@2025.11.25 <- cap.jsonl:1
+[PASS] mcp.ping.request@2025.11.25 <- cap.jsonl:2
+[PASS] mcp.tools/call.response@2025.11.25 <- cap.jsonl:3
+[PASS] mcp.ping.response@2025.11.25 <- cap.jsonl:4
+traffic mcp@2025-11-25: 4 messages, 4 passed, 0 failed
+",
+    );
+}
+
+#[test]
+fn a_recorded_line_names_its_side_and_holds_a_message_or_a_batch() {
+    let lines = [
+        r#"{"from":"browser","message":{"jsonrpc":"2.0","method":"ping","id":1}}"#.to_string(),
+        r#"{"message":{"jsonrpc":"2.0","method":"ping","id":1}}"#.to_string(),
+        r#"{"from":"client","session":7,"message":{"jsonrpc":"2.0","method":"ping","id":1}}"#.to_string(),
+        r#"{"from":"client","time":1733,"message":{"jsonrpc":"2.0","method":"ping","id":1}}"#.to_string(),
+        r#"{"from":"client","time":"2026-12-04T21:00:00Z","message":[{"jsonrpc":"2.0","method":"ping","id":1},{"jsonrpc":"2.0","method":"nope"}]}"#.to_string(),
+        r#"{"from":"server","message":{"jsonrpc":"2.0","id":1,"result":{}}}"#.to_string(),
+    ];
+    let out = traffic("sides-shape", &lines, "mcp@2025-03-26", &[]);
+    expect(
+        &out,
+        1,
+        r#"[FAIL] (unrouted) <- cap.jsonl:1
+  ERROR jsonrpc.shape from: expected "client" or "server", found "browser"
+[FAIL] (unrouted) <- cap.jsonl:2
+  ERROR jsonrpc.shape from: required member is missing (a recorded line says who sent its message: "client" or "server")
+[FAIL] (unrouted) <- cap.jsonl:3
+  ERROR jsonrpc.shape session: expected a string, found 7
+[FAIL] (unrouted) <- cap.jsonl:4
+  ERROR jsonrpc.shape time: expected an RFC 3339 time string, found 1733
+[PASS] mcp.ping.request@2025.3.26 <- cap.jsonl:5[0]
+[FAIL] (unrouted) <- cap.jsonl:5[1]
+  ERROR route.method method: no contract mcp.nope.request in the catalog of mcp@2025-03-26: the method is unknown to this protocol revision
+[PASS] mcp.ping.response@2025.3.26 <- cap.jsonl:6
+traffic mcp@2025-03-26: 7 messages, 2 passed, 5 failed; jsonrpc.shape 4, route.method 1
+"#,
+    );
+}
+
+/// A response nobody checked never reads as passed: its own status, counted.
+#[test]
+fn an_unpaired_response_is_never_pass() {
+    let lines = [
+        r#"{"jsonrpc":"2.0","id":9,"result":{"content":[]}}"#.to_string(),
+        r#"{"jsonrpc":"2.0","id":8,"error":{"code":-32601,"message":"Method not found"}}"#.to_string(),
+        r#"{"jsonrpc":"2.0","id":7,"result":42}"#.to_string(),
+    ];
+    let out = traffic("unpaired", &lines, "mcp@2025-11-25", &[]);
+    expect(
+        &out,
+        1,
+        "[UNPAIRED] (unrouted) <- cap.jsonl:1
+  WARNING route.id id: no request with id 9 is waiting for a response in this file
+[UNPAIRED] mcp.error.response@2025.11.25 <- cap.jsonl:2
+  WARNING route.id id: no request with id 8 is waiting for a response in this file
+[FAIL] (unrouted) <- cap.jsonl:3
+  ERROR route.response result: none of the 20 response contracts of mcp@2025-11-25 accepts this result
+  WARNING route.id id: no request with id 7 is waiting for a response in this file
+traffic mcp@2025-11-25: 3 messages, 0 passed, 2 unpaired, 1 failed; route.id 3, route.response 1
+",
+    );
+    let out = traffic("unpaired-json", &lines[..1], "mcp@2025-11-25", &["--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["results"][0]["status"], "unpaired");
+    assert_eq!(doc["summary"]["unpaired"], 1);
+    assert_eq!(doc["summary"]["passed"], 0);
+}
+
+/// An A2A capture that holds its agent card: the card line is judged by
+/// `a2a.agent_card` (it was `jsonrpc.shape`, and every such capture exited 1).
+#[test]
+fn an_agent_card_line_is_judged_by_the_card_contract() {
+    let card = r#"{"name":"Echo","description":"echoes","url":"http://127.0.0.1:9999/","version":"1.0.0","protocolVersion":"0.3.0","capabilities":{"streaming":true},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"echo","name":"echo","description":"echo","tags":["echo"]}]}"#;
+    let lines = [card.to_string(), card.replace(r#""skills":["#, r#""skills":7,"x":["#)];
+    let out = traffic("card", &lines, "a2a@0.3.0", &[]);
+    expect(
+        &out,
+        1,
+        "[PASS] a2a.agent_card@0.3.0 <- cap.jsonl:1
+[FAIL] a2a.agent_card@0.3.0 <- cap.jsonl:2
+  ERROR field.type skills: expected array, found integer
+traffic a2a@0.3.0: 2 messages, 1 passed, 1 failed; field.type 1
+",
+    );
+    // MCP has no card: a card line there is not a message.
+    let out = traffic("card-mcp", &lines[..1], "mcp@2025-11-25", &[]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout.starts_with("[FAIL] (unrouted) <- cap.jsonl:1\n  ERROR jsonrpc.shape jsonrpc:"),
+        "{}",
+        out.stdout
+    );
+}
+
+/// The JSON-RPC frame as each revision's official schema defines it: an
+/// integer id and progress token (`5.5` and `true` passed up to 2025-06-18),
+/// an error response's optional id (2025-11-25 on), batches (2025-03-26
+/// only), a repeated routing key, and a method the revision removed.
+#[test]
+fn the_frame_is_judged_per_revision() {
+    let lines: Vec<String> = [
+        r#"{"jsonrpc":"2.0","id":5.5,"method":"tools/call","params":{"name":"a","arguments":{}}}"#,
+        r#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"a","arguments":{},"_meta":{"progressToken":true}}}"#,
+        r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"a","arguments":{},"_meta":{"progressToken":"t"}}}"#,
+        r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#,
+        r#"[{"jsonrpc":"2.0","id":8,"method":"ping"}]"#,
+        r#"{"jsonrpc":"2.0","id":9,"method":"ping","id":10}"#,
+        r#"{"jsonrpc":"2.0","id":11,"method":"logging/setLevel","params":{"level":"info"}}"#,
+    ]
+    .map(String::from)
+    .to_vec();
+    let out = traffic("frame-2025-06-18", &lines, "mcp@2025-06-18", &[]);
+    expect(
+        &out,
+        1,
+        "[FAIL] (unrouted) <- cap.jsonl:1
+  ERROR jsonrpc.shape id: a request id is a string or an integer in mcp@2025-06-18, found 5.5
+[FAIL] (unrouted) <- cap.jsonl:2
+  ERROR jsonrpc.shape params._meta.progressToken: a progress token is a string or an integer in mcp@2025-06-18, found true
+[PASS] mcp.tools/call.request@2025.6.18 <- cap.jsonl:3
+[FAIL] (unrouted) <- cap.jsonl:4
+  ERROR jsonrpc.shape id: required member is missing (a response names the request it answers; mcp@2025-06-18 requires it of an error too)
+[FAIL] (unrouted) <- cap.jsonl:5
+  ERROR jsonrpc.batch <message>: a batch of 1 message: mcp@2025-06-18 has no batches (its JSONRPCMessage is one message)
+[FAIL] (unrouted) <- cap.jsonl:6
+  ERROR json.duplicate_key id: key 'id' appears more than once: readers disagree on which wins
+[PASS] mcp.logging/setLevel.request@2025.6.18 <- cap.jsonl:7
+traffic mcp@2025-06-18: 7 messages, 2 passed, 5 failed; json.duplicate_key 1, jsonrpc.batch 1, jsonrpc.shape 3
+",
+    );
+    let out = traffic("frame-2025-03-26", &lines[3..5], "mcp@2025-03-26", &[]);
+    expect(
+        &out,
+        1,
+        "[FAIL] (unrouted) <- cap.jsonl:1
+  ERROR jsonrpc.shape id: required member is missing (a response names the request it answers; mcp@2025-03-26 requires it of an error too)
+[PASS] mcp.ping.request@2025.3.26 <- cap.jsonl:2[0]
+traffic mcp@2025-03-26: 2 messages, 1 passed, 1 failed; jsonrpc.shape 1
+",
+    );
+    // 2025-11-25: an error response may leave out its id (and, answering
+    // nothing, is unpaired only when it has one).
+    let out = traffic("frame-2025-11-25", &lines[3..4], "mcp@2025-11-25", &[]);
+    expect(
+        &out,
+        0,
+        "[PASS] mcp.error.response@2025.11.25 <- cap.jsonl:1\ntraffic mcp@2025-11-25: 1 message, 1 passed, 0 failed\n",
+    );
+    // 2026-07-28 removed logging/setLevel (and ping): the finding says so.
+    let out = traffic("frame-2026-07-28", &lines[6..7], "mcp@2026-07-28", &[]);
+    expect(
+        &out,
+        1,
+        "[FAIL] (unrouted) <- cap.jsonl:1
+  ERROR route.method method: no contract mcp.logging/setLevel.request in the catalog of mcp@2026-07-28: the method is unknown to this protocol revision (mcp@2025-11-25 has it: this revision removed it)
+traffic mcp@2026-07-28: 1 message, 0 passed, 1 failed; route.method 1
+",
+    );
+}
+
+/// `--jobs` far past the cores starts no more threads than help: the same
+/// bytes as one job, no panic.
+#[test]
+fn many_jobs_print_what_one_job_prints() {
+    let mut lines = Vec::new();
+    for i in 0..3000 {
+        lines.push(format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping"}}"#));
+        if i % 3 == 0 {
+            lines.push(format!(r#"{{"jsonrpc":"2.0","id":{i},"result":{i}}}"#));
+        }
+    }
+    let one = traffic("jobs-one", &lines, "mcp@2025-11-25", &["--quiet", "-j", "1"]);
+    let many = traffic("jobs-many", &lines, "mcp@2025-11-25", &["--quiet", "-j", "30000"]);
+    assert_eq!((many.code, many.stderr.as_str()), (1, ""));
+    assert_eq!(many.stdout, one.stdout);
+    assert!(
+        one.stdout.ends_with("traffic mcp@2025-11-25: 4000 messages, 3000 passed, 1000 failed; field.type 1000\n"),
+        "{}",
+        one.stdout.lines().last().unwrap_or("")
+    );
+    // The library bounds its threads by the runs of a batch too.
+    let catalog = protocolarc::Catalog::load(&[root().join("protocols/mcp/2025-11-25")]).expect("catalog");
+    let bytes: Vec<(usize, &[u8])> = lines.iter().take(40).enumerate().map(|(i, l)| (i + 1, l.as_bytes())).collect();
+    let shown = |jobs: usize| {
+        let mut t = protocolarc::traffic::Traffic::new("mcp", "mcp@2025-11-25", &catalog, None);
+        let mut out = Vec::new();
+        t.lines(
+            "cap",
+            &bytes,
+            jobs,
+            || {},
+            |j| {
+                out.push(format!("{} {:?}", j.source, j.report.findings().len()));
+                Ok::<_, ()>(())
+            },
+        )
+        .expect("no error");
+        out
+    };
+    assert_eq!(shown(30_000), shown(1));
+}
+
+/// A streaming request stays pending until its last event, and each event
+/// is judged by the streaming response contract (before, every event after
+/// the first answered nothing and passed if any response contract took it:
+/// at v1.0 `DeleteTaskPushNotificationConfig`'s `{"type": "object"}` took all).
+#[test]
+fn every_stream_event_pairs_with_its_request_until_the_last() {
+    let run = |file: &str, protocol: &str| {
+        let capture = protocolarc_tests::data(&format!("traffic/{file}"));
+        let catalog = root().join("protocols");
+        let args = [
+            "traffic",
+            capture.to_str().expect("utf-8"),
+            "--protocol",
+            protocol,
+            "--catalog",
+            catalog.to_str().expect("utf-8"),
+        ];
+        run_in(bin!(), &root(), &args)
+    };
+    let out = run("a2a-stream-v0.3.0.jsonl", "a2a@0.3.0");
+    expect(
+        &out,
+        1,
+        r#"[PASS] a2a.message/stream.request@0.3.0 <- a2a-stream-v0.3.0.jsonl:1
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-stream-v0.3.0.jsonl:2
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-stream-v0.3.0.jsonl:3
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-stream-v0.3.0.jsonl:4
+[FAIL] a2a.message/stream.response@0.3.0 <- a2a-stream-v0.3.0.jsonl:5
+  ERROR field.type result.final: expected boolean, found string
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-stream-v0.3.0.jsonl:6
+[UNPAIRED] (unrouted) <- a2a-stream-v0.3.0.jsonl:7
+  WARNING route.id id: no request with id "s1" is waiting for a response in this file
+traffic a2a@0.3.0: 7 messages, 5 passed, 1 unpaired, 1 failed; field.type 1, route.id 1
+"#,
+    );
+    let out = run("a2a-stream-v1.0.jsonl", "a2a@1.0.1");
+    expect(
+        &out,
+        1,
+        "[PASS] a2a.SendStreamingMessage.request@1.0.1 <- a2a-stream-v1.0.jsonl:1
+[PASS] a2a.SendStreamingMessage.response@1.0.1 <- a2a-stream-v1.0.jsonl:2
+[PASS] a2a.SendStreamingMessage.response@1.0.1 <- a2a-stream-v1.0.jsonl:3
+[PASS] a2a.SendStreamingMessage.response@1.0.1 <- a2a-stream-v1.0.jsonl:4
+[FAIL] a2a.SendStreamingMessage.response@1.0.1 <- a2a-stream-v1.0.jsonl:5
+  ERROR field.enum result.statusUpdate.status.state: value 'done' not in {'TASK_STATE_UNSPECIFIED', 'TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_REJECTED', 'TASK_STATE_AUTH_REQUIRED'}
+[PASS] a2a.SendStreamingMessage.response@1.0.1 <- a2a-stream-v1.0.jsonl:6
+traffic a2a@1.0.1: 6 messages, 5 passed, 1 failed; field.enum 1
+",
+    );
+}
+
+/// A HAR file of an A2A HTTP session with a stream: the card GET, each
+/// event of the event stream paired with its request, labelled by entry.
+#[test]
+fn a_har_capture_is_read_entry_by_entry_and_event_by_event() {
+    let run = |file: &str| {
+        let capture = protocolarc_tests::data(&format!("traffic/{file}"));
+        let catalog = root().join("protocols");
+        run_in(
+            bin!(),
+            &root(),
+            &["traffic", capture.to_str().expect("utf-8"), "--catalog", catalog.to_str().expect("utf-8")],
+        )
+    };
+    let out = run("a2a-0.3.0-stream.har");
+    assert_eq!(
+        out.stderr,
+        "note: protocol a2a@0.3.0, from the agent card at a2a-0.3.0-stream.har#1 (protocolVersion 0.3.0)\n"
+    );
+    expect(
+        &out,
+        0,
+        "[PASS] a2a.agent_card@0.3.0 <- a2a-0.3.0-stream.har#1
+[PASS] a2a.message/stream.request@0.3.0 <- a2a-0.3.0-stream.har#2
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-0.3.0-stream.har#2[event 1]
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-0.3.0-stream.har#2[event 2]
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-0.3.0-stream.har#2[event 3]
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-0.3.0-stream.har#2[event 4]
+[PASS] a2a.message/send.request@0.3.0 <- a2a-0.3.0-stream.har#3
+[PASS] a2a.message/send.response@0.3.0 <- a2a-0.3.0-stream.har#3
+traffic a2a@0.3.0: 8 messages, 8 passed, 0 failed
+",
+    );
+    let out = run("a2a-0.3.0-stream-bad-event.har");
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("[FAIL] a2a.message/stream.response@0.3.0 <- a2a-0.3.0-stream-bad-event.har#2[event 2]\n  ERROR field.type result.final: expected boolean, found string\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.ends_with("traffic a2a@0.3.0: 8 messages, 7 passed, 1 failed; field.type 1\n"),
+        "{}",
+        out.stdout
+    );
+    // Not a HAR document: an input error naming the file.
+    let dir = scratch("har-bad");
+    write_files(&dir, &[("x.har", b"{\"log\": 7}")]);
+    let out = run_in(
+        bin!(),
+        &dir,
+        &[
+            "traffic",
+            "x.har",
+            "--protocol",
+            "a2a@0.3.0",
+            "--catalog",
+            root().join("protocols").to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(out.code, 3, "{}", out.stdout);
+    assert!(
+        out.stderr.starts_with("error: x.har: not a HAR 1.2 document: invalid type: integer `7`"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// A recorded capture tells its revision by the initialize request it holds
+/// (it fell back to the newest MCP revision, where 21 of a real SDK
+/// session's 31 messages have no contract).
+#[test]
+fn a_recorded_initialize_request_picks_the_revision() {
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+    let dir = scratch("sides-hint");
+    write_files(&dir, &[("cap.jsonl", format!("{}\n", recorded("client", init)).as_bytes())]);
+    let catalog = root().join("protocols");
+    let out = run_in(bin!(), &dir, &["traffic", "cap.jsonl", "--catalog", catalog.to_str().expect("utf-8")]);
+    assert_eq!(out.stderr, "note: protocol mcp@2025-06-18, from the initialize request at cap.jsonl:1\n");
+    expect(&out, 0, "[PASS] mcp.initialize.request@2025.6.18 <- cap.jsonl:1\ntraffic mcp@2025-06-18: 1 message, 1 passed, 0 failed\n");
+}
