@@ -28,6 +28,9 @@ use crate::contract::{ContractError, ContractSpec, FieldSpec, JsonType};
 use crate::json::text::quote;
 use crate::json::tree::{parse, Node as TreeNode, Value as TreeValue};
 
+/// The `$schema` of JSON Schema 2020-12, as export writes it.
+pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
 /// A contract exported as JSON Schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Exported {
@@ -190,7 +193,7 @@ fn from_schema(schema: &TreeNode<'_>) -> Exported {
         Json::Raw(r) if r == "false" => vec![("not".to_string(), Json::Object(Vec::new()))],
         _ => Vec::new(),
     };
-    let mut members = vec![("$schema".to_string(), Json::string(crate::import::DRAFT_2020_12))];
+    let mut members = vec![("$schema".to_string(), Json::string(DRAFT_2020_12))];
     members.extend(body);
     Exported { text: Json::Object(members).render(), notes: Vec::new() }
 }
@@ -219,7 +222,7 @@ pub fn from_spec(spec: &ContractSpec) -> Exported {
         }
         node.field = Some(f);
     }
-    let mut members = vec![("$schema".to_string(), Json::string(crate::import::DRAFT_2020_12))];
+    let mut members = vec![("$schema".to_string(), Json::string(DRAFT_2020_12))];
     if let Some(t) = spec.title() {
         members.push(("title".into(), Json::string(t)));
     }
@@ -477,5 +480,78 @@ mod tests {
             out.text,
             "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"type\": \"object\",\n  \"minProperties\": 1.0\n}\n"
         );
+    }
+}
+
+#[cfg(test)]
+mod lowering {
+    use crate::contract::schema::lower::lower;
+    use crate::contract::schema::{Node, Schema};
+    use crate::contract::ContractSpec;
+
+    /// The graph the fields form's JSON Schema export compiles to, as a
+    /// schema-form contract: what the lowering must equal.
+    fn through_export(spec: &ContractSpec) -> Schema {
+        let text = super::from_spec(spec).text;
+        let doc = format!(r#"{{"name": "exported", "revision": "1.0.0", "schema": {text}}}"#);
+        let loaded = ContractSpec::from_slice(doc.as_bytes(), "exported.json").expect("the export loads");
+        let mut schema = loaded.schema().expect("schema form").clone();
+        schema.strict = spec.strict;
+        schema
+    }
+
+    /// Each node as text, without what only positions it in a file (its
+    /// offset) or indexes it (a hash map's order).
+    fn shape(schema: &Schema) -> Vec<String> {
+        let plain = |n: &Node| Node { offset: 0, property_index: None, field: None, ..n.clone() };
+        let mut out: Vec<String> = schema.nodes.iter().map(|n| format!("{:?}", plain(n))).collect();
+        out.push(format!("strict {}", schema.strict));
+        out
+    }
+
+    fn same(text: &str) {
+        let spec = ContractSpec::from_slice(text.as_bytes(), "c.json").expect("loads");
+        assert!(spec.schema().is_none(), "a fields-form contract");
+        let (lowered, exported) = (shape(&lower(&spec)), shape(&through_export(&spec)));
+        assert_eq!(lowered.len(), exported.len(), "{text}");
+        for (i, (a, b)) in lowered.iter().zip(&exported).enumerate() {
+            assert_eq!(a, b, "node {i} of {text}");
+        }
+    }
+
+    #[test]
+    fn the_fields_form_lowers_to_what_its_export_compiles_to() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut seen = 0;
+        for dir in ["contracts", "docs/examples", "tests/data", "tests/ui/contracts", "contracts/fixtures"] {
+            let Ok(entries) = std::fs::read_dir(root.join(dir)) else { continue };
+            let mut paths: Vec<_> = entries.map(|e| e.expect("entry").path()).collect();
+            paths.sort();
+            for p in paths.iter().filter(|p| p.extension().is_some_and(|x| x == "json")) {
+                let text = std::fs::read_to_string(p).expect("read");
+                if ContractSpec::from_slice(text.as_bytes(), "c.json").is_ok_and(|c| c.schema().is_none()) {
+                    same(&text);
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen >= 10, "{seen} fields-form contracts of the repository");
+        for text in [
+            r#"{"name": "a", "revision": "1.0.0", "title": "T", "doc": "D", "strict": true, "closed": true,
+                "fields": [{"name": "x", "type": ["string", "null"], "enum": ["a", null, "b"], "doc": "x"},
+                           {"name": "n", "type": "number", "minimum": 1.50, "exclusiveMaximum": 1e2, "multipleOf": 0.01},
+                           {"name": "k", "const": 2.0, "type": "integer", "required": false},
+                           {"name": "s", "type": "string", "format": "uri", "pattern": "^a", "minLength": 1},
+                           {"name": "f", "type": "string", "format": "not-asserted"},
+                           {"name": "o", "type": "object", "closed": true, "required": false},
+                           {"name": "o.p[].q", "type": "any"},
+                           {"name": "m{}.v", "type": "boolean"},
+                           {"name": "t[]", "type": "array", "uniqueItems": true, "minItems": 1},
+                           {"name": "t[][]", "type": "string", "required": false},
+                           {"name": "w[\"a.b\"].c", "type": "null"}]}"#,
+            r#"{"name": "b", "revision": "1.0.0", "fields": [{"name": "only.deep.down", "required": false, "type": "string"}]}"#,
+        ] {
+            same(text);
+        }
     }
 }

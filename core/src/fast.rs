@@ -465,13 +465,7 @@ pub(crate) fn first_key_tag<'a>(bytes: &'a [u8], start: usize, key: &[u8]) -> Op
     first_plain_key_tag(bytes, start, key)
 }
 
-/// Whether a key is spelt in JSON as its own bytes: no `"`, no `\\`, no
-/// control character (a union's tag key, checked once when the schema
-/// compiles).
-#[inline(always)]
-pub(crate) fn plain_key(key: &[u8]) -> bool {
-    !key.iter().any(|&c| c == b'"' || c == b'\\' || c < 0x20)
-}
+pub(crate) use crate::json::text::plain_key;
 
 /// [`first_key_tag`] for a key that [`plain_key`] accepts.
 #[inline]

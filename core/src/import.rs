@@ -120,8 +120,7 @@ const LIST: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
 const LATER: &[&str] =
     &["prefixItems", "dependentRequired", "dependentSchemas", "minContains", "maxContains", "$anchor"];
 
-/// The `$schema` of JSON Schema 2020-12, as export writes it.
-pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+pub use crate::export::DRAFT_2020_12;
 
 /// Deeper schemas than this are refused (the contract loader's limit).
 const MAX_DEPTH: usize = crate::json::MAX_DEPTH;

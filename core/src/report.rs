@@ -12,41 +12,7 @@ use serde::Serialize;
 
 use crate::rules::Rule;
 
-/// How bad a finding is. Errors fail the document; warnings do not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// The document breaks the contract: it fails validation.
-    Error,
-    /// Worth knowing, but the document is still valid (an undeclared key of a
-    /// strict contract).
-    Warning,
-}
-
-impl Severity {
-    /// `error` / `warning`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-
-    /// `ERROR` / `WARNING`: how a finding's text line starts.
-    pub fn label(self) -> &'static str {
-        match self {
-            Severity::Error => "ERROR",
-            Severity::Warning => "WARNING",
-        }
-    }
-
-    fn rank(self) -> u8 {
-        match self {
-            Severity::Error => 0,
-            Severity::Warning => 1,
-        }
-    }
-}
+pub use crate::rules::Severity;
 
 impl fmt::Display for Severity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -3,7 +3,7 @@
 //! emitting site), and `rules`, `--help`, the docs and the tests read their
 //! summaries and explanations here. A new validation rule starts with a record.
 
-use crate::report::Severity;
+use serde::Serialize;
 
 /// A validation rule: everything said about it, in one place.
 #[derive(Debug, PartialEq, Eq)]
@@ -215,4 +215,40 @@ rules! {
 /// The rule with this id.
 pub fn find(id: &str) -> Option<&'static Rule> {
     VALIDATION_RULES.iter().copied().find(|r| r.id == id)
+}
+
+/// How bad a finding is. Errors fail the document; warnings do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The document breaks the contract: it fails validation.
+    Error,
+    /// Worth knowing, but the document is still valid (an undeclared key of a
+    /// strict contract).
+    Warning,
+}
+
+impl Severity {
+    /// `error` / `warning`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+
+    /// `ERROR` / `WARNING`: how a finding's text line starts.
+    pub fn label(self) -> &'static str {
+        match self {
+            Severity::Error => "ERROR",
+            Severity::Warning => "WARNING",
+        }
+    }
+
+    pub(crate) fn rank(self) -> u8 {
+        match self {
+            Severity::Error => 0,
+            Severity::Warning => 1,
+        }
+    }
 }

@@ -118,14 +118,6 @@ pub(super) struct Ctx<'a> {
     diags: Vec<(usize, Option<String>, String)>,
 }
 
-#[cfg(test)]
-impl<'a> Ctx<'a> {
-    /// A context over `bytes`, for tests that compile a schema by hand.
-    pub(in crate::contract) fn over(bytes: &'a [u8]) -> Ctx<'a> {
-        Ctx { bytes, diags: Vec::new() }
-    }
-}
-
 impl Ctx<'_> {
     /// How many problems have been reported so far.
     pub(super) fn diags_len(&self) -> usize {

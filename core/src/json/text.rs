@@ -232,6 +232,14 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
+/// Whether a key is spelt in JSON as its own bytes: no `"`, no `\\`, no
+/// control character (a union's tag key, checked once when the schema
+/// compiles).
+#[inline(always)]
+pub(crate) fn plain_key(key: &[u8]) -> bool {
+    !key.iter().any(|&c| c == b'"' || c == b'\\' || c < 0x20)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -562,7 +562,7 @@ fn resumes(nodes: &mut [Node]) {
             let Some(u) = union.as_deref().filter(|u| u.tag.is_some()) else { continue };
             let tag = u.tag.as_ref().expect("filtered");
             // Empty for a key the bytes spell otherwise: no first-key tag is read.
-            let resume = if crate::fast::plain_key(tag.key.as_bytes()) {
+            let resume = if crate::json::text::plain_key(tag.key.as_bytes()) {
                 u.members.iter().zip(&tag.values).map(|(&m, v)| resume(nodes, m, &tag.key, v)).collect()
             } else {
                 Vec::new()
