@@ -12,6 +12,9 @@ use serde::Serialize;
 
 use crate::rules::Rule;
 
+/// The field name of findings about the data body as a whole.
+pub const DATA_FIELD: &str = "<data>";
+
 pub use crate::rules::Severity;
 
 impl fmt::Display for Severity {

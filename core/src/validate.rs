@@ -13,16 +13,13 @@
 
 use crate::contract::ContractSpec;
 use crate::envelope::Envelope;
-use crate::json::scan::line_col;
 use crate::json::text::quote;
-use crate::keywords::{depth, QUOTE_MAX};
+use crate::keywords::QUOTE_MAX;
 use crate::report::{Finding, Report};
 use crate::rules;
-use crate::walk::{Collect, Stop};
 use crate::walk_schema::TopMembers;
 
-/// The field name of findings about the data body as a whole.
-pub const DATA_FIELD: &str = "<data>";
+pub use crate::report::DATA_FIELD;
 /// The field name of envelope-level findings.
 pub const ENVELOPE_FIELD: &str = "<envelope>";
 
@@ -111,21 +108,5 @@ impl ContractSpec {
             }
         }
         Report::new(findings)
-    }
-}
-
-/// The report of a collect walk that ended with `outcome`.
-pub(crate) fn report(data: &[u8], outcome: Result<(), Stop>, mode: Collect) -> Report {
-    match outcome {
-        Ok(()) => Report::new(mode.findings),
-        Err(Stop::Syntax(e)) => {
-            let (line, column) = line_col(data, e.offset);
-            let msg = format!("line {line}, column {column}: {}", e.kind.message());
-            Report::new(vec![Finding::new(rules::JSON_SYNTAX, DATA_FIELD, msg)])
-        }
-        Err(Stop::Depth) => {
-            let field = mode.depth_at.unwrap_or_else(|| DATA_FIELD.to_string());
-            Report::new(vec![Finding::new(rules::JSON_DEPTH, field, depth::message())])
-        }
     }
 }

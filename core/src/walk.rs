@@ -37,16 +37,15 @@ use std::fmt::Write as _;
 use crate::contract::tree::Node;
 use crate::contract::{FieldSpec, JsonType, TypeSet};
 use crate::json::number::Num;
-use crate::json::scan::{Kind, Scanner, SyntaxError};
+use crate::json::scan::{line_col, Kind, Scanner, SyntaxError};
 use crate::json::text::Str;
 use crate::json::MAX_DEPTH;
 use crate::keywords::{
-    closed, duplicate, enums, format, items, lengths, numbers, pattern, required, types, unique, unknown,
+    closed, depth, duplicate, enums, format, items, lengths, numbers, pattern, required, types, unique, unknown,
 };
-use crate::report::Finding;
+use crate::report::{Finding, Report, DATA_FIELD};
 use crate::rules;
 use crate::rules::Rule;
-use crate::validate::DATA_FIELD;
 
 /// Undeclared keys of one object compared pairwise up to this many; past it
 /// collect mode switches to a hash set and quick mode gives up.
@@ -878,6 +877,22 @@ pub(crate) fn record<T: Message>(
     message: impl FnOnce() -> T,
 ) {
     findings.push(Finding::new(rule, path.render(), message()));
+}
+
+/// The report of a collect walk that ended with `outcome`.
+pub(crate) fn report(data: &[u8], outcome: Result<(), Stop>, mode: Collect) -> Report {
+    match outcome {
+        Ok(()) => Report::new(mode.findings),
+        Err(Stop::Syntax(e)) => {
+            let (line, column) = line_col(data, e.offset);
+            let msg = format!("line {line}, column {column}: {}", e.kind.message());
+            Report::new(vec![Finding::new(rules::JSON_SYNTAX, DATA_FIELD, msg)])
+        }
+        Err(Stop::Depth) => {
+            let field = mode.depth_at.unwrap_or_else(|| DATA_FIELD.to_string());
+            Report::new(vec![Finding::new(rules::JSON_DEPTH, field, depth::message())])
+        }
+    }
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ use std::collections::HashMap;
 use crate::contract::schema::compile::MAX_CHAIN;
 use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Tag};
 use crate::contract::{JsonType, TypeSet};
-use crate::fast::first_plain_key_tag;
+use crate::json::bytes::first_plain_key_tag;
 use crate::json::canonical::canonical_within;
 use crate::json::number::Num;
 use crate::json::scan::{Kind, Scanner};
@@ -1237,7 +1237,7 @@ fn collect_in(schema: &Schema, data: &[u8], memo: &Memo) -> crate::report::Repor
     // A value read by several schemas (`allOf`, a `$ref` beside other
     // keywords) shows a fault of the data itself, such as a repeated key, to
     // each of them: the report keeps one (`Report::new`).
-    crate::validate::report(data, outcome, mode)
+    crate::walk::report(data, outcome, mode)
 }
 
 /// Whether `data` is valid under `schema` (no finding at all: a schema-form

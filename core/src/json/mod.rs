@@ -3,6 +3,7 @@
 //!
 //! Nothing here knows what a contract or an envelope is.
 
+pub mod bytes;
 pub mod canonical;
 pub mod number;
 pub mod scan;
