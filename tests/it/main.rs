@@ -10,6 +10,7 @@ mod cli;
 mod compat_cli;
 mod compiletest;
 mod conformance;
+mod conjuncts;
 mod contract_schema;
 mod describe_schema;
 mod diff_rules;

@@ -18,6 +18,7 @@
 //! a silent "compatible". The list is in the rule's record.
 
 use std::collections::HashSet;
+use std::rc::Rc;
 use std::sync::LazyLock;
 
 use super::detect::{bits_label, classes, constraints, counts, Detected, Out};
@@ -62,6 +63,14 @@ struct Cx<'s> {
     /// The union members being compared, innermost last: each message
     /// names its member, since members share their union's path.
     members: Vec<String>,
+    /// Whether the next [`Cx::pair`] compares schemas applied beside others
+    /// to the instance already being compared (an `allOf` member, a `$ref`
+    /// beside siblings, `then`/`else`, a dependent schema, a union member),
+    /// not a new instance.
+    conjunct: bool,
+    /// For each instance being compared, innermost last: the keys each
+    /// revision declares there, in the node or any schema applied beside it.
+    keys: Vec<Rc<[HashSet<Box<str>>; 2]>>,
 }
 
 /// A finding path's text for a change at `path` (`<data>` for the value
@@ -164,6 +173,31 @@ fn unions(n: &Node) -> [(&'static str, Option<&Union>); 2] {
     [("anyOf", n.any_of.as_deref()), ("oneOf", n.one_of.as_deref())]
 }
 
+/// Every key a node declares (`properties`, `required`) for the instance
+/// it is applied to, with the schemas it applies there beside its own
+/// keywords: `$ref`, `allOf`, `if`/`then`/`else`, dependent schemas.
+/// (Union members are alternatives: a key one member declares is not
+/// declared for the values another member accepts.)
+fn instance_keys(s: &Schema, id: Option<Id>) -> HashSet<Box<str>> {
+    let mut keys = HashSet::new();
+    let mut visited = HashSet::new();
+    let mut todo: Vec<Id> = id.into_iter().collect();
+    while let Some(at) = todo.pop() {
+        if !visited.insert(at) {
+            continue;
+        }
+        let n = s.node(at);
+        keys.extend(n.properties.iter().map(|(k, _)| k.clone()));
+        keys.extend(n.required.iter().cloned());
+        todo.extend(n.bare.iter().chain(&n.reference).chain(&n.all_of).copied());
+        todo.extend(n.dependent_schemas.iter().map(|(_, d)| *d));
+        if let Some(c) = &n.condition {
+            todo.extend([Some(c.test), c.then, c.otherwise].into_iter().flatten());
+        }
+    }
+    keys
+}
+
 /// Whether a node does nothing but apply one union (`{"anyOf": [...]}`).
 fn only_union(n: &Node) -> Option<(&'static str, &Union)> {
     let plain = n.has_no_own_keyword()
@@ -181,7 +215,30 @@ fn only_union(n: &Node) -> Option<(&'static str, &Union)> {
 
 impl<'s> Cx<'s> {
     fn new(a: &'s Schema, b: &'s Schema, nested: usize) -> Self {
-        Cx { a, b, out: Out(Vec::new()), seen: HashSet::new(), nested, members: Vec::new() }
+        Cx {
+            a,
+            b,
+            out: Out(Vec::new()),
+            seen: HashSet::new(),
+            nested,
+            members: Vec::new(),
+            conjunct: false,
+            keys: Vec::new(),
+        }
+    }
+
+    /// Compares two schemas applied to the instance at `path` beside
+    /// others: a key one declares and the other does not is a constraint
+    /// on a key the instance may already declare, not a new field.
+    fn conjunct(&mut self, a: Option<Id>, b: Option<Id>, path: &str) {
+        self.conjunct = true;
+        self.pair(a, b, path);
+    }
+
+    /// Whether the revision on `side` (0 old, 1 new) declares `key` at the
+    /// instance being compared, in any schema applied to it.
+    fn declared_here(&self, side: usize, key: &str) -> bool {
+        self.keys.last().is_some_and(|k| k[side].contains(key))
     }
 
     fn push(&mut self, rule: &'static ChangeRule, path: &str, message: String) {
@@ -192,7 +249,7 @@ impl<'s> Cx<'s> {
     fn member(&mut self, a: Id, b: Id, label: String, path: &str) {
         self.members.push(label);
         let before = self.out.0.len();
-        self.pair(Some(a), Some(b), path);
+        self.conjunct(Some(a), Some(b), path);
         // Keyword changes write their own messages: name the member there too.
         let label = self.members.pop().unwrap_or_default();
         for d in &mut self.out.0[before..] {
@@ -238,8 +295,21 @@ impl<'s> Cx<'s> {
         a.is_none() && b.is_none() || self.scratch(a, b).is_empty()
     }
 
-    /// Compares one node of each revision, at `path`.
+    /// Compares one node of each revision, at `path`: a new instance,
+    /// unless [`Cx::conjunct`] called.
     fn pair(&mut self, a: Option<Id>, b: Option<Id>, path: &str) {
+        let instance = !std::mem::take(&mut self.conjunct);
+        if instance {
+            let keys = [instance_keys(self.a, a), instance_keys(self.b, b)];
+            self.keys.push(Rc::new(keys));
+        }
+        self.compare(a, b, path);
+        if instance {
+            self.keys.pop();
+        }
+    }
+
+    fn compare(&mut self, a: Option<Id>, b: Option<Id>, path: &str) {
         let (a, b) = (resolve(self.a, a), resolve(self.b, b));
         if (a.is_none() && b.is_none()) || !self.seen.insert((a, b)) {
             return;
@@ -384,6 +454,18 @@ impl<'s> Cx<'s> {
                 continue;
             }
             match (declared(na, key), declared(nb, key)) {
+                (None, Some(pb)) if !na.closed && self.declared_here(0, key) => {
+                    // The old revision declares the key beside this schema:
+                    // the new schema constrains a key the instance had.
+                    self.required_change(ra, rb, &sub);
+                    self.pair(None, pb, &sub);
+                }
+                (Some(pa), None) if !nb.closed && self.declared_here(1, key) => {
+                    // The new revision still declares the key beside this
+                    // schema: this one's constraint on it is gone.
+                    self.required_change(ra, rb, &sub);
+                    self.pair(pa, None, &sub);
+                }
                 (Some(pa), None) if !nb.closed && resolve(self.b, nb.additional).is_some() => {
                     // The key now falls to the map's value schema.
                     self.required_change(ra, false, &sub);
@@ -449,11 +531,11 @@ impl<'s> Cx<'s> {
         // its key is present: one added tightens, one removed relaxes.
         for (key, x) in &na.dependent_schemas {
             let y = nb.dependent_schemas.iter().find(|(k, _)| k == key).map(|(_, y)| *y);
-            self.pair(Some(*x), y, path);
+            self.conjunct(Some(*x), y, path);
         }
         for (key, y) in &nb.dependent_schemas {
             if !na.dependent_schemas.iter().any(|(k, _)| k == key) {
-                self.pair(None, Some(*y), path);
+                self.conjunct(None, Some(*y), path);
             }
         }
     }
@@ -590,7 +672,7 @@ impl<'s> Cx<'s> {
         // A `$ref` beside other keywords is one more schema the value must
         // pass, like an `allOf` member.
         if na.reference.is_some() || nb.reference.is_some() {
-            self.pair(na.reference, nb.reference, path);
+            self.conjunct(na.reference, nb.reference, path);
         }
         if !self.switched(na, nb, path) {
             self.all_of(&na.all_of, &nb.all_of, path);
@@ -609,10 +691,10 @@ impl<'s> Cx<'s> {
             (None, None) => {}
             (Some(x), Some(y)) if self.same(Some(x.test), Some(y.test)) => {
                 if x.then.is_some() || y.then.is_some() {
-                    self.pair(x.then, y.then, path);
+                    self.conjunct(x.then, y.then, path);
                 }
                 if x.otherwise.is_some() || y.otherwise.is_some() {
-                    self.pair(x.otherwise, y.otherwise, path);
+                    self.conjunct(x.otherwise, y.otherwise, path);
                 }
             }
             _ => self.undecided(path, "the `if` schema changed".into()),
@@ -662,13 +744,13 @@ impl<'s> Cx<'s> {
         for (i, m) in matched.iter().enumerate() {
             match m {
                 Some((_, true)) => {}
-                Some((j, false)) => self.pair(Some(ma[i]), Some(mb[*j]), path),
-                None => self.pair(Some(ma[i]), None, path),
+                Some((j, false)) => self.conjunct(Some(ma[i]), Some(mb[*j]), path),
+                None => self.conjunct(Some(ma[i]), None, path),
             }
         }
         for (j, t) in taken.iter().enumerate() {
             if !t {
-                self.pair(None, Some(mb[j]), path);
+                self.conjunct(None, Some(mb[j]), path);
             }
         }
     }

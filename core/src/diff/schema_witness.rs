@@ -602,8 +602,8 @@ impl<'c> Search<'c> {
                         _ => self.map_key(na, &alts_r),
                     };
                     let Some(key) = key else { continue };
-                    let Some(sub_a) = self.key_schemas(na, &key) else { continue };
-                    let Some((nr, members)) = self.siblings(na, &alts_r, &key, depth) else { continue };
+                    let Some((na, nr, members)) = self.triggered(na, &alts_r, &key, depth) else { continue };
+                    let Some(sub_a) = self.key_schemas(&na, &key) else { continue };
                     let sub_r = self.key_schemas(&nr, &key).unwrap_or_default();
                     for child in self.reach(&sub_a, &sub_r, rest, depth + 1) {
                         let mut m = members.clone();
@@ -673,6 +673,54 @@ impl<'c> Search<'c> {
         }
         out.truncate(MAX_TEMPLATES);
         out
+    }
+
+    /// The other members of an object on the path, as [`Search::siblings`]
+    /// finds them, with the keys whose dependent schemas (of either
+    /// revision) judge `key` present too, and those schemas added to each
+    /// revision's nodes: a constraint a dependent schema puts on `key` is
+    /// met only when its key is there.
+    fn triggered(&self, na: &[At], alts_r: &[Vec<At>], key: &str, depth: usize) -> Option<(Vec<At>, Vec<At>, Members)> {
+        let (mut nr, mut members) = self.siblings(na, alts_r, key, depth)?;
+        let mut na = na.to_vec();
+        let mut triggers: Vec<&str> = Vec::new();
+        for set in [&na, &nr] {
+            for &(side, id) in set.iter() {
+                for (t, d) in &self.node((side, id)).dependent_schemas {
+                    let (nodes, _) = self.expand(&[(side, *d)]);
+                    if **t != *key && self.declares(&nodes, key) && !triggers.contains(&&**t) {
+                        triggers.push(t);
+                    }
+                }
+            }
+        }
+        if triggers.is_empty() {
+            return Some((na, nr, members));
+        }
+        for t in triggers {
+            let add = |set: &mut Vec<At>| {
+                let more: Vec<At> = set
+                    .iter()
+                    .flat_map(|&(side, id)| {
+                        self.node((side, id))
+                            .dependent_schemas
+                            .iter()
+                            .filter(|(k, _)| **k == *t)
+                            .map(move |(_, d)| (side, *d))
+                    })
+                    .collect();
+                set.extend(more);
+            };
+            add(&mut na);
+            add(&mut nr);
+            if !members.iter().any(|(k, _)| k == t) {
+                let both: Vec<At> = na.iter().chain(&nr).copied().collect();
+                let v = self.key_schemas(&both, t).and_then(|s| self.gen(&s, depth + 1));
+                let v = v.or_else(|| self.key_schemas(&na, t).and_then(|s| self.gen(&s, depth + 1)))?;
+                members.push((t.to_string(), v));
+            }
+        }
+        Some((na, nr, members))
     }
 
     /// The other members of an object on the path (all but `key`), and the
