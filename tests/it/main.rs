@@ -3,6 +3,7 @@
 //! `stream.rs`) install a global allocator and keep binaries of their own.
 
 mod adversarial;
+mod annotations;
 mod api;
 mod apicurio;
 mod bad_input;

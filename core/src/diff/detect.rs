@@ -141,7 +141,10 @@ pub(super) fn changes(old: &ContractSpec, new: &ContractSpec) -> Vec<Detected> {
                     parent.is_some_and(|p| m.get(p).is_some_and(|s| s.field.is_none()))
                 };
                 let element_counts = implied(&a) && implied(&b);
-                site(&mut out, path, o, n, element_counts)
+                site(&mut out, path, o, n, element_counts);
+                if let (Some(x), Some(y)) = (o.field, n.field) {
+                    super::annotations::compare(&mut out.0, path, "doc", x.doc(), y.doc());
+                }
             }
             (None, None) => {}
         }

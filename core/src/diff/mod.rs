@@ -11,6 +11,7 @@
 //!
 //! The engine reads contracts only; it knows nothing of files, git or output.
 
+mod annotations;
 mod detect;
 pub mod rules;
 mod sample;
@@ -295,6 +296,8 @@ fn compare(
         return Err(NameMismatch { old: old.name().to_string(), new: new.name().to_string() });
     }
     let direction = judged_direction(old, new, given);
+    let mut notes = Vec::new();
+    annotations::contract(&mut notes, old, new);
     // Revisions in different forms are both compared in the schema form
     // (the fields form's JSON Schema is exactly what it accepts; its
     // `strict` warning has no equal there and is compared on its own).
@@ -307,6 +310,7 @@ fn compare(
         (old, new)
     };
     let mut detected = if old.schema().is_some() { schema::changes(old, new) } else { detect::changes(old, new) };
+    detected.extend(notes);
     if old.schema().is_some() && old.strict != new.strict {
         let rule = if new.strict { rules::STRICT_ENABLED } else { rules::STRICT_DISABLED };
         let message = format!("strict {} -> {}", old.strict, new.strict);

@@ -289,10 +289,43 @@ impl<'s> Cx<'s> {
     }
 
     /// Whether two subschemas accept the same values, as far as the engine
-    /// can tell.
+    /// can tell (their annotations may differ).
     fn same(&self, a: Option<Id>, b: Option<Id>) -> bool {
+        self.likeness(a, b).is_some()
+    }
+
+    /// `None` when two subschemas differ in what they accept (as far as the
+    /// engine can tell), `Some(true)` when they are alike in annotations
+    /// too.
+    fn likeness(&self, a: Option<Id>, b: Option<Id>) -> Option<bool> {
         let (a, b) = (resolve(self.a, a), resolve(self.b, b));
-        a.is_none() && b.is_none() || self.scratch(a, b).is_empty()
+        if a.is_none() && b.is_none() {
+            return Some(true);
+        }
+        let changes = self.scratch(a, b);
+        let notes = changes.iter().filter(|d| d.rule == rules::ANNOTATION_CHANGED).count();
+        (notes == changes.len()).then_some(notes == 0)
+    }
+
+    /// Two members that accept the same values, compared for their
+    /// annotations when those differ (as union member `label`).
+    fn noted(&mut self, a: Id, b: Id, label: Option<String>, path: &str) {
+        if self.likeness(Some(a), Some(b)) != Some(false) {
+            return;
+        }
+        match label {
+            Some(label) => self.member(a, b, label, path),
+            None => self.conjunct(Some(a), Some(b), path),
+        }
+    }
+
+    /// The `title` and `description` of two subschemas compared at `path`,
+    /// when both revisions have one there.
+    fn annotations(&mut self, a: Option<Id>, b: Option<Id>, path: &str) {
+        if let (Some(a), Some(b)) = (a, b) {
+            let (na, nb) = (self.a.node(a), self.b.node(b));
+            super::annotations::nodes(&mut self.out.0, shown(path), na, nb);
+        }
     }
 
     /// Compares one node of each revision, at `path`: a new instance,
@@ -310,9 +343,18 @@ impl<'s> Cx<'s> {
     }
 
     fn compare(&mut self, a: Option<Id>, b: Option<Id>, path: &str) {
+        let (raw_a, raw_b) = (a, b);
         let (a, b) = (resolve(self.a, a), resolve(self.b, b));
-        if (a.is_none() && b.is_none()) || !self.seen.insert((a, b)) {
+        if a.is_none() && b.is_none() {
+            self.annotations(raw_a, raw_b, path);
             return;
+        }
+        if !self.seen.insert((a, b)) {
+            return;
+        }
+        self.annotations(raw_a, raw_b, path);
+        if (raw_a, raw_b) != (a, b) {
+            self.annotations(a, b, path);
         }
         let (na, nb) = (node(self.a, a), node(self.b, b));
         if na.default != nb.default {
@@ -650,7 +692,9 @@ impl<'s> Cx<'s> {
     /// The changes inside a keyword's schema as one keyword change:
     /// tightened, relaxed or changed (`flip`: the keyword rejects what its
     /// schema accepts, as `not` does).
-    fn summed(&mut self, inner: Vec<Detected>, keyword: &str, path: &str, flip: bool) {
+    fn summed(&mut self, mut inner: Vec<Detected>, keyword: &str, path: &str, flip: bool) {
+        // A keyword's schema is judged by what it accepts.
+        inner.retain(|d| d.rule != rules::ANNOTATION_CHANGED);
         let mut tighter = inner.iter().any(|d| d.rule.impact == Impact::Breaking);
         let mut looser = inner.iter().any(|d| d.rule.response == Impact::Breaking);
         if flip {
@@ -743,7 +787,7 @@ impl<'s> Cx<'s> {
         let (matched, taken) = self.match_members(ma, mb);
         for (i, m) in matched.iter().enumerate() {
             match m {
-                Some((_, true)) => {}
+                Some((j, true)) => self.noted(ma[i], mb[*j], None, path),
                 Some((j, false)) => self.conjunct(Some(ma[i]), Some(mb[*j]), path),
                 None => self.conjunct(Some(ma[i]), None, path),
             }
@@ -871,6 +915,12 @@ impl<'s> Cx<'s> {
         let (matched, taken) = self.match_members(&ua.members, &ub.members);
         let differs = matched.iter().any(|m| !matches!(m, Some((_, true)))) || taken.iter().any(|t| !t);
         if !differs {
+            for (i, m) in matched.iter().enumerate() {
+                if let Some((j, _)) = m {
+                    let label = self.member_label(self.b, ub, *j);
+                    self.noted(ua.members[i], ub.members[*j], Some(label), path);
+                }
+            }
             return;
         }
         if kind == "oneOf" && (self.overlapping(self.a, &ua.members) || self.overlapping(self.b, &ub.members)) {
@@ -882,7 +932,10 @@ impl<'s> Cx<'s> {
                     let label = self.member_label(self.b, ub, *j);
                     self.member(ua.members[i], ub.members[*j], label, path);
                 }
-                Some(_) => {}
+                Some((j, true)) => {
+                    let label = self.member_label(self.b, ub, *j);
+                    self.noted(ua.members[i], ub.members[*j], Some(label), path);
+                }
                 None => {
                     let msg = format!("{kind} member {} removed", self.member_label(self.a, ua, i));
                     self.push(rules::UNION_MEMBER_REMOVED, path, msg);
