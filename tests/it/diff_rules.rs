@@ -340,7 +340,13 @@ fn patterns() {
     check(
         &f(r#", "pattern": "^[a-z]+$""#),
         &f(r#", "pattern": "^[a-f]+$""#),
-        &[("breaking", "field.pattern.changed", "msg.id", "pattern '^[a-z]+$' -> '^[a-f]+$'", true)],
+        &[("breaking", "field.pattern.tightened", "msg.id", "pattern '^[a-z]+$' -> '^[a-f]+$'", true)],
+    );
+    // Decided by regex inclusion: neither accepts all the other does.
+    check(
+        &f(r#", "pattern": "^[a-m]+$""#),
+        &f(r#", "pattern": "^[f-z]+$""#),
+        &[("breaking", "field.pattern.changed", "msg.id", "pattern '^[a-m]+$' -> '^[f-z]+$'", true)],
     );
 }
 

@@ -25,6 +25,7 @@ mod input_limits;
 mod invariants;
 mod loss;
 mod mcp_history;
+mod patterns;
 mod protocols;
 mod readme;
 mod real_schemas;

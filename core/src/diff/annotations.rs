@@ -48,7 +48,7 @@ pub(super) fn compare(out: &mut Vec<Detected>, field: &str, what: &str, old: Opt
     if old != new {
         let skip = skipped(old, new);
         let message = format!("{what} {} -> {}", shown(old, skip), shown(new, skip));
-        out.push(Detected { rule: rules::ANNOTATION_CHANGED, field: field.to_string(), message });
+        out.push(Detected { rule: rules::ANNOTATION_CHANGED, field: field.to_string(), message, hints: Vec::new() });
     }
 }
 

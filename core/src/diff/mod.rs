@@ -13,6 +13,7 @@
 
 mod annotations;
 mod detect;
+mod regex_inclusion;
 pub mod rules;
 mod sample;
 mod schema;
@@ -314,13 +315,14 @@ fn compare(
     if old.schema().is_some() && old.strict != new.strict {
         let rule = if new.strict { rules::STRICT_ENABLED } else { rules::STRICT_DISABLED };
         let message = format!("strict {} -> {}", old.strict, new.strict);
-        detected.push(detect::Detected { rule, field: CONTRACT_FIELD.to_string(), message });
+        detected.push(detect::Detected { rule, field: CONTRACT_FIELD.to_string(), message, hints: Vec::new() });
     }
     if given.is_none() && old.direction() != new.direction() {
         detected.push(detect::Detected {
             rule: rules::DIRECTION_CHANGED,
             field: CONTRACT_FIELD.to_string(),
             message: format!("direction {} -> {} (judged both ways)", old.direction(), new.direction()),
+            hints: Vec::new(),
         });
     }
     let mut changes: Vec<Change> = detected
@@ -355,5 +357,5 @@ fn compare(
 pub(crate) fn any_witness(accepting: &ContractSpec, rejecting: &ContractSpec, field: &str) -> Option<String> {
     [rules::ProofAt::FieldOrChild, rules::ProofAt::FieldOrParent]
         .into_iter()
-        .find_map(|at| schema_witness::find(accepting, rejecting, field, crate::rules::VALIDATION_RULES, at))
+        .find_map(|at| schema_witness::find(accepting, rejecting, field, crate::rules::VALIDATION_RULES, at, &[]))
 }

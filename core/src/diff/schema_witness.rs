@@ -67,6 +67,7 @@ pub(super) fn find(
     field: &str,
     proof: &[&'static Rule],
     at: ProofAt,
+    hints: &[String],
 ) -> Option<String> {
     let (a, r) = (accepting.schema()?, rejecting.schema()?);
     if proof.is_empty() {
@@ -82,7 +83,8 @@ pub(super) fn find(
         if matches!(t.hole.last(), Some(Hop::Key(_))) {
             leaves.push(None);
         }
-        let values = search.leaf_values(&t.leaf_a, &t.leaf_r, t.depth, at);
+        let mut values: Vec<J> = hints.iter().map(|h| J::Str(h.clone())).collect();
+        values.extend(search.leaf_values(&t.leaf_a, &t.leaf_r, t.depth, at));
         leaves.extend(values.into_iter().filter(|v| search.accepts(&t.leaf_a, v)).map(Some));
         for leaf in leaves {
             if seen.len() >= MAX_BODIES {
@@ -1194,6 +1196,11 @@ mod tests {
         FIELD_ADDITIONAL_PROPERTIES, FIELD_ANY_OF, FIELD_CONST, FIELD_ENUM, FIELD_FORMAT, FIELD_MAX_LENGTH,
         FIELD_ONE_OF, FIELD_REQUIRED, FIELD_TYPE,
     };
+
+    /// The search without hints.
+    fn find(a: &ContractSpec, r: &ContractSpec, field: &str, proof: &[&'static Rule], at: ProofAt) -> Option<String> {
+        super::find(a, r, field, proof, at, &[])
+    }
 
     fn contract(schema: &str) -> ContractSpec {
         let text = format!(r#"{{"name": "t.x", "revision": "1.0.0", "schema": {schema}}}"#);

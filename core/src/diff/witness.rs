@@ -87,7 +87,7 @@ fn search(accepting: &ContractSpec, rejecting: &ContractSpec, d: &Detected) -> O
         // The schema search names the value itself `<contract>`; changes
         // name it as findings do, `<data>`.
         let field = if d.field == crate::validate::DATA_FIELD { super::CONTRACT_FIELD } else { d.field.as_str() };
-        return super::schema_witness::find(accepting, rejecting, field, d.rule.proof, d.rule.proof_at);
+        return super::schema_witness::find(accepting, rejecting, field, d.rule.proof, d.rule.proof_at, &d.hints);
     }
     let (old, new) = (accepting, rejecting);
     let cx = Ctx { old, new, old_sites: sites(old), new_sites: sites(new), minimal: RefCell::default() };
@@ -270,10 +270,11 @@ impl<'c> Ctx<'c> {
         let of = self.old_sites.get(path).and_then(|s| s.field);
         let nf = self.new_sites.get(path).and_then(|s| s.field);
         out.extend(self.build(self.old, path, Some(Action::Omit)));
-        let mut values = match of.or(nf) {
+        let mut values: Vec<J> = d.hints.iter().map(|h| J::Str(h.clone())).collect();
+        values.extend(match of.or(nf) {
             Some(f) => candidates(f, &[of, nf].into_iter().flatten().collect::<Vec<_>>()),
             None => every_type(),
-        };
+        });
         values.extend(self.arrays(path, of, nf));
         // The old revision's own smallest value there (an object with its
         // required children, an array of valid elements).
