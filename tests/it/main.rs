@@ -45,3 +45,4 @@ mod tool_revisions;
 mod tool_snapshots;
 mod traffic;
 mod typed;
+mod wide_diff;

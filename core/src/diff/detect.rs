@@ -362,6 +362,31 @@ fn asserted_format(f: Option<&FieldSpec>) -> Option<&str> {
     f.and_then(FieldSpec::format).filter(|n| crate::format::is_asserted(n))
 }
 
+/// A scalar's value as a key: equal keys for equal JSON values (`1.0`
+/// and `1`).
+fn value_key(v: &Scalar) -> String {
+    match v {
+        Scalar::Null => "null".into(),
+        Scalar::Bool(b) => format!("b{b}"),
+        Scalar::Number(d) => {
+            let mut out = "n".to_string();
+            d.dec().canonical(&mut out);
+            out
+        }
+        Scalar::String(s) => format!("s{s}"),
+    }
+}
+
+/// `{'a', 'b'}`, or the first values and how many more.
+fn bounded_enum_label(values: &[Scalar]) -> String {
+    const LISTED: usize = 8;
+    let label = enum_label(&values[..values.len().min(LISTED)]);
+    match values.len().checked_sub(LISTED) {
+        Some(more) if more > 0 => format!("{} and {more} more}}", &label[..label.len() - 1]),
+        _ => label,
+    }
+}
+
 fn enums(out: &mut Out, path: &str, old: Option<&[Scalar]>, new: Option<&[Scalar]>, types: (TypeSet, TypeSet)) {
     let shared = types.0.intersect(types.1);
     if shared.is_empty() {
@@ -369,23 +394,23 @@ fn enums(out: &mut Out, path: &str, old: Option<&[Scalar]>, new: Option<&[Scalar
     }
     match (old, new) {
         (None, None) => {}
-        (None, Some(n)) => out.fixed(rules::ENUM_ADDED, path, format!("open -> {}", enum_label(n))),
-        (Some(o), None) => out.fixed(rules::ENUM_REMOVED, path, format!("{} -> open", enum_label(o))),
+        (None, Some(n)) => out.fixed(rules::ENUM_ADDED, path, format!("open -> {}", bounded_enum_label(n))),
+        (Some(o), None) => out.fixed(rules::ENUM_REMOVED, path, format!("{} -> open", bounded_enum_label(o))),
         (Some(o), Some(n)) => {
             // Members only one revision's types accept come and go with the types.
+            // Looked up by value (numbers by their canonical form): a wide
+            // enum costs linear time.
             let missing = |from: &[Scalar], to: &[Scalar], other: TypeSet| -> Vec<Scalar> {
-                from.iter()
-                    .filter(|v| other.accepts(v.json_type()) && !to.iter().any(|w| w.same_value(v)))
-                    .cloned()
-                    .collect()
+                let to: std::collections::HashSet<String> = to.iter().map(value_key).collect();
+                from.iter().filter(|v| other.accepts(v.json_type()) && !to.contains(&value_key(v))).cloned().collect()
             };
             let dropped = missing(o, n, types.1);
             if !dropped.is_empty() {
-                out.fixed(rules::ENUM_RESTRICTED, path, format!("dropped {}", enum_label(&dropped)));
+                out.fixed(rules::ENUM_RESTRICTED, path, format!("dropped {}", bounded_enum_label(&dropped)));
             }
             let added = missing(n, o, types.0);
             if !added.is_empty() {
-                out.fixed(rules::ENUM_EXPANDED, path, format!("added {}", enum_label(&added)));
+                out.fixed(rules::ENUM_EXPANDED, path, format!("added {}", bounded_enum_label(&added)));
             }
         }
     }

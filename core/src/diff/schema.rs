@@ -163,9 +163,23 @@ fn show_literal(l: Option<&Literal>) -> String {
 }
 
 /// The literals of `from` that `to` lacks and the other revision's types
-/// accept.
+/// accept (looked up by canonical form: a wide enum costs linear time).
 fn missing<'x>(from: &[&'x Literal], to: &[&Literal], other: TypeSet) -> Vec<&'x Literal> {
-    from.iter().copied().filter(|l| literal_bits(l) & classes(other) != 0 && !to.contains(l)).collect()
+    let to: HashSet<&str> = to.iter().map(|l| &*l.canonical).collect();
+    from.iter().copied().filter(|l| literal_bits(l) & classes(other) != 0 && !to.contains(&*l.canonical)).collect()
+}
+
+/// How many values a message lists before it counts the rest.
+const LISTED: usize = 8;
+
+/// `{'a', 'b'}`, or the first [`LISTED`] values and how many more.
+fn bounded_label(ls: &[&Literal]) -> String {
+    let shown: Vec<Literal> = ls.iter().take(LISTED).map(|l| (*l).clone()).collect();
+    let label = literal_label(&shown);
+    match ls.len().checked_sub(LISTED) {
+        Some(more) if more > 0 => format!("{} and {more} more}}", &label[..label.len() - 1]),
+        _ => label,
+    }
 }
 
 /// The union of a node, with its keyword: `anyOf` before `oneOf`.
@@ -446,7 +460,7 @@ impl<'s> Cx<'s> {
 
     fn literals(&mut self, na: &Node, nb: &Node, types: (TypeSet, TypeSet), path: &str) {
         let (la, lb) = (literals(na), literals(nb));
-        let label = |ls: &[&Literal]| literal_label(&ls.iter().map(|l| (*l).clone()).collect::<Vec<_>>());
+        let label = bounded_label;
         match (la, lb) {
             (None, None) => {}
             (None, Some(n)) => self.push(rules::ENUM_ADDED, path, format!("open -> {}", label(&n))),
