@@ -139,3 +139,65 @@ fn a_key_moved_from_properties_into_an_all_of_member_is_compared_as_a_constraint
     assert_eq!(verdict, Impact::Breaking);
     assert_eq!(changes, [r#"breaking field.type.narrowed a: any -> integer {"a":""}"#]);
 }
+
+/// An applicator's keywords beside `properties`, around a constraint on `a`.
+type Applicator = fn(&str) -> String;
+
+/// Every applicator beside `properties`, with a constraint on the declared
+/// key, added and removed, in both directions: a verdict that is not
+/// breaking must hold on every body of a set that probes the constraint
+/// (a request: what the old revision accepts, the new one accepts; a
+/// response: the reverse), and every witness holds (`judged`).
+#[test]
+fn applicators_beside_properties_are_judged_soundly() {
+    let applicators: [(&str, Applicator); 7] = [
+        ("allOf", |c| format!(r#""allOf": [{{"properties": {{"a": {c}}}}}]"#)),
+        ("$ref", |c| format!(r##""$ref": "#/$defs/c", "$defs": {{"c": {{"properties": {{"a": {c}}}}}}}"##)),
+        ("dependentSchemas", |c| format!(r#""dependentSchemas": {{"b": {{"properties": {{"a": {c}}}}}}}"#)),
+        ("if/then", |c| format!(r#""if": {{"required": ["b"]}}, "then": {{"properties": {{"a": {c}}}}}"#)),
+        ("anyOf", |c| format!(r#""anyOf": [{{"properties": {{"a": {c}}}}}]"#)),
+        ("oneOf", |c| format!(r#""oneOf": [{{"properties": {{"a": {c}}}}}]"#)),
+        ("not", |c| format!(r#""not": {{"properties": {{"a": {c}}}, "required": ["a"]}}"#)),
+    ];
+    let constraints = [
+        r#"{"maximum": 10}"#,
+        r#"{"type": "string"}"#,
+        r#"{"minimum": 0}"#,
+        r#"{"multipleOf": 3}"#,
+        r#"{"enum": [1, 2]}"#,
+    ];
+    let values = ["-5", "0", "1", "2", "3", "11", "27433", "\"x\"", "null"];
+    let mut bodies = vec!["{}".to_string(), r#"{"b": 0}"#.to_string()];
+    for v in values {
+        bodies.push(format!(r#"{{"a": {v}}}"#));
+        bodies.push(format!(r#"{{"a": {v}, "b": 0}}"#));
+    }
+    let mut checked = 0;
+    for (name, applicator) in applicators {
+        for c in constraints {
+            let with =
+                format!(r#"{{"type": "object", "properties": {{"a": {{"type": "integer"}}}}, {}}}"#, applicator(c));
+            for (old, new) in [(BASE, with.as_str()), (with.as_str(), BASE)] {
+                let (o, n) = (schema("1.0.0", old), schema("2.0.0", new));
+                for direction in [ContractDirection::Request, ContractDirection::Response] {
+                    let (verdict, changes) = judged(old, new, direction);
+                    if verdict == Impact::Breaking {
+                        continue;
+                    }
+                    let (must, then) = if direction == ContractDirection::Request { (&o, &n) } else { (&n, &o) };
+                    for body in &bodies {
+                        if must.validate_json(body.as_bytes()).is_valid() {
+                            checked += 1;
+                            assert!(
+                                then.validate_json(body.as_bytes()).is_valid(),
+                                "{name} {c} {direction:?}: {verdict} {changes:?}, but {body} is refused\nold: {old}\nnew: {new}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // The claim was put to the test on many bodies.
+    assert!(checked > 200, "{checked}");
+}
