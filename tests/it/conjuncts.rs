@@ -201,3 +201,27 @@ fn applicators_beside_properties_are_judged_soundly() {
     // The claim was put to the test on many bodies.
     assert!(checked > 200, "{checked}");
 }
+
+#[test]
+fn a_bound_that_excludes_no_listed_value_changes_nothing() {
+    let with =
+        |keywords: &str| format!(r#"{{"type": "object", "properties": {{"a": {{"enum": [1, 2, 7]{keywords}}}}}}}"#);
+    for keywords in [
+        r#", "maximum": 7"#,
+        r#", "exclusiveMaximum": 8"#,
+        r#", "minimum": 1, "type": "integer""#,
+        r#", "multipleOf": 1"#,
+    ] {
+        let (verdict, changes) = judged(&with(""), &with(keywords), ContractDirection::Both);
+        assert_eq!((verdict, changes), (Impact::Compatible, Vec::<String>::new()), "{keywords}");
+    }
+    // A listed value that is not an integer is judged as written.
+    let decimal =
+        |keywords: &str| format!(r#"{{"type": "object", "properties": {{"a": {{"enum": [1, 1.5]{keywords}}}}}}}"#);
+    let (verdict, _) = judged(&decimal(r#", "type": "integer""#), &decimal(""), ContractDirection::Response);
+    assert_eq!(verdict, Impact::Breaking);
+    // A bound that excludes one is the enum restricted, with that value as the witness.
+    let (verdict, changes) = judged(&with(""), &with(r#", "maximum": 6"#), ContractDirection::Request);
+    assert_eq!(verdict, Impact::Breaking);
+    assert_eq!(changes, [r#"breaking field.maximum.tightened a: (none) -> maximum 6 {"a":7}"#]);
+}

@@ -27,10 +27,15 @@ use super::{Impact, CONTRACT_FIELD};
 use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Union};
 use crate::contract::{join_key, ContractSpec, TypeSet};
 use crate::validate::DATA_FIELD;
+use crate::walk_schema::passes_node;
 
 /// The `true` schema: what an absent subschema (`items`, a map's values)
 /// accepts.
 static TRUE: LazyLock<Node> = LazyLock::new(Node::default);
+
+/// Listed values (`enum`, `const`) two nodes are judged on at most, to
+/// tell whether they accept the same ones.
+const MAX_LITERALS_JUDGED: usize = 256;
 
 /// How deep comparisons may nest inside one another (a `not` inside a
 /// union member inside `propertyNames`...): past it, a difference is
@@ -321,6 +326,26 @@ impl<'s> Cx<'s> {
         (notes == changes.len()).then_some(notes == 0)
     }
 
+    /// Whether two nodes that each allow only listed values (`enum`,
+    /// `const`) accept exactly the same ones: every value either lists is
+    /// judged by both nodes, whatever else changed beside the lists (a bound
+    /// that excludes no listed value changes nothing).
+    fn same_literals(&self, a: Option<Id>, b: Option<Id>) -> bool {
+        let (Some(a), Some(b)) = (a, b) else { return false };
+        let (Some(la), Some(lb)) = (literals(self.a.node(a)), literals(self.b.node(b))) else { return false };
+        if la.len() + lb.len() > MAX_LITERALS_JUDGED {
+            return false;
+        }
+        la.iter().chain(&lb).all(|l| {
+            // The value as JSON (the canonical form is a key, not JSON).
+            let text = match &l.string {
+                Some(s) => serde_json::Value::from(&**s).to_string(),
+                None => l.shown.to_string(),
+            };
+            passes_node(self.a, a, text.as_bytes()) == passes_node(self.b, b, text.as_bytes())
+        })
+    }
+
     /// Two members that accept the same values, compared for their
     /// annotations when those differ (as union member `label`).
     fn noted(&mut self, a: Id, b: Id, label: Option<String>, path: &str) {
@@ -375,6 +400,9 @@ impl<'s> Cx<'s> {
             let msg =
                 format!("default {} -> {}", show_literal(na.default.as_deref()), show_literal(nb.default.as_deref()));
             self.push(rules::DEFAULT_CHANGED, path, msg);
+        }
+        if self.same_literals(a, b) {
+            return;
         }
         if self.wrapped(a, b, path) {
             return;
