@@ -497,6 +497,10 @@ mod lowering {
         let loaded = ContractSpec::from_slice(doc.as_bytes(), "exported.json").expect("the export loads");
         let mut schema = loaded.schema().expect("schema form").clone();
         schema.strict = spec.strict;
+        // The contract's title and doc, which the export writes at the
+        // root, stay on the contract.
+        let root = &mut schema.nodes[Schema::ROOT as usize];
+        (root.label, root.description) = (None, None);
         schema
     }
 

@@ -11,6 +11,8 @@ compatibility: BREAKING
   breaking field.type.narrowed id: string|integer -> string
   breaking field.required.tightened params.arguments: optional -> required
   forward field.added.optional params.timeout_ms: added integer
+  compatible annotation.changed id: doc 'Correlation identifier.' -> 'Correlation identifier, now string-only.'
+  compatible annotation.changed params.arguments: doc 'Tool argument map.' -> 'Tool argument map, now required.'
 ";
 
 const V1: &str = "contracts/mcp_tool_call_1.0.0.json";
@@ -40,7 +42,9 @@ fn diff_golden_transcripts_for_the_bundled_pairs() {
             2,
             "mcp.tool_call: 1.1.0 -> 2.0.0\ncompatibility: BREAKING\n  \
              breaking field.type.narrowed id: string|integer -> string\n  \
-             breaking field.required.tightened params.arguments: optional -> required\n"
+             breaking field.required.tightened params.arguments: optional -> required\n  \
+             compatible annotation.changed id: doc 'Correlation identifier.' -> 'Correlation identifier, now string-only.'\n  \
+             compatible annotation.changed params.arguments: doc 'Tool argument map.' -> 'Tool argument map, now required.'\n"
         )
     );
     let out = run(bin!(), &["diff", V1, V1]);
@@ -72,7 +76,8 @@ fn json_witnesses_hold_against_both_revisions() {
     let old = ContractSpec::from_path(root().join(V1)).unwrap();
     let new = ContractSpec::from_path(root().join(V2)).unwrap();
     let changes = doc["changes"].as_array().expect("changes");
-    assert_eq!(changes.len(), 3);
+    // Three shape changes and two rewritten field docs.
+    assert_eq!(changes.len(), 5);
     for c in changes {
         let w = &c["witness"];
         if c["impact"] == "breaking" {

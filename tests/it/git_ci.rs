@@ -47,7 +47,7 @@ fn compatible_edit_passes() {
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(
         out.stdout,
-        "t.call: 1.0.0 -> 1.0.1\ncompatibility: COMPATIBLE\n  (no changes)\n\ndiff --against HEAD: 1 changed revision; nothing breaking\n"
+        "t.call: 1.0.0 -> 1.0.1\ncompatibility: COMPATIBLE\n  compatible annotation.changed id: doc (none) -> 'Request id.'\n\ndiff --against HEAD: 1 changed revision; nothing breaking\n"
     );
     let out = cli(&dir, &["check"]);
     assert_eq!(

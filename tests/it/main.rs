@@ -3,6 +3,7 @@
 //! `stream.rs`) install a global allocator and keep binaries of their own.
 
 mod adversarial;
+mod annotations;
 mod api;
 mod apicurio;
 mod bad_input;
@@ -10,6 +11,7 @@ mod cli;
 mod compat_cli;
 mod compiletest;
 mod conformance;
+mod conjuncts;
 mod contract_schema;
 mod describe_schema;
 mod diff_rules;
@@ -24,6 +26,7 @@ mod input_limits;
 mod invariants;
 mod loss;
 mod mcp_history;
+mod patterns;
 mod pinning;
 mod protocols;
 mod readme;
@@ -47,3 +50,4 @@ mod tool_snapshots;
 mod traffic;
 mod traffic_sides;
 mod typed;
+mod wide_diff;

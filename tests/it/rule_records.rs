@@ -111,6 +111,7 @@ const SCHEMA_PAIRS: &[(&str, &str, &str)] = &[
         "union.member.added",
     ),
     (r#"{"type": "integer", "default": 1}"#, r#"{"type": "integer", "default": 2}"#, "field.default.changed"),
+    (r#"{"type": "integer", "description": "a"}"#, r#"{"type": "integer", "description": "b"}"#, "annotation.changed"),
     (
         r#"{"type": "object", "additionalProperties": false, "properties": {"a": {}}}"#,
         r#"{"type": "object", "additionalProperties": false, "properties": {"a": {}, "b": {}}}"#,

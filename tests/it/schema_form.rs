@@ -198,7 +198,12 @@ fn a_changed_schema_is_classified_and_documentation_is_no_change() {
     )
     .unwrap();
     let d = diff(&old, &same).unwrap();
-    assert_eq!((d.compatibility(), d.changes().len()), (Impact::Compatible, 0), "a title is documentation");
+    // A title is documentation: compatible, reported for review.
+    let rules: Vec<(&str, &str, &str)> = d.changes().iter().map(|c| (c.rule(), c.field(), c.message())).collect();
+    assert_eq!(
+        (d.compatibility(), rules),
+        (Impact::Compatible, vec![("annotation.changed", "<data>", "title 'A' -> 'B'")])
+    );
     // A property named `title` is not documentation.
     let new = ContractSpec::from_slice(
         doc(r#"{"type": "object", "properties": {"title": {"type": "integer"}}}"#).as_bytes(),
@@ -217,7 +222,10 @@ fn a_changed_schema_is_classified_and_documentation_is_no_change() {
         ContractSpec::from_slice(br#"{"name": "t.schema", "revision": "0.9.0", "fields": []}"#, "f.json").unwrap();
     let d = diff(&fields, &old).unwrap();
     let found: Vec<_> = d.changes().iter().map(|c| (c.rule(), c.field(), c.message())).collect();
-    assert_eq!(found, [("field.added.optional", "title", "added string")]);
+    assert_eq!(
+        found,
+        [("field.added.optional", "title", "added string"), ("annotation.changed", "<data>", "title (none) -> 'A'")]
+    );
 }
 
 #[test]

@@ -85,7 +85,10 @@ fn verdicts_and_rules_are_the_ones_judged_by_hand() {
         let old = contract(&r.tool, &r.old, "1.0.0");
         let new = contract(&r.tool, &r.new, "2.0.0");
         let d = diff(&old, &new).expect("same name");
-        let ours: BTreeSet<String> = d.changes().iter().map(|c| c.rule().to_string()).collect();
+        // The shape's rules: rewritten descriptions (`annotation.changed`)
+        // are judged in `annotations.rs`.
+        let ours: BTreeSet<String> =
+            d.changes().iter().map(|c| c.rule().to_string()).filter(|r| r != "annotation.changed").collect();
         if d.compatibility() != r.verdict || ours != r.rules {
             let changes: String = d
                 .changes()

@@ -163,6 +163,11 @@ fn two_snapshots_of_one_server_diff_tool_by_tool() {
             ("github.list_issues".to_string(), "breaking".to_string()),
             // "Changed q to query in search (#740)".
             ("github.search_code".to_string(), "breaking".to_string()),
+            // Descriptions rewritten, nothing else (`annotation.changed`).
+            ("github.search_issues".to_string(), "compatible".to_string()),
+            ("github.search_pull_requests".to_string(), "compatible".to_string()),
+            ("github.search_repositories".to_string(), "compatible".to_string()),
+            ("github.search_users".to_string(), "compatible".to_string()),
             // `draft` and `reviewers` added, both optional.
             ("github.update_pull_request".to_string(), "forward".to_string()),
         ]

@@ -11,6 +11,10 @@ pub(super) struct Detected {
     pub rule: &'static ChangeRule,
     pub field: String,
     pub message: String,
+    /// Values the detector knows to tell the revisions apart at `field`
+    /// (a string one pattern accepts and the other refuses): the witness
+    /// search tries them first.
+    pub hints: Vec<String>,
 }
 
 /// The classes of values a type set accepts: integers and other numbers apart,
@@ -35,7 +39,7 @@ pub(super) struct Out(pub(super) Vec<Detected>);
 
 impl Out {
     pub(super) fn push(&mut self, rule: &'static ChangeRule, field: &str, message: String) {
-        self.0.push(Detected { rule, field: field.to_string(), message });
+        self.0.push(Detected { rule, field: field.to_string(), message, hints: Vec::new() });
     }
 
     pub(super) fn keyword(&mut self, keyword: &str, direction: Direction, field: &str, message: String) {
@@ -188,13 +192,25 @@ fn strings(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
         (Some(p), None) => {
             out.keyword("pattern", Direction::Relaxed, path, format!("pattern {} -> (none)", quote(p.source())))
         }
-        (Some(a), Some(b)) if a.source() != b.source() => out.keyword(
-            "pattern",
-            Direction::Changed,
-            path,
-            format!("pattern {} -> {}", quote(a.source()), quote(b.source())),
-        ),
+        (Some(a), Some(b)) if a.source() != b.source() => patterns(out, path, a.source(), b.source()),
         _ => {}
+    }
+}
+
+/// Two different patterns, compared by the strings they accept: the
+/// change's direction and the strings that tell them apart.
+fn patterns(out: &mut Out, path: &str, a: &str, b: &str) {
+    use super::regex_inclusion::{compare, Inclusion};
+    let message = format!("pattern {} -> {}", quote(a), quote(b));
+    let (direction, hints, note) = match compare(a, b) {
+        Inclusion::Equal => return,
+        Inclusion::Tightened { witness } => (Direction::Tightened, vec![witness], String::new()),
+        Inclusion::Relaxed { witness } => (Direction::Relaxed, vec![witness], String::new()),
+        Inclusion::Changed { old_only, new_only } => (Direction::Changed, vec![old_only, new_only], String::new()),
+        Inclusion::Unknown(why) => (Direction::Changed, Vec::new(), format!(" (inclusion not decided: {why})")),
+    };
+    if let Some(rule) = rules::keyword_rule("pattern", direction) {
+        out.0.push(Detected { rule, field: path.to_string(), message: format!("{message}{note}"), hints });
     }
 }
 

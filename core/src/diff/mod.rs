@@ -11,7 +11,9 @@
 //!
 //! The engine reads contracts only; it knows nothing of files, git or output.
 
+mod annotations;
 mod detect;
+mod regex_inclusion;
 pub mod rules;
 mod sample;
 mod schema;
@@ -282,6 +284,8 @@ fn compare(
         return Err(NameMismatch { old: old.name().to_string(), new: new.name().to_string() });
     }
     let direction = judged_direction(old, new, given);
+    let mut notes = Vec::new();
+    annotations::contract(&mut notes, old, new);
     // Both revisions are compared as schema graphs: a fields-form contract's
     // lowered graph accepts exactly its bodies and marks the fields it
     // declares; its `strict` warning has no equal there and is compared on
@@ -289,16 +293,18 @@ fn compare(
     let converted = (in_schema_form(old), in_schema_form(new));
     let (old, new) = (&converted.0, &converted.1);
     let mut detected = schema::changes(old, new);
+    detected.extend(notes);
     if old.strict != new.strict {
         let rule = if new.strict { rules::STRICT_ENABLED } else { rules::STRICT_DISABLED };
         let message = format!("strict {} -> {}", old.strict, new.strict);
-        detected.push(detect::Detected { rule, field: CONTRACT_FIELD.to_string(), message });
+        detected.push(detect::Detected { rule, field: CONTRACT_FIELD.to_string(), message, hints: Vec::new() });
     }
     if given.is_none() && old.direction() != new.direction() {
         detected.push(detect::Detected {
             rule: rules::DIRECTION_CHANGED,
             field: CONTRACT_FIELD.to_string(),
             message: format!("direction {} -> {} (judged both ways)", old.direction(), new.direction()),
+            hints: Vec::new(),
         });
     }
     let mut changes: Vec<Change> = detected
@@ -333,5 +339,5 @@ fn compare(
 pub(crate) fn any_witness(accepting: &ContractSpec, rejecting: &ContractSpec, field: &str) -> Option<String> {
     [rules::ProofAt::FieldOrChild, rules::ProofAt::FieldOrParent]
         .into_iter()
-        .find_map(|at| schema_witness::find(accepting, rejecting, field, crate::rules::VALIDATION_RULES, at))
+        .find_map(|at| schema_witness::find(accepting, rejecting, field, crate::rules::VALIDATION_RULES, at, &[]))
 }

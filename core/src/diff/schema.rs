@@ -18,6 +18,7 @@
 //! a silent "compatible". The list is in the rule's record.
 
 use std::collections::HashSet;
+use std::rc::Rc;
 use std::sync::LazyLock;
 
 use super::detect::{bits_label, classes, constraints, counts, Detected, Out};
@@ -26,10 +27,15 @@ use super::{Impact, CONTRACT_FIELD};
 use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Union};
 use crate::contract::{join_key, ContractSpec, TypeSet};
 use crate::validate::DATA_FIELD;
+use crate::walk_schema::passes_node;
 
 /// The `true` schema: what an absent subschema (`items`, a map's values)
 /// accepts.
 static TRUE: LazyLock<Node> = LazyLock::new(Node::default);
+
+/// Listed values (`enum`, `const`) two nodes are judged on at most, to
+/// tell whether they accept the same ones.
+const MAX_LITERALS_JUDGED: usize = 256;
 
 /// How deep comparisons may nest inside one another (a `not` inside a
 /// union member inside `propertyNames`...): past it, a difference is
@@ -63,6 +69,14 @@ struct Cx<'s> {
     /// The union members being compared, innermost last: each message
     /// names its member, since members share their union's path.
     members: Vec<String>,
+    /// Whether the next [`Cx::pair`] compares schemas applied beside others
+    /// to the instance already being compared (an `allOf` member, a `$ref`
+    /// beside siblings, `then`/`else`, a dependent schema, a union member),
+    /// not a new instance.
+    conjunct: bool,
+    /// For each instance being compared, innermost last: the keys each
+    /// revision declares there, in the node or any schema applied beside it.
+    keys: Vec<Rc<[HashSet<Box<str>>; 2]>>,
 }
 
 /// A finding path's text for a change at `path` (`<data>` for the value
@@ -172,14 +186,53 @@ fn show_literal(l: Option<&Literal>) -> String {
 }
 
 /// The literals of `from` that `to` lacks and the other revision's types
-/// accept.
+/// accept (looked up by canonical form: a wide enum costs linear time).
 fn missing<'x>(from: &[&'x Literal], to: &[&Literal], other: TypeSet) -> Vec<&'x Literal> {
-    from.iter().copied().filter(|l| literal_bits(l) & classes(other) != 0 && !to.contains(l)).collect()
+    let to: HashSet<&str> = to.iter().map(|l| &*l.canonical).collect();
+    from.iter().copied().filter(|l| literal_bits(l) & classes(other) != 0 && !to.contains(&*l.canonical)).collect()
+}
+
+/// How many values a message lists before it counts the rest.
+const LISTED: usize = 8;
+
+/// `{'a', 'b'}`, or the first [`LISTED`] values and how many more.
+fn bounded_label(ls: &[&Literal]) -> String {
+    let shown: Vec<Literal> = ls.iter().take(LISTED).map(|l| (*l).clone()).collect();
+    let label = literal_label(&shown);
+    match ls.len().checked_sub(LISTED) {
+        Some(more) if more > 0 => format!("{} and {more} more}}", &label[..label.len() - 1]),
+        _ => label,
+    }
 }
 
 /// The union of a node, with its keyword: `anyOf` before `oneOf`.
 fn unions(n: &Node) -> [(&'static str, Option<&Union>); 2] {
     [("anyOf", n.any_of.as_deref()), ("oneOf", n.one_of.as_deref())]
+}
+
+/// Every key a node declares (`properties`, `required`) for the instance
+/// it is applied to, with the schemas it applies there beside its own
+/// keywords: `$ref`, `allOf`, `if`/`then`/`else`, dependent schemas.
+/// (Union members are alternatives: a key one member declares is not
+/// declared for the values another member accepts.)
+fn instance_keys(s: &Schema, id: Option<Id>) -> HashSet<Box<str>> {
+    let mut keys = HashSet::new();
+    let mut visited = HashSet::new();
+    let mut todo: Vec<Id> = id.into_iter().collect();
+    while let Some(at) = todo.pop() {
+        if !visited.insert(at) {
+            continue;
+        }
+        let n = s.node(at);
+        keys.extend(n.properties.iter().map(|(k, _)| k.clone()));
+        keys.extend(n.required.iter().cloned());
+        todo.extend(n.bare.iter().chain(&n.reference).chain(&n.all_of).copied());
+        todo.extend(n.dependent_schemas.iter().map(|(_, d)| *d));
+        if let Some(c) = &n.condition {
+            todo.extend([Some(c.test), c.then, c.otherwise].into_iter().flatten());
+        }
+    }
+    keys
 }
 
 /// Whether a node does nothing but apply one union (`{"anyOf": [...]}`).
@@ -199,7 +252,30 @@ fn only_union(n: &Node) -> Option<(&'static str, &Union)> {
 
 impl<'s> Cx<'s> {
     fn new(a: &'s Schema, b: &'s Schema, nested: usize) -> Self {
-        Cx { a, b, out: Out(Vec::new()), seen: HashSet::new(), nested, members: Vec::new() }
+        Cx {
+            a,
+            b,
+            out: Out(Vec::new()),
+            seen: HashSet::new(),
+            nested,
+            members: Vec::new(),
+            conjunct: false,
+            keys: Vec::new(),
+        }
+    }
+
+    /// Compares two schemas applied to the instance at `path` beside
+    /// others: a key one declares and the other does not is a constraint
+    /// on a key the instance may already declare, not a new field.
+    fn conjunct(&mut self, a: Option<Id>, b: Option<Id>, path: &str) {
+        self.conjunct = true;
+        self.pair(a, b, path);
+    }
+
+    /// Whether the revision on `side` (0 old, 1 new) declares `key` at the
+    /// instance being compared, in any schema applied to it.
+    fn declared_here(&self, side: usize, key: &str) -> bool {
+        self.keys.last().is_some_and(|k| k[side].contains(key))
     }
 
     fn push(&mut self, rule: &'static ChangeRule, path: &str, message: String) {
@@ -210,7 +286,7 @@ impl<'s> Cx<'s> {
     fn member(&mut self, a: Id, b: Id, label: String, path: &str) {
         self.members.push(label);
         let before = self.out.0.len();
-        self.pair(Some(a), Some(b), path);
+        self.conjunct(Some(a), Some(b), path);
         // Keyword changes write their own messages: name the member there too.
         let label = self.members.pop().unwrap_or_default();
         for d in &mut self.out.0[before..] {
@@ -283,23 +359,101 @@ impl<'s> Cx<'s> {
     }
 
     /// Whether two subschemas accept the same values, as far as the engine
-    /// can tell.
+    /// can tell (their annotations may differ).
     fn same(&self, a: Option<Id>, b: Option<Id>) -> bool {
-        let (a, b) = (resolve(self.a, a), resolve(self.b, b));
-        a.is_none() && b.is_none() || self.scratch(a, b).is_empty()
+        self.likeness(a, b).is_some()
     }
 
-    /// Compares one node of each revision, at `path`.
-    fn pair(&mut self, a: Option<Id>, b: Option<Id>, path: &str) {
+    /// `None` when two subschemas differ in what they accept (as far as the
+    /// engine can tell), `Some(true)` when they are alike in annotations
+    /// too.
+    fn likeness(&self, a: Option<Id>, b: Option<Id>) -> Option<bool> {
         let (a, b) = (resolve(self.a, a), resolve(self.b, b));
-        if (a.is_none() && b.is_none()) || !self.seen.insert((a, b)) {
+        if a.is_none() && b.is_none() {
+            return Some(true);
+        }
+        let changes = self.scratch(a, b);
+        let notes = changes.iter().filter(|d| d.rule == rules::ANNOTATION_CHANGED).count();
+        (notes == changes.len()).then_some(notes == 0)
+    }
+
+    /// Whether two nodes that each allow only listed values (`enum`,
+    /// `const`) accept exactly the same ones: every value either lists is
+    /// judged by both nodes, whatever else changed beside the lists (a bound
+    /// that excludes no listed value changes nothing).
+    fn same_literals(&self, a: Option<Id>, b: Option<Id>) -> bool {
+        let (Some(a), Some(b)) = (a, b) else { return false };
+        let (Some(la), Some(lb)) = (literals(self.a.node(a)), literals(self.b.node(b))) else { return false };
+        if la.len() + lb.len() > MAX_LITERALS_JUDGED {
+            return false;
+        }
+        la.iter().chain(&lb).all(|l| {
+            // The value as JSON (the canonical form is a key, not JSON).
+            let text = match &l.string {
+                Some(s) => serde_json::Value::from(&**s).to_string(),
+                None => l.shown.to_string(),
+            };
+            passes_node(self.a, a, text.as_bytes()) == passes_node(self.b, b, text.as_bytes())
+        })
+    }
+
+    /// Two members that accept the same values, compared for their
+    /// annotations when those differ (as union member `label`).
+    fn noted(&mut self, a: Id, b: Id, label: Option<String>, path: &str) {
+        if self.likeness(Some(a), Some(b)) != Some(false) {
             return;
+        }
+        match label {
+            Some(label) => self.member(a, b, label, path),
+            None => self.conjunct(Some(a), Some(b), path),
+        }
+    }
+
+    /// The `title` and `description` of two subschemas compared at `path`,
+    /// when both revisions have one there.
+    fn annotations(&mut self, a: Option<Id>, b: Option<Id>, path: &str) {
+        if let (Some(a), Some(b)) = (a, b) {
+            let (na, nb) = (self.a.node(a), self.b.node(b));
+            super::annotations::nodes(&mut self.out.0, shown(path), na, nb);
+        }
+    }
+
+    /// Compares one node of each revision, at `path`: a new instance,
+    /// unless [`Cx::conjunct`] called.
+    fn pair(&mut self, a: Option<Id>, b: Option<Id>, path: &str) {
+        let instance = !std::mem::take(&mut self.conjunct);
+        if instance {
+            let keys = [instance_keys(self.a, a), instance_keys(self.b, b)];
+            self.keys.push(Rc::new(keys));
+        }
+        self.compare(a, b, path);
+        if instance {
+            self.keys.pop();
+        }
+    }
+
+    fn compare(&mut self, a: Option<Id>, b: Option<Id>, path: &str) {
+        let (raw_a, raw_b) = (a, b);
+        let (a, b) = (resolve(self.a, a), resolve(self.b, b));
+        if a.is_none() && b.is_none() {
+            self.annotations(raw_a, raw_b, path);
+            return;
+        }
+        if !self.seen.insert((a, b)) {
+            return;
+        }
+        self.annotations(raw_a, raw_b, path);
+        if (raw_a, raw_b) != (a, b) {
+            self.annotations(a, b, path);
         }
         let (na, nb) = (node(self.a, a), node(self.b, b));
         if na.default != nb.default {
             let msg =
                 format!("default {} -> {}", show_literal(na.default.as_deref()), show_literal(nb.default.as_deref()));
             self.push(rules::DEFAULT_CHANGED, path, msg);
+        }
+        if self.same_literals(a, b) {
+            return;
         }
         if self.wrapped(a, b, path) {
             return;
@@ -385,7 +539,7 @@ impl<'s> Cx<'s> {
 
     fn literals(&mut self, na: &Node, nb: &Node, types: (TypeSet, TypeSet), path: &str) {
         let (la, lb) = (literals(na), literals(nb));
-        let label = |ls: &[&Literal]| literal_label(&ls.iter().map(|l| (*l).clone()).collect::<Vec<_>>());
+        let label = bounded_label;
         match (la, lb) {
             (None, None) => {}
             (None, Some(n)) => self.push(rules::ENUM_ADDED, path, format!("open -> {}", label(&n))),
@@ -435,6 +589,18 @@ impl<'s> Cx<'s> {
                 continue;
             }
             match (declared(na, key), declared(nb, key)) {
+                (None, Some(pb)) if !na.closed && self.declared_here(0, key) => {
+                    // The old revision declares the key beside this schema:
+                    // the new schema constrains a key the instance had.
+                    self.required_change(ra, rb, &sub);
+                    self.pair(None, pb, &sub);
+                }
+                (Some(pa), None) if !nb.closed && self.declared_here(1, key) => {
+                    // The new revision still declares the key beside this
+                    // schema: this one's constraint on it is gone.
+                    self.required_change(ra, rb, &sub);
+                    self.pair(pa, None, &sub);
+                }
                 (Some(pa), None) if !nb.closed && resolve(self.b, nb.additional).is_some() => {
                     // The key now falls to the map's value schema.
                     self.required_change(ra, false, &sub);
@@ -516,11 +682,11 @@ impl<'s> Cx<'s> {
         // its key is present: one added tightens, one removed relaxes.
         for (key, x) in &na.dependent_schemas {
             let y = nb.dependent_schemas.iter().find(|(k, _)| k == key).map(|(_, y)| *y);
-            self.pair(Some(*x), y, path);
+            self.conjunct(Some(*x), y, path);
         }
         for (key, y) in &nb.dependent_schemas {
             if !na.dependent_schemas.iter().any(|(k, _)| k == key) {
-                self.pair(None, Some(*y), path);
+                self.conjunct(None, Some(*y), path);
             }
         }
     }
@@ -649,7 +815,9 @@ impl<'s> Cx<'s> {
     /// The changes inside a keyword's schema as one keyword change:
     /// tightened, relaxed or changed (`flip`: the keyword rejects what its
     /// schema accepts, as `not` does).
-    fn summed(&mut self, inner: Vec<Detected>, keyword: &str, path: &str, flip: bool) {
+    fn summed(&mut self, mut inner: Vec<Detected>, keyword: &str, path: &str, flip: bool) {
+        // A keyword's schema is judged by what it accepts.
+        inner.retain(|d| d.rule != rules::ANNOTATION_CHANGED);
         let mut tighter = inner.iter().any(|d| d.rule.impact == Impact::Breaking);
         let mut looser = inner.iter().any(|d| d.rule.response == Impact::Breaking);
         if flip {
@@ -671,7 +839,7 @@ impl<'s> Cx<'s> {
         // A `$ref` beside other keywords is one more schema the value must
         // pass, like an `allOf` member.
         if na.reference.is_some() || nb.reference.is_some() {
-            self.pair(na.reference, nb.reference, path);
+            self.conjunct(na.reference, nb.reference, path);
         }
         if !self.switched(na, nb, path) {
             self.all_of(&na.all_of, &nb.all_of, path);
@@ -690,10 +858,10 @@ impl<'s> Cx<'s> {
             (None, None) => {}
             (Some(x), Some(y)) if self.same(Some(x.test), Some(y.test)) => {
                 if x.then.is_some() || y.then.is_some() {
-                    self.pair(x.then, y.then, path);
+                    self.conjunct(x.then, y.then, path);
                 }
                 if x.otherwise.is_some() || y.otherwise.is_some() {
-                    self.pair(x.otherwise, y.otherwise, path);
+                    self.conjunct(x.otherwise, y.otherwise, path);
                 }
             }
             _ => self.undecided(path, "the `if` schema changed".into()),
@@ -742,14 +910,14 @@ impl<'s> Cx<'s> {
         let (matched, taken) = self.match_members(ma, mb);
         for (i, m) in matched.iter().enumerate() {
             match m {
-                Some((_, true)) => {}
-                Some((j, false)) => self.pair(Some(ma[i]), Some(mb[*j]), path),
-                None => self.pair(Some(ma[i]), None, path),
+                Some((j, true)) => self.noted(ma[i], mb[*j], None, path),
+                Some((j, false)) => self.conjunct(Some(ma[i]), Some(mb[*j]), path),
+                None => self.conjunct(Some(ma[i]), None, path),
             }
         }
         for (j, t) in taken.iter().enumerate() {
             if !t {
-                self.pair(None, Some(mb[j]), path);
+                self.conjunct(None, Some(mb[j]), path);
             }
         }
     }
@@ -870,6 +1038,12 @@ impl<'s> Cx<'s> {
         let (matched, taken) = self.match_members(&ua.members, &ub.members);
         let differs = matched.iter().any(|m| !matches!(m, Some((_, true)))) || taken.iter().any(|t| !t);
         if !differs {
+            for (i, m) in matched.iter().enumerate() {
+                if let Some((j, _)) = m {
+                    let label = self.member_label(self.b, ub, *j);
+                    self.noted(ua.members[i], ub.members[*j], Some(label), path);
+                }
+            }
             return;
         }
         if kind == "oneOf" && (self.overlapping(self.a, &ua.members) || self.overlapping(self.b, &ub.members)) {
@@ -881,7 +1055,10 @@ impl<'s> Cx<'s> {
                     let label = self.member_label(self.b, ub, *j);
                     self.member(ua.members[i], ub.members[*j], label, path);
                 }
-                Some(_) => {}
+                Some((j, true)) => {
+                    let label = self.member_label(self.b, ub, *j);
+                    self.noted(ua.members[i], ub.members[*j], Some(label), path);
+                }
                 None => {
                     let msg = format!("{kind} member {} removed", self.member_label(self.a, ua, i));
                     self.push(rules::UNION_MEMBER_REMOVED, path, msg);

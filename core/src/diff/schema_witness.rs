@@ -67,6 +67,7 @@ pub(super) fn find(
     field: &str,
     proof: &[&'static Rule],
     at: ProofAt,
+    hints: &[String],
 ) -> Option<String> {
     let (a, r) = (accepting.schema()?, rejecting.schema()?);
     if proof.is_empty() {
@@ -82,7 +83,8 @@ pub(super) fn find(
         if matches!(t.hole.last(), Some(Hop::Key(_))) {
             leaves.push(None);
         }
-        let values = search.leaf_values(&t.leaf_a, &t.leaf_r, t.depth, at);
+        let mut values: Vec<J> = hints.iter().map(|h| J::Str(h.clone())).collect();
+        values.extend(search.leaf_values(&t.leaf_a, &t.leaf_r, t.depth, at));
         leaves.extend(values.into_iter().filter(|v| search.accepts(&t.leaf_a, v)).map(Some));
         for leaf in leaves {
             if seen.len() >= MAX_BODIES {
@@ -602,8 +604,9 @@ impl<'c> Search<'c> {
                         _ => self.map_key(na, &alts_r),
                     };
                     let Some(key) = key else { continue };
-                    let Some(sub_a) = self.key_schemas(na, &key) else { continue };
                     for (nr, members) in self.siblings(na, &alts_r, &key, depth) {
+                        let Some((na, nr, members)) = self.triggered(na, nr, members, &key, depth) else { continue };
+                        let Some(sub_a) = self.key_schemas(&na, &key) else { continue };
                         let sub_r = self.key_schemas(&nr, &key).unwrap_or_default();
                         for child in self.reach(&sub_a, &sub_r, rest, depth + 1) {
                             let mut m = members.clone();
@@ -674,6 +677,60 @@ impl<'c> Search<'c> {
         }
         out.truncate(MAX_TEMPLATES);
         out
+    }
+
+    /// The other members of an object on the path, as [`Search::siblings`]
+    /// finds them, with the keys whose dependent schemas (of either
+    /// revision) judge `key` present too, and those schemas added to each
+    /// revision's nodes: a constraint a dependent schema puts on `key` is
+    /// met only when its key is there.
+    fn triggered(
+        &self,
+        na: &[At],
+        mut nr: Vec<At>,
+        mut members: Members,
+        key: &str,
+        depth: usize,
+    ) -> Option<(Vec<At>, Vec<At>, Members)> {
+        let mut na = na.to_vec();
+        let mut triggers: Vec<&str> = Vec::new();
+        for set in [&na, &nr] {
+            for &(side, id) in set.iter() {
+                for (t, d) in &self.node((side, id)).dependent_schemas {
+                    let (nodes, _) = self.expand(&[(side, *d)]);
+                    if **t != *key && self.declares(&nodes, key) && !triggers.contains(&&**t) {
+                        triggers.push(t);
+                    }
+                }
+            }
+        }
+        if triggers.is_empty() {
+            return Some((na, nr, members));
+        }
+        for t in triggers {
+            let add = |set: &mut Vec<At>| {
+                let more: Vec<At> = set
+                    .iter()
+                    .flat_map(|&(side, id)| {
+                        self.node((side, id))
+                            .dependent_schemas
+                            .iter()
+                            .filter(|(k, _)| **k == *t)
+                            .map(move |(_, d)| (side, *d))
+                    })
+                    .collect();
+                set.extend(more);
+            };
+            add(&mut na);
+            add(&mut nr);
+            if !members.iter().any(|(k, _)| k == t) {
+                let both: Vec<At> = na.iter().chain(&nr).copied().collect();
+                let v = self.key_schemas(&both, t).and_then(|s| self.gen(&s, depth + 1));
+                let v = v.or_else(|| self.key_schemas(&na, t).and_then(|s| self.gen(&s, depth + 1)))?;
+                members.push((t.to_string(), v));
+            }
+        }
+        Some((na, nr, members))
     }
 
     /// The other members of an object on the path (all but `key`), and the
@@ -1156,6 +1213,11 @@ mod tests {
         FIELD_ADDITIONAL_PROPERTIES, FIELD_ANY_OF, FIELD_CONST, FIELD_ENUM, FIELD_FORMAT, FIELD_MAX_LENGTH,
         FIELD_ONE_OF, FIELD_REQUIRED, FIELD_TYPE,
     };
+
+    /// The search without hints.
+    fn find(a: &ContractSpec, r: &ContractSpec, field: &str, proof: &[&'static Rule], at: ProofAt) -> Option<String> {
+        super::find(a, r, field, proof, at, &[])
+    }
 
     fn contract(schema: &str) -> ContractSpec {
         let text = format!(r#"{{"name": "t.x", "revision": "1.0.0", "schema": {schema}}}"#);

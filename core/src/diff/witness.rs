@@ -77,5 +77,5 @@ fn search(accepting: &ContractSpec, rejecting: &ContractSpec, d: &Detected) -> O
     // (`diff/schema.rs`, `arrays`): a body shows it by that array.
     let requiredness = d.rule == super::rules::REQUIRED_TIGHTENED || d.rule == super::rules::REQUIRED_RELAXED;
     let field = if requiredness { field.strip_suffix("[]").unwrap_or(field) } else { field };
-    super::schema_witness::find(accepting, rejecting, field, d.rule.proof, d.rule.proof_at)
+    super::schema_witness::find(accepting, rejecting, field, d.rule.proof, d.rule.proof_at, &d.hints)
 }

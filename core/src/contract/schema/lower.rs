@@ -8,7 +8,8 @@
 //! `additionalProperties`, and a `closed` object an `additionalProperties`
 //! that is `false`. A field's `type` (none for `any`), `const` or `enum`,
 //! `format`, constraint keywords and `doc` are carried as they are, numbers
-//! as written. The contract's `strict` flag becomes the root's warning-only
+//! as written. The contract's `title` and `doc` stay on the contract (the
+//! export writes them at the root). Its `strict` flag becomes the root's warning-only
 //! [`Schema::strict`], which JSON Schema cannot say.
 
 use super::{FieldMark, Id, Literal, Node, Schema};
@@ -18,9 +19,9 @@ use crate::contract::{ContractSpec, FieldSpec, JsonType, Scalar, TypeSet};
 /// The schema graph a fields-form contract describes.
 pub(crate) fn lower(spec: &ContractSpec) -> Schema {
     let mut nodes = vec![Node::default()];
-    let mut root = Node { description: spec.doc.as_deref().map(Into::into), ..Node::default() };
-    root.label = spec.title.as_deref().map(Into::into);
-    root.types = Some(TypeSet::of(JsonType::Object));
+    // (The contract's own `title` and `doc` stay with the contract: the
+    // root is the data body, which a fields form does not describe.)
+    let mut root = Node { types: Some(TypeSet::of(JsonType::Object)), ..Node::default() };
     below(&mut nodes, &spec.fields, &spec.tree, &mut root);
     if spec.closed {
         close(&mut nodes, &mut root);
