@@ -133,7 +133,7 @@ impl Projector<'_> {
                 }
             }
             Action::EnumStrings => {
-                if v.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
+                if v.as_array().is_some_and(|a| a.iter().all(crate::written::is_text)) {
                     out.insert(k.to_string(), v.clone());
                 }
             }
@@ -143,7 +143,7 @@ impl Projector<'_> {
                     Action::Keep => {
                         out.insert("enum".into(), as_enum);
                     }
-                    Action::EnumStrings if v.is_string() => {
+                    Action::EnumStrings if crate::written::is_text(v) => {
                         out.insert("enum".into(), as_enum);
                     }
                     _ => {}
@@ -183,7 +183,9 @@ impl Projector<'_> {
     fn drop_annotation(&mut self, k: &str, v: &Value, field: &str) {
         if ANNOTATIONS.contains(&k) {
             let what = match v {
-                Value::String(s) => format!("{k} dropped: {}", crate::json::text::quote(s, 60)),
+                Value::String(s) if crate::written::is_text(v) => {
+                    format!("{k} dropped: {}", crate::json::text::quote(s, 60))
+                }
                 _ => format!("{k} dropped"),
             };
             self.dropped.push(Dropped { field: shown(field), keyword: k.to_string(), message: what });

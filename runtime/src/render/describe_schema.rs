@@ -186,44 +186,13 @@ fn plain_number(canonical: &str) -> String {
     format!("{sign}{body}")
 }
 
-/// Canonical JSON with every number in [`plain_number`] form (strings kept
-/// as they are): valid JSON of the same value.
-fn plain_json(canonical: &str) -> String {
-    let mut out = String::with_capacity(canonical.len());
-    let mut chars = canonical.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '"' => {
-                out.push('"');
-                while let Some((_, c)) = chars.next() {
-                    out.push(c);
-                    match c {
-                        '\\' => {
-                            if let Some((_, e)) = chars.next() {
-                                out.push(e);
-                            }
-                        }
-                        '"' => break,
-                        _ => {}
-                    }
-                }
-            }
-            '-' | '0'..='9' => {
-                let mut end = i + c.len_utf8();
-                while let Some(&(j, d)) = chars.peek() {
-                    if d.is_ascii_digit() || d == 'e' || d == '-' {
-                        end = j + d.len_utf8();
-                        chars.next();
-                    } else {
-                        break;
-                    }
-                }
-                out.push_str(&plain_number(&canonical[i..end]));
-            }
-            c => out.push(c),
-        }
+/// A literal as JSON text, numbers as the contract writes them (never
+/// read back from the canonical equality key).
+fn literal_json(l: SchemaLiteral<'_>) -> String {
+    match l.as_str() {
+        Some(s) => serde_json::to_string(s).unwrap_or_default(),
+        None => l.display(),
     }
-    out
 }
 
 /// `{'a', 'b'}`, as findings list an enum.
@@ -237,7 +206,7 @@ fn enum_text(values: &[SchemaLiteral<'_>]) -> String {
 fn literal_text(l: SchemaLiteral<'_>) -> String {
     match l.as_str() {
         Some(_) => l.display(),
-        None => crate::render::one_line(&plain_json(l.canonical_json())).into_owned(),
+        None => crate::render::one_line(&l.display()).into_owned(),
     }
 }
 
@@ -420,11 +389,11 @@ fn keywords(l: SchemaNode<'_>, row: &mut Row<'_>) {
     }
     if let Some(c) = l.const_value() {
         row.keywords.push(format!("const={}", literal_text(c)));
-        row.json.entry("const").or_insert_with(|| raw(plain_json(c.canonical_json())));
+        row.json.entry("const").or_insert_with(|| raw(literal_json(c)));
     }
     if let Some(values) = l.enum_values() {
         row.keywords.push(format!("enum={}", enum_text(&values)));
-        let list: Vec<String> = values.iter().map(|v| plain_json(v.canonical_json())).collect();
+        let list: Vec<String> = values.iter().map(|v| literal_json(*v)).collect();
         row.json.entry("enum").or_insert_with(|| raw(format!("[{}]", list.join(","))));
     }
     if let Some(f) = l.format() {
@@ -499,7 +468,7 @@ fn applies(l: SchemaNode<'_>, row: &mut Row<'_>) {
                 let members = members
                     .iter()
                     .zip(&values)
-                    .map(|(m, v)| Member { tag: Some(raw(plain_json(v.canonical_json()))), label: member_label(*m) })
+                    .map(|(m, v)| Member { tag: Some(raw(literal_json(*v))), label: member_label(*m) })
                     .collect();
                 row.applies.push(Applies { keyword: union.keyword(), tag: Some(key), members });
             }
