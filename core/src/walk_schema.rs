@@ -28,7 +28,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::contract::schema::compile::MAX_CHAIN;
-use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Tag};
+use crate::contract::schema::{Id, Literal, Node, Schema, Tag};
 use crate::contract::{JsonType, TypeSet};
 use crate::fast::first_plain_key_tag;
 use crate::json::canonical::canonical_within;
@@ -38,7 +38,8 @@ use crate::json::text::{quote, same_bytes, Str};
 use crate::json::MAX_DEPTH;
 use crate::keywords::enums::{self, Shown};
 use crate::keywords::{
-    closed, duplicate, format, items, lengths, numbers, pattern, required, types, unknown, QUOTE_MAX,
+    closed, cut, duplicate, format, items, lengths, members_label, numbers, pattern, required, types, unknown,
+    QUOTE_MAX,
 };
 use crate::report::Finding;
 use crate::rules;
@@ -495,10 +496,14 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             return match self.tag_of(start, tag) {
                 TagValue::Member(i) => self.again(members[i], start, path, depth, chain),
                 TagValue::Missing => self.w.mode.fault(rules::FIELD_REQUIRED, &tag_path, || {
-                    format!("{} (it picks the member: one of {})", required::MESSAGE, literal_label(&tag.values))
+                    format!(
+                        "{} (it picks the member: one of {})",
+                        required::MESSAGE,
+                        members_label(&tag.values, Literal::display)
+                    )
                 }),
                 TagValue::Unknown(shown) => self.w.mode.fault(rules::FIELD_ENUM, &tag_path, || {
-                    enums::not_in(Shown::Value(&shown), &literal_label(&tag.values))
+                    enums::not_in(Shown::Value(&shown), &members_label(&tag.values, Literal::display))
                 }),
             };
         }
@@ -797,10 +802,12 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     /// `enum` and `const` on a value whose canonical JSON is `canon`.
     fn literal(&mut self, node: &Node, canon: &str, shown: Shown<'_>, path: &Path<'_, '_>) -> Result<(), M::Stop> {
         if let Some(values) = node.enum_values.as_deref().filter(|e| !e.iter().any(|v| *v.canonical == *canon)) {
-            self.w.mode.fault(rules::FIELD_ENUM, path, || enums::not_in(shown, &literal_label(values)))?;
+            self.w
+                .mode
+                .fault(rules::FIELD_ENUM, path, || enums::not_in(shown, &members_label(values, Literal::display)))?;
         }
         if let Some(c) = node.constant.as_ref().filter(|c| *c.canonical != *canon) {
-            self.w.mode.fault(rules::FIELD_CONST, path, || enums::is_not(shown, &c.display()))?;
+            self.w.mode.fault(rules::FIELD_CONST, path, || enums::is_not(shown, &cut(c.display(), QUOTE_MAX)))?;
         }
         Ok(())
     }
@@ -809,12 +816,12 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         let member = |v: &Literal| v.string.as_deref().is_some_and(|t| s.eq_str(t));
         if let Some(values) = node.enum_values.as_deref().filter(|e| !e.iter().any(member)) {
             self.w.mode.fault(rules::FIELD_ENUM, path, || {
-                enums::not_in(Shown::Value(&quote(&s.decode(), QUOTE_MAX)), &literal_label(values))
+                enums::not_in(Shown::Value(&quote(&s.decode(), QUOTE_MAX)), &members_label(values, Literal::display))
             })?;
         }
         if let Some(c) = node.constant.as_ref().filter(|c| !member(c)) {
             self.w.mode.fault(rules::FIELD_CONST, path, || {
-                enums::is_not(Shown::Value(&quote(&s.decode(), QUOTE_MAX)), &c.display())
+                enums::is_not(Shown::Value(&quote(&s.decode(), QUOTE_MAX)), &cut(c.display(), QUOTE_MAX))
             })?;
         }
         let c = &node.constraints;

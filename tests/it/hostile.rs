@@ -167,3 +167,53 @@ fn a_contract_path_with_a_line_break_stays_in_the_header_comment() {
     assert!(!out.stdout.lines().any(|l| l.starts_with("fn evil")));
     assert!(out.stdout.lines().nth(2).is_some_and(|l| l.starts_with("///")), "the header is two lines");
 }
+
+/// A schema-form contract whose `kind` is a 200,000-value string enum.
+fn wide_enum_contract(n: usize) -> String {
+    let values: Vec<String> = (0..n).map(|i| format!("\"v{i}\"")).collect();
+    format!(
+        r#"{{"name": "t.wide", "revision": "1.0.0", "schema": {{"type": "object", "properties": {{"kind": {{"enum": [{}]}}, "k2": {{"type": "integer", "enum": [{}]}}}}}}}}"#,
+        values.join(","),
+        (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(",")
+    )
+}
+
+#[test]
+fn a_finding_names_a_few_enum_values_and_counts_the_rest() {
+    let text = wide_enum_contract(200_000);
+    let spec = protocolarc::ContractSpec::from_slice(text.as_bytes(), "wide.json").expect("loads");
+    let report = spec.validate_json(br#"{"kind": "nope", "k2": -1}"#);
+    let messages: Vec<(&str, &str)> = report.findings().iter().map(|f| (f.field(), f.message())).collect();
+    assert_eq!(
+        messages,
+        [
+            ("k2", "value -1 not in {0, 1, 2, 3, 4, ... (200000 values)}"),
+            ("kind", "value 'nope' not in {'v0', 'v1', 'v2', 'v3', 'v4', ... (200000 values)}"),
+        ]
+    );
+}
+
+#[test]
+fn a_thousand_findings_against_a_wide_enum_print_a_bounded_report() {
+    let dir = scratch("hostile-wide-enum");
+    let envelope = r#"{"contract":"t.wide","revision":"1.0.0","data":{"kind":"x"}}"#;
+    let lines = format!("{envelope}\n").repeat(1000);
+    write_files(&dir, &[("wide.json", wide_enum_contract(200_000).as_bytes()), ("e.jsonl", lines.as_bytes())]);
+    let out = cli_in(&dir, &["validate", "wide.json", "e.jsonl"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let failing = out.stdout.lines().filter(|l| l.contains("value 'x' not in {'v0', 'v1', 'v2', 'v3', 'v4', ... (200000 values)}")).count();
+    assert_eq!(failing, 1000, "{}", &out.stdout[..out.stdout.len().min(2000)]);
+    // Each finding's line is a few hundred bytes, not the 2 MB enum.
+    assert!(out.stdout.len() < 1000 * 400, "{} bytes", out.stdout.len());
+}
+
+#[test]
+fn a_finding_message_is_capped_in_bytes() {
+    let long = "y".repeat(5000);
+    let text = format!(r#"{{"name": "t.c", "revision": "1.0.0", "schema": {{"const": {{"a": "{long}", "b": [{long:?}]}}}}}}"#);
+    let spec = protocolarc::ContractSpec::from_slice(text.as_bytes(), "c.json").expect("loads");
+    let report = spec.validate_json(br#"{"z": 1}"#);
+    let f = &report.findings()[0];
+    assert_eq!(f.message(), format!("an object is not {{\"a\":\"{}...", "y".repeat(74)));
+    assert!(report.findings().iter().all(|f| f.message().len() <= protocolarc::report::MESSAGE_MAX));
+}
