@@ -201,7 +201,11 @@ fn a_thousand_findings_against_a_wide_enum_print_a_bounded_report() {
     write_files(&dir, &[("wide.json", wide_enum_contract(200_000).as_bytes()), ("e.jsonl", lines.as_bytes())]);
     let out = cli_in(&dir, &["validate", "wide.json", "e.jsonl"]);
     assert_eq!(out.code, 1, "{}", out.stderr);
-    let failing = out.stdout.lines().filter(|l| l.contains("value 'x' not in {'v0', 'v1', 'v2', 'v3', 'v4', ... (200000 values)}")).count();
+    let failing = out
+        .stdout
+        .lines()
+        .filter(|l| l.contains("value 'x' not in {'v0', 'v1', 'v2', 'v3', 'v4', ... (200000 values)}"))
+        .count();
     assert_eq!(failing, 1000, "{}", &out.stdout[..out.stdout.len().min(2000)]);
     // Each finding's line is a few hundred bytes, not the 2 MB enum.
     assert!(out.stdout.len() < 1000 * 400, "{} bytes", out.stdout.len());
@@ -210,10 +214,67 @@ fn a_thousand_findings_against_a_wide_enum_print_a_bounded_report() {
 #[test]
 fn a_finding_message_is_capped_in_bytes() {
     let long = "y".repeat(5000);
-    let text = format!(r#"{{"name": "t.c", "revision": "1.0.0", "schema": {{"const": {{"a": "{long}", "b": [{long:?}]}}}}}}"#);
+    let text =
+        format!(r#"{{"name": "t.c", "revision": "1.0.0", "schema": {{"const": {{"a": "{long}", "b": [{long:?}]}}}}}}"#);
     let spec = protocolarc::ContractSpec::from_slice(text.as_bytes(), "c.json").expect("loads");
     let report = spec.validate_json(br#"{"z": 1}"#);
     let f = &report.findings()[0];
     assert_eq!(f.message(), format!("an object is not {{\"a\":\"{}...", "y".repeat(74)));
     assert!(report.findings().iter().all(|f| f.message().len() <= protocolarc::report::MESSAGE_MAX));
+}
+
+/// A schema of `levels` definitions, each applying the next twice through
+/// `how` (`allOf`, `anyOf`, `oneOf`, or `$ref` beside an `allOf`): expanded
+/// per use it has 2^levels leaves; the leaf is `{"type": "string"}`.
+fn doubling(levels: usize, how: &str) -> String {
+    let mut defs = Vec::new();
+    for k in 0..levels {
+        let next = format!(r##"{{"$ref": "#/$defs/L{}"}}"##, k + 1);
+        let body = match how {
+            "ref" => format!(r##"{{"$ref": "#/$defs/L{}", "allOf": [{next}]}}"##, k + 1),
+            union => format!(r#"{{"{union}": [{next}, {next}]}}"#),
+        };
+        defs.push(format!(r#""L{k}": {body}"#));
+    }
+    defs.push(format!(r#""L{levels}": {{"type": "string", "maxLength": 3}}"#));
+    format!(
+        r##"{{"name": "t.double", "revision": "1.0.0", "schema": {{"$ref": "#/$defs/L0", "$defs": {{{}}}}}}}"##,
+        defs.join(", ")
+    )
+}
+
+#[test]
+fn doubling_definitions_validate_in_linear_steps() {
+    for how in ["allOf", "anyOf", "oneOf", "ref"] {
+        let text = doubling(30, how);
+        assert!(text.len() < 5000, "{how}: a small contract ({} bytes)", text.len());
+        let spec = protocolarc::ContractSpec::from_slice(text.as_bytes(), "double.json").expect("loads");
+        // Walked per use, 2^30 leaf visits: each (node, value) pair is
+        // walked once, so this returns at once (or the test never ends).
+        let good = spec.validate_json(br#""abc""#);
+        let bad = spec.validate_json(br#""abcd""#);
+        fn first(r: &protocolarc::Report) -> Vec<(&str, &str, String)> {
+            r.findings().iter().map(|f| (f.rule(), f.field(), f.message().to_string())).collect()
+        }
+        match how {
+            "allOf" | "ref" => {
+                assert!(good.is_valid(), "{how}");
+                let only = ("field.maxLength", "<data>", "length 4 is greater than maxLength 3".to_string());
+                assert_eq!(first(&bad), [only], "{how}");
+            }
+            union => {
+                // The last level's two members are the same string: `oneOf`
+                // fails on "abc" (both match), `anyOf` passes.
+                assert_eq!(good.is_valid(), union == "anyOf", "{how}");
+                let found = first(&bad);
+                let rule = format!("field.{union}");
+                assert_eq!(found.len(), 1, "{how}: {found:?}");
+                assert_eq!((found[0].0, found[0].1), (rule.as_str(), "<data>"));
+                let head =
+                    format!("no member of '{union}' matches; closest is 'L1' (member 1): field.{union} <data>: ");
+                assert!(found[0].2.starts_with(&head), "{how}: {}", found[0].2);
+                assert!(found[0].2.len() <= protocolarc::report::MESSAGE_MAX && found[0].2.ends_with("..."));
+            }
+        }
+    }
 }
