@@ -278,3 +278,26 @@ fn doubling_definitions_validate_in_linear_steps() {
         }
     }
 }
+
+#[test]
+fn loss_stops_at_its_budget_where_a_dialect_writes_each_ref_in_place() {
+    let dir = scratch("hostile-loss-budget");
+    let text = doubling(30, "anyOf")
+        .replace(r#""revision": "1.0.0","#, r#""revision": "1.0.0", "direction": "request","#)
+        .replace(
+            r##""schema": {"$ref": "#/$defs/L0""##,
+            r##""schema": {"type": "object", "properties": {"q": {"$ref": "#/$defs/L0"}}"##,
+        );
+    assert!(text.len() < 5000 && text.contains(r#""L29": {"anyOf""#));
+    write_files(&dir, &[("d.json", text.as_bytes())]);
+    let out = cli_in(&dir, &["loss", "d.json", "--to", "gemini"]);
+    assert_eq!((out.code, out.stdout.as_str()), (3, ""));
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: t.double: written in {}'s form (each $ref in place), the schema expands past 100000 subschemas (at q)\n",
+            protocolarc::loss::Format::Gemini.dialect().title
+        )
+    );
+    assert_eq!(protocolarc::loss::MAX_PROJECTED_NODES, 100_000);
+}

@@ -20,6 +20,7 @@ use serde_json::{json, Value};
 
 pub use crate::written::{as_written, schema_text};
 pub use dialect::{tables, Action, Dialect, Format, Row, Source};
+pub use project::MAX_PROJECTED_NODES;
 
 use crate::chain::CheckRule;
 use crate::contract::{ContractDirection, ContractSpec};
@@ -198,12 +199,13 @@ impl Tool {
         let doc = json!({ "name": self.name, "revision": self.revision, "direction": "request", "schema": schema });
         let origin = format!("{} (projected)", self.name);
         ContractSpec::from_slice(schema_text(&doc).as_bytes(), &origin)
-            .map_err(|e| LossError { tool: self.name.clone(), message: e.to_string() })
+            .map_err(|e| LossError { tool: self.name.clone(), message: format!("the projection does not load: {e}") })
     }
 }
 
-/// A projection that does not load as a contract (a dialect action that
-/// wrote a schema the engine refuses).
+/// A tool that cannot be carried: a projection that does not load as a
+/// contract (a dialect action that wrote a schema the engine refuses), one
+/// past its size budget, or a schema that cannot be read as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LossError {
     /// The tool.
@@ -214,7 +216,7 @@ pub struct LossError {
 
 impl fmt::Display for LossError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: the projection does not load: {}", self.tool, self.message)
+        write!(f, "{}: {}", self.tool, self.message)
     }
 }
 
@@ -302,7 +304,8 @@ pub fn hop(tool: &Tool, format: Format) -> Result<Hop, LossError> {
         let kept = Tool { schema: None, title: None, ..tool.clone() };
         return Ok(Hop { format, status: Status::Destroyed, artifact: artifact(tool, format, None), losses, kept });
     }
-    let projected = project::project(schema, dialect);
+    let projected =
+        project::project(schema, dialect).map_err(|message| LossError { tool: tool.name.clone(), message })?;
     let back = project::reimport(&projected.native, format);
     let mut annotations: Vec<Loss> = projected
         .dropped
