@@ -301,3 +301,28 @@ fn loss_stops_at_its_budget_where_a_dialect_writes_each_ref_in_place() {
     );
     assert_eq!(protocolarc::loss::MAX_PROJECTED_NODES, 100_000);
 }
+
+#[test]
+fn format_regex_is_parsed_within_a_size_and_nesting_bound() {
+    let text = r#"{"name": "t.re", "revision": "1.0.0", "schema": {"type": "string", "format": "regex"}}"#;
+    let spec = protocolarc::ContractSpec::from_slice(text.as_bytes(), "re.json").expect("loads");
+    let body = |pattern: &str| serde_json::to_vec(pattern).unwrap();
+    assert!(spec.validate_json(&body("^(a|b)+$")).is_valid());
+    // 256 nested groups parse; 257 are past the bound.
+    let nested = |n: usize| format!("{}a{}", "(".repeat(n), ")".repeat(n));
+    assert!(spec.validate_json(&body(&nested(256))).is_valid());
+    let deep = spec.validate_json(&body(&nested(257)));
+    assert_eq!(deep.findings().iter().map(|f| f.rule()).collect::<Vec<_>>(), ["field.format"]);
+    // Ten million `(`: refused by length before any parse (no 3 GB tree).
+    let huge = spec.validate_json(&body(&"(".repeat(10_000_000)));
+    let messages: Vec<&str> = huge.findings().iter().map(|f| f.message()).collect();
+    assert_eq!(messages.len(), 1);
+    assert!(
+        messages[0].starts_with("value '((((") && messages[0].ends_with("' is not a valid regex"),
+        "{}",
+        messages[0]
+    );
+    // 64 KiB of literals still parse.
+    assert!(spec.validate_json(&body(&"a".repeat(64 << 10))).is_valid());
+    assert!(!spec.validate_json(&body(&"a".repeat((64 << 10) + 1))).is_valid());
+}
