@@ -326,3 +326,21 @@ fn format_regex_is_parsed_within_a_size_and_nesting_bound() {
     assert!(spec.validate_json(&body(&"a".repeat(64 << 10))).is_valid());
     assert!(!spec.validate_json(&body(&"a".repeat((64 << 10) + 1))).is_valid());
 }
+
+#[test]
+fn generate_checks_a_thirty_thousand_value_enum_without_deep_recursion() {
+    let dir = scratch("hostile-generate-enum");
+    let values: Vec<String> = (0..30_000).map(|i| format!("\"v{i}\"")).collect();
+    let text = format!(
+        r#"{{"name": "t.e", "revision": "1.0.0", "schema": {{"type": "object", "properties": {{"k": {{"type": "string", "enum": [{}]}}}}}}}}"#,
+        values.join(",")
+    );
+    write_files(&dir, &[("e.json", text.as_bytes())]);
+    // A `||` chain of 30,000 comparisons overflowed the stack of the parser.
+    let out = cli_in(&dir, &["generate", "e.json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let list = out.stdout.split("const MEMBERS: &[&str] = &[").nth(1).expect("the members as a list");
+    let list = &list[..list.find("];").expect("the list ends")];
+    assert_eq!(list.matches("\"v").count(), 30_000);
+    assert!(list.contains("\"v29999\"") && !out.stdout.contains("s.eq_str(\"v1\") ||"));
+}
