@@ -344,3 +344,37 @@ fn generate_checks_a_thirty_thousand_value_enum_without_deep_recursion() {
     assert_eq!(list.matches("\"v").count(), 30_000);
     assert!(list.contains("\"v29999\"") && !out.stdout.contains("s.eq_str(\"v1\") ||"));
 }
+
+#[test]
+fn describe_stops_at_its_row_budget_on_doubling_definitions() {
+    let dir = scratch("hostile-describe");
+    for how in ["allOf", "anyOf", "oneOf"] {
+        write_files(&dir, &[("d.json", doubling(30, how).as_bytes())]);
+        let out = cli_in(&dir, &["describe", "d.json"]);
+        assert_eq!((out.code, out.stdout.as_str()), (3, ""), "{how}");
+        assert_eq!(
+            out.stderr,
+            "error: t.double@1.0.0: the description expands past 100000 rows (at <data>): each use of a definition is written out where it is used\n",
+            "{how}"
+        );
+    }
+}
+
+#[test]
+fn describe_reads_a_wide_object_once_per_property() {
+    let dir = scratch("hostile-describe-wide");
+    let props: Vec<String> = (0..100_000).map(|i| format!(r#""p{i}": {{"type": "string"}}"#)).collect();
+    let required: Vec<String> = (0..50_000).map(|i| format!(r#""p{}""#, i * 2)).collect();
+    let text = format!(
+        r#"{{"name": "t.w", "revision": "1.0.0", "schema": {{"type": "object", "properties": {{{}}}, "required": [{}]}}}}"#,
+        props.join(","),
+        required.join(",")
+    );
+    write_files(&dir, &[("w.json", text.as_bytes())]);
+    let out = cli_in(&dir, &["describe", "w.json", "--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).expect("JSON");
+    let rows = doc.to_string();
+    assert_eq!(rows.matches(r#""required":true"#).count(), 50_000);
+    assert_eq!(rows.matches(r#""required":false"#).count(), 50_000);
+}
