@@ -100,7 +100,7 @@ fn evil_capture() -> String {
 /// backticks or tildes) after any list or quote markers, or four columns
 /// of indent.
 fn opens_code(doc: &str) -> bool {
-    let unmarked = doc.trim_start_matches(|c: char| c == ' ' || c == '>' || c == '-' || c == '*' || c == '+');
+    let unmarked = doc.trim_start_matches([' ', '>', '-', '*', '+']);
     unmarked.starts_with("```") || unmarked.starts_with("~~~") || doc.starts_with("    ") || doc.contains('\t')
 }
 
