@@ -349,7 +349,10 @@ impl Json {
         match v {
             Value::Array(a) => Json::Array(a.iter().map(Json::from_value).collect()),
             Value::Object(o) => Json::Object(o.iter().map(|(k, v)| (k.clone(), Json::from_value(v))).collect()),
-            Value::String(s) => Json::string(s),
+            Value::String(s) => match crate::written::marked(s) {
+                Some(raw) => Json::Raw(raw.to_string()),
+                None => Json::string(s),
+            },
             other => Json::Raw(other.to_string()),
         }
     }

@@ -995,6 +995,11 @@ fn is_template_expression(b: &[u8]) -> bool {
 
 // ---------------------------------------------------------------- regex
 
+/// The longest string `format: regex` parses.
+pub(crate) const REGEX_MAX_BYTES: usize = 64 << 10;
+/// The deepest group nesting `format: regex` parses.
+pub(crate) const REGEX_MAX_NEST: u32 = 256;
+
 /// An ECMA-262 regular expression, approximated by parsing with
 /// `regex-syntax` (syntax only: the AST parser, no translation).
 ///
@@ -1010,8 +1015,18 @@ fn is_template_expression(b: &[u8]) -> bool {
 /// Annex B leniencies (a lone `{` or `}` as a literal, `\c` control escapes,
 /// octal escapes, backreferences inside a class) and a `[` inside a class
 /// unescaped (a nested class to it, a literal to ECMA).
+///
+/// The data chooses the pattern, so the parse is bounded (SPEC §15): a
+/// pattern longer than [`REGEX_MAX_BYTES`] or nesting groups deeper than
+/// [`REGEX_MAX_NEST`] is not a valid `regex` here (the parser's syntax tree
+/// costs a few hundred bytes per byte of a string of `(`).
 fn is_regex(text: &str) -> bool {
-    let parse = |pattern: &str| regex_syntax::ast::parse::Parser::new().parse(pattern).is_ok();
+    if text.len() > REGEX_MAX_BYTES {
+        return false;
+    }
+    let parse = |pattern: &str| {
+        regex_syntax::ast::parse::ParserBuilder::new().nest_limit(REGEX_MAX_NEST).build().parse(pattern).is_ok()
+    };
     parse(text) || ecma_rewrite(text).is_some_and(|rewritten| parse(&rewritten))
 }
 

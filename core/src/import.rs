@@ -296,10 +296,11 @@ pub struct SyntaxError {
 /// no repeated key, at most [`crate::MAX_DEPTH`] levels, so no input can
 /// exhaust the stack), then as a [`Value`].
 pub fn parse_document(bytes: &[u8]) -> Result<Value, SyntaxError> {
-    if let Err(e) = crate::json::tree::parse(bytes) {
-        return Err(SyntaxError { offset: e.offset, message: e.message });
-    }
-    serde_json::from_slice(bytes).map_err(|e| SyntaxError { offset: 0, message: e.to_string() })
+    let tree = crate::json::tree::parse(bytes).map_err(|e| SyntaxError { offset: e.offset, message: e.message })?;
+    crate::written::from_tree(&tree).map_err(|offset| SyntaxError {
+        offset,
+        message: "a string holding U+0000 then 'protocolarc-number:' is refused (that is how a number too large for a double travels)".into(),
+    })
 }
 
 /// The byte offset in `bytes` (a JSON document) of the value a JSON Pointer
@@ -428,6 +429,7 @@ fn type_name(v: &Value) -> &'static str {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
         Value::Number(_) => "a number",
+        Value::String(s) if crate::written::marked(s).is_some() => "a number",
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",

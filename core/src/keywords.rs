@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-use crate::contract::{enum_label, Constraints, FieldSpec, JsonType, Pattern, Scalar, TypeSet};
+use crate::contract::{Constraints, FieldSpec, JsonType, Pattern, Scalar, TypeSet};
 use crate::json::number::{Dec, Decimal};
 use crate::json::text::{quote, Str};
 use crate::rules;
@@ -21,6 +21,43 @@ use crate::rules::Rule;
 
 /// Longest value quoted in a message, in characters.
 pub(crate) const QUOTE_MAX: usize = 80;
+/// How many members a message lists of an `enum` (or a union's tags); the
+/// rest are counted, so a finding against a 200,000-value enum stays short.
+pub(crate) const LIST_MAX: usize = 5;
+/// The most bytes one finding's message holds; past it the message is cut
+/// at a character boundary and ends with `...`.
+pub const MESSAGE_MAX: usize = 1024;
+
+/// `{'a', 'b'}`; past [`LIST_MAX`] members, the first few and the count:
+/// `{'a', 'b', 'c', 'd', 'e', ... (200000 values)}`. Each member is shown by
+/// `show` and cut to [`QUOTE_MAX`] characters.
+pub(crate) fn members_label<T>(values: &[T], show: impl Fn(&T) -> String) -> String {
+    let mut inner: Vec<String> = values.iter().take(LIST_MAX).map(|v| cut(show(v), QUOTE_MAX)).collect();
+    if values.len() > LIST_MAX {
+        inner.push(format!("... ({} values)", values.len()));
+    }
+    format!("{{{}}}", inner.join(", "))
+}
+
+/// `text` cut to at most `max` characters, ending `...` when cut.
+pub(crate) fn cut(text: String, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text,
+        Some((at, _)) => format!("{}...", &text[..at]),
+    }
+}
+
+/// A finding's message within [`MESSAGE_MAX`] bytes.
+pub(crate) fn bounded(message: std::borrow::Cow<'static, str>) -> std::borrow::Cow<'static, str> {
+    if message.len() <= MESSAGE_MAX {
+        return message;
+    }
+    let mut at = MESSAGE_MAX - 3;
+    while !message.is_char_boundary(at) {
+        at -= 1;
+    }
+    std::borrow::Cow::Owned(format!("{}...", &message[..at]))
+}
 
 #[cfg(feature = "codegen")]
 use proc_macro2::{Literal, TokenStream};
@@ -178,8 +215,8 @@ pub(crate) mod enums {
     /// A field's `enum` finding, or its `const` finding (a one-value enum).
     fn say(f: &FieldSpec, values: &[Scalar], shown: Shown<'_>) -> String {
         match values {
-            [only] if f.is_const => is_not(shown, &only.display()),
-            _ => not_in(shown, &enum_label(values)),
+            [only] if f.is_const => is_not(shown, &super::cut(only.display(), super::QUOTE_MAX)),
+            _ => not_in(shown, &super::members_label(values, Scalar::display)),
         }
     }
 

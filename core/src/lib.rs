@@ -41,6 +41,7 @@ pub mod suggest;
 mod validate;
 mod walk;
 mod walk_schema;
+mod written;
 
 pub use contract::{ContractDirection, ContractError, ContractSpec, FieldSpec, JsonType, TypeSet};
 pub use envelope::{Envelope, InputError};

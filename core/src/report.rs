@@ -4,6 +4,8 @@
 //! (severity, error first, then field, then rule). It is plain data; rendering
 //! lives in `render`.
 
+/// The most bytes one finding's message holds.
+pub use crate::keywords::MESSAGE_MAX;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
@@ -36,7 +38,8 @@ pub struct Finding {
 impl Finding {
     /// A finding of `rule`, with the rule's severity.
     pub fn new(rule: &'static Rule, field: impl Into<String>, message: impl Into<Cow<'static, str>>) -> Self {
-        Finding { severity: rule.severity, rule: rule.id, field: field.into(), message: message.into() }
+        let message = crate::keywords::bounded(message.into());
+        Finding { severity: rule.severity, rule: rule.id, field: field.into(), message }
     }
 
     /// Whether the finding fails the document; every finding of a rule has

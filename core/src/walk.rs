@@ -156,6 +156,11 @@ pub(crate) trait Mode {
     /// The path frame the walk goes on with: quick mode keeps none (its
     /// frames are never read), so none is built.
     fn frame<'f, 'p, 'a>(frame: &'f Path<'p, 'a>) -> &'f Path<'p, 'a>;
+
+    /// Findings worked out once for a (schema node, value) pair and met
+    /// again by another route: a collecting mode keeps them, the others
+    /// have stopped at the first fault already.
+    fn replay(&mut self, _found: Vec<Finding>) {}
 }
 
 /// A finding's message: a fixed sentence (`&'static str`, not copied) or a
@@ -202,6 +207,10 @@ impl Mode for Collect {
     #[inline(always)]
     fn frame<'f, 'p, 'a>(frame: &'f Path<'p, 'a>) -> &'f Path<'p, 'a> {
         frame
+    }
+
+    fn replay(&mut self, found: Vec<Finding>) {
+        self.findings.extend(found);
     }
 }
 

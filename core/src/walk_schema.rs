@@ -28,7 +28,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::contract::schema::compile::MAX_CHAIN;
-use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Tag};
+use crate::contract::schema::{Id, Literal, Node, Schema, Tag};
 use crate::contract::{JsonType, TypeSet};
 use crate::json::bytes::first_plain_key_tag;
 use crate::json::canonical::canonical_within;
@@ -38,7 +38,8 @@ use crate::json::text::{quote, same_bytes, Str};
 use crate::json::MAX_DEPTH;
 use crate::keywords::enums::{self, Shown};
 use crate::keywords::{
-    closed, duplicate, format, items, lengths, numbers, pattern, required, types, unknown, QUOTE_MAX,
+    closed, cut, duplicate, format, items, lengths, members_label, numbers, pattern, required, types, unknown,
+    QUOTE_MAX,
 };
 use crate::report::Finding;
 use crate::rules;
@@ -109,6 +110,10 @@ impl Mode for Lean {
     #[inline(always)]
     fn frame<'f, 'p, 'a>(frame: &'f Path<'p, 'a>) -> &'f Path<'p, 'a> {
         frame
+    }
+
+    fn replay(&mut self, found: Vec<Finding>) {
+        self.findings.extend(found);
     }
 }
 
@@ -362,10 +367,40 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         }
     }
 
-    /// Reads the value at `start` again with node `id`, in this mode.
+    /// Reads the value at `start` again with node `id`, in this mode. A
+    /// (node, value) pair is worked out once per walk and mode (SPEC §15):
+    /// schemas whose definitions each apply the next twice (`allOf`, `$ref`
+    /// beside keywords) would otherwise cost twice as much per level. The
+    /// verdict is memoised; a collecting mode also memoises the findings of
+    /// a value that fails and replays them when the pair comes again.
     fn again(&mut self, id: Id, start: usize, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Result<(), M::Stop> {
+        let end = self.valid_end(id, start, depth, chain);
+        if end != 0 {
+            self.w.s.seek(end);
+            return Ok(());
+        }
+        if !M::COLLECTS {
+            // The first-fault mode: the memoised verdict is its own.
+            return Err(M::give_up());
+        }
+        let found = self.findings(id, start, path, depth, chain);
+        self.w.mode.replay(found);
         self.w.s.seek(start);
-        self.value(id, path, depth, chain + 1)
+        self.w.skip(path, depth).map(|_| ())
+    }
+
+    /// The node a bare `$ref` chain from `id` ends at, and the chain's length
+    /// so far: two members that name one definition share its memo entry.
+    /// Stops where the chain would pass its bound (the walk says so there).
+    fn through_bare(&self, mut id: Id, mut chain: usize) -> (Id, usize) {
+        while let Some(to) = self.schema.node(id).bare {
+            if chain + 1 > MAX_CHAIN {
+                break;
+            }
+            id = to;
+            chain += 1;
+        }
+        (id, chain)
     }
 
     /// Whether the value at `start` is valid under `id` (memoised).
@@ -377,6 +412,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     /// it is not (memoised). A valid value was read whole, its syntax and
     /// keys checked: the caller may go on from its end.
     fn valid_end(&mut self, id: Id, start: usize, depth: usize, chain: usize) -> usize {
+        let (id, chain) = self.through_bare(id, chain);
         if let Some(v) = self.memo.valid.borrow().get(id, start) {
             return v;
         }
@@ -392,14 +428,16 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
 
     /// Every finding of the value at `start` under `id`, with real paths.
     fn findings(&self, id: Id, start: usize, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Vec<Finding> {
+        let (id, chain) = self.through_bare(id, chain);
         if let Some(found) = self.memo.findings.borrow().as_ref().and_then(|m| m.get(&(id, start))) {
             return found.clone();
         }
         let mut sub = SchemaWalk::new(self.schema, self.bytes(), Lean::default(), self.memo);
         sub.w.s.seek(start);
         let outcome = sub.value(id, path, depth, chain + 1);
-        let lean = sub.finish();
+        let mut lean = sub.finish();
         if outcome.is_ok() {
+            distinct(&mut lean.findings);
             self.memo.findings.borrow_mut().get_or_insert_with(HashMap::new).insert((id, start), lean.findings.clone());
             return lean.findings;
         }
@@ -412,6 +450,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             let at = mode.depth_at.unwrap_or_else(|| path.render());
             mode.findings.push(Finding::new(rules::JSON_DEPTH, at, crate::keywords::depth::message()));
         }
+        distinct(&mut mode.findings);
         self.memo.findings.borrow_mut().get_or_insert_with(HashMap::new).insert((id, start), mode.findings.clone());
         mode.findings
     }
@@ -495,10 +534,14 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             return match self.tag_of(start, tag) {
                 TagValue::Member(i) => self.again(members[i], start, path, depth, chain),
                 TagValue::Missing => self.w.mode.fault(rules::FIELD_REQUIRED, &tag_path, || {
-                    format!("{} (it picks the member: one of {})", required::MESSAGE, literal_label(&tag.values))
+                    format!(
+                        "{} (it picks the member: one of {})",
+                        required::MESSAGE,
+                        members_label(&tag.values, Literal::display)
+                    )
                 }),
                 TagValue::Unknown(shown) => self.w.mode.fault(rules::FIELD_ENUM, &tag_path, || {
-                    enums::not_in(Shown::Value(&shown), &literal_label(&tag.values))
+                    enums::not_in(Shown::Value(&shown), &members_label(&tag.values, Literal::display))
                 }),
             };
         }
@@ -797,10 +840,12 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     /// `enum` and `const` on a value whose canonical JSON is `canon`.
     fn literal(&mut self, node: &Node, canon: &str, shown: Shown<'_>, path: &Path<'_, '_>) -> Result<(), M::Stop> {
         if let Some(values) = node.enum_values.as_deref().filter(|e| !e.iter().any(|v| *v.canonical == *canon)) {
-            self.w.mode.fault(rules::FIELD_ENUM, path, || enums::not_in(shown, &literal_label(values)))?;
+            self.w
+                .mode
+                .fault(rules::FIELD_ENUM, path, || enums::not_in(shown, &members_label(values, Literal::display)))?;
         }
         if let Some(c) = node.constant.as_ref().filter(|c| *c.canonical != *canon) {
-            self.w.mode.fault(rules::FIELD_CONST, path, || enums::is_not(shown, &c.display()))?;
+            self.w.mode.fault(rules::FIELD_CONST, path, || enums::is_not(shown, &cut(c.display(), QUOTE_MAX)))?;
         }
         Ok(())
     }
@@ -809,12 +854,12 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         let member = |v: &Literal| v.string.as_deref().is_some_and(|t| s.eq_str(t));
         if let Some(values) = node.enum_values.as_deref().filter(|e| !e.iter().any(member)) {
             self.w.mode.fault(rules::FIELD_ENUM, path, || {
-                enums::not_in(Shown::Value(&quote(&s.decode(), QUOTE_MAX)), &literal_label(values))
+                enums::not_in(Shown::Value(&quote(&s.decode(), QUOTE_MAX)), &members_label(values, Literal::display))
             })?;
         }
         if let Some(c) = node.constant.as_ref().filter(|c| !member(c)) {
             self.w.mode.fault(rules::FIELD_CONST, path, || {
-                enums::is_not(Shown::Value(&quote(&s.decode(), QUOTE_MAX)), &c.display())
+                enums::is_not(Shown::Value(&quote(&s.decode(), QUOTE_MAX)), &cut(c.display(), QUOTE_MAX))
             })?;
         }
         let c = &node.constraints;
@@ -1129,6 +1174,17 @@ enum TagValue {
 /// The report for `data` under a schema-form contract from the finding
 /// walk alone ([`Lean`]): every finding with its path (none for a valid
 /// body). [`check`] puts a first-fault pass in front of it.
+/// Keeps each finding once, in first-seen order: a pair met by two routes
+/// replays the same findings, and a list doubled per level would grow as
+/// the routes do.
+fn distinct(findings: &mut Vec<Finding>) {
+    if findings.len() < 2 {
+        return;
+    }
+    let mut seen = std::collections::HashSet::with_capacity(findings.len());
+    findings.retain(|f| seen.insert(f.clone()));
+}
+
 pub(crate) fn collect(schema: &Schema, data: &[u8]) -> crate::report::Report {
     collect_in(schema, data, &Memo::default())
 }

@@ -7,19 +7,21 @@ use libfuzzer_sys::fuzz_target;
 use protocolarc::loss::{hop, Format, Tool};
 use protocolarc::ContractSpec;
 
-fn contract(schema: &[u8]) -> Option<ContractSpec> {
+fn contract(schema: &[u8]) -> Option<(Vec<u8>, ContractSpec)> {
     let mut doc = br#"{"name": "f.tool", "revision": "1.0.0", "schema": "#.to_vec();
     doc.extend_from_slice(schema);
     doc.push(b'}');
-    ContractSpec::from_slice(&doc, "fuzz.json").ok()
+    let spec = ContractSpec::from_slice(&doc, "fuzz.json").ok()?;
+    Some((doc, spec))
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some(spec) = contract(data) else { return };
-    let tool = Tool::from_spec(&spec);
+    let Some((bytes, spec)) = contract(data) else { return };
+    let Ok(tool) = Tool::from_contract(&bytes, &spec) else { return };
     for format in Format::ALL {
         let Ok(h) = hop(&tool, format) else { continue };
         let kept = h.kept.schema.as_ref().and_then(|s| {
+            let s = protocolarc::loss::schema_text(s);
             let doc = format!(r#"{{"name": "f.tool", "revision": "1.0.0", "schema": {s}}}"#);
             ContractSpec::from_slice(doc.as_bytes(), "kept.json").ok()
         });

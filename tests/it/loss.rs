@@ -34,9 +34,10 @@ fn tools() -> Vec<Tool> {
         let doc: Value = serde_json::from_slice(&std::fs::read(&path).expect("capture")).expect("JSON");
         let (contracts, _) = import::tools_list_contracts(&doc, "s", "1.0.0").expect("imports");
         for (_, c) in contracts {
-            let spec = ContractSpec::from_slice(import::render(&c).as_bytes(), "capture").expect("loads");
+            let text = import::render(&c);
+            let spec = ContractSpec::from_slice(text.as_bytes(), "capture").expect("loads");
             if spec.direction() == ContractDirection::Request {
-                out.push(Tool::from_spec(&spec));
+                out.push(Tool::from_contract(text.as_bytes(), &spec).expect("crosses"));
             }
         }
     }
@@ -145,7 +146,7 @@ fn text_output_names_each_loss_and_its_witness() {
     assert_eq!(
         out.stdout,
         "mcp-proxy-snapshot-mcp-server-fetch.fetch -> gemini: 3 major\n\
-         \x20 major   field.maximum.relaxed max_length: exclusiveMaximum 1000000.0 -> (none)\n\
+         \x20 major   field.maximum.relaxed max_length: exclusiveMaximum 1000000 -> (none)\n\
          \x20         witness (the target accepts, the tool rejects): {\"url\":\"https://example.com\",\"max_length\":1000000}\n\
          \x20 major   field.minimum.relaxed max_length: exclusiveMinimum 0 -> (none)\n\
          \x20         witness (the target accepts, the tool rejects): {\"url\":\"https://example.com\",\"max_length\":0}\n\
@@ -210,9 +211,10 @@ fn a_fields_form_contract_crosses_too() {
         ]
     );
     // The witness really is accepted by the projection and rejected by the contract.
-    let contract = ContractSpec::from_path(root().join("contracts/mcp_tool_call_1.1.0.json")).unwrap();
+    let bytes = std::fs::read(root().join("contracts/mcp_tool_call_1.1.0.json")).unwrap();
+    let contract = ContractSpec::from_slice(&bytes, "mcp_tool_call_1.1.0.json").unwrap();
     let kept = hop["artifact"]["function"]["parameters"].clone();
-    let t = Tool::from_spec(&contract);
+    let t = Tool::from_contract(&bytes, &contract).unwrap();
     for (_, _, w) in &majors {
         assert!(!contract.validate_json(w.as_bytes()).is_valid());
         assert!(ours(&t, &kept).validate_json(w.as_bytes()).is_valid());

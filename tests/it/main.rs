@@ -21,6 +21,7 @@ mod fields_v2;
 mod fuzz;
 mod generated;
 mod git_ci;
+mod hostile;
 mod import_export;
 mod input_limits;
 mod invariants;

@@ -14,6 +14,7 @@ pub(crate) fn run(cx: &Ctx, args: DescribeArgs, out: &mut dyn Write) -> Result<i
     match args.contract {
         Some(path) => {
             let c = repo.contract(&input(&path)?)?;
+            describe::within_budget(&c).map_err(Failure::Input)?;
             let text = match args.format {
                 ReportFormat::Text => describe::text(&c),
                 ReportFormat::Json => describe::json(&c),
@@ -22,6 +23,9 @@ pub(crate) fn run(cx: &Ctx, args: DescribeArgs, out: &mut dyn Write) -> Result<i
         }
         None => {
             let catalog = repo.catalog(&[Input::Disk(cx.project()?.contracts)])?;
+            for c in catalog.contracts() {
+                describe::within_budget(c).map_err(Failure::Input)?;
+            }
             match args.format {
                 ReportFormat::Text => {
                     for (i, c) in catalog.contracts().enumerate() {

@@ -213,7 +213,7 @@ fn read_any(path: &Path) -> Result<(bool, Vec<Tool>), Failure> {
     if is_contract {
         let spec = ContractSpec::from_slice(&bytes, &shown).map_err(|e| Failure::Input(e.to_string()))?;
         let tools =
-            if spec.direction() == ContractDirection::Response { Vec::new() } else { vec![Tool::from_spec(&spec)] };
+            if spec.direction() == ContractDirection::Response { Vec::new() } else { vec![tool(&bytes, &spec)?] };
         return Ok((false, tools));
     }
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("tools");
@@ -227,10 +227,14 @@ fn read_any(path: &Path) -> Result<(bool, Vec<Tool>), Failure> {
         let text = import::render(&c);
         let spec = ContractSpec::from_slice(text.as_bytes(), &shown).map_err(|e| Failure::Input(e.to_string()))?;
         if spec.direction() != ContractDirection::Response {
-            tools.push(Tool::from_spec(&spec));
+            tools.push(tool(text.as_bytes(), &spec)?);
         }
     }
     Ok((true, tools))
+}
+
+fn tool(bytes: &[u8], spec: &ContractSpec) -> Result<Tool, Failure> {
+    Tool::from_contract(bytes, spec).map_err(|e| Failure::Input(e.to_string()))
 }
 
 /// Every dialect table: per format, its revision, sources and rows.

@@ -114,11 +114,40 @@ fn serde_derives() -> TokenStream {
 }
 
 /// Doc attributes, one per line of `lines` (a text's own line breaks kept
-/// as lines, every other unprintable character escaped).
+/// as lines), each made inert by [`doc_line`].
 fn docs(lines: &[String]) -> TokenStream {
-    let lines =
-        lines.iter().flat_map(|l| l.split('\n')).map(|l| format!(" {}", crate::json::text::one_line(l.trim_end())));
+    let lines = lines.iter().flat_map(|l| l.split('\n')).map(doc_line);
     quote! { #(#[doc = #lines])* }
+}
+
+/// One line of a doc comment, made inert: contract text (a title, a
+/// description, a key) comes from whoever wrote the contract, and rustdoc
+/// compiles and runs a fenced or indented code block in a doc comment as a
+/// doctest. So every run of three or more backticks or tildes (a fence,
+/// even after a list or quote marker) is escaped, every run of four or more
+/// spaces (an indented block) is one space, and control, line-separator and
+/// bidi characters are escaped (a tab among them, so it indents nothing).
+/// Each line is its own `#[doc]` string: no text can end the comment.
+pub(crate) fn doc_line(line: &str) -> String {
+    let text = crate::json::text::one_line(line.trim_end());
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + 1);
+    out.push(' ');
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let run = chars[i..].iter().take_while(|&&d| d == c).count();
+        match c {
+            '`' | '~' if run >= 3 => (0..run).for_each(|_| {
+                out.push('\\');
+                out.push(c);
+            }),
+            ' ' if run >= 4 => out.push(' '),
+            _ => (0..run).for_each(|_| out.push(c)),
+        }
+        i += run;
+    }
+    out
 }
 
 impl Gen<'_> {
@@ -306,7 +335,8 @@ impl Gen<'_> {
             .iter()
             .map(|&t| {
                 let v = format_ident!("{}", pascal_case(t.name()));
-                let doc = format!(" `{path}` as {} {}.", if t == JsonType::Integer { "an" } else { "a" }, t.name());
+                let doc =
+                    doc_line(&format!("`{path}` as {} {}.", if t == JsonType::Integer { "an" } else { "a" }, t.name()));
                 if t == JsonType::Null {
                     quote! { #[doc = #doc] #v, }
                 } else {
@@ -316,7 +346,7 @@ impl Gen<'_> {
             })
             .collect();
         let derives = serde_derives();
-        let label = format!(" `{path}`: one of the types {}.", types.label());
+        let label = doc_line(&format!("`{path}`: one of the types {}.", types.label()));
         self.out.push(quote! {
             #[doc = #label]
             #derives
@@ -375,11 +405,11 @@ impl Gen<'_> {
             let variant = unique(pascal_case(text), &mut taken);
             let variant = format_ident!("{}", variant);
             first.get_or_insert(variant.clone());
-            let doc = format!(" `{}`.", text.escape_debug());
+            let doc = doc_line(&format!("`{}`.", text.escape_debug()));
             variants.push(quote! { #[doc = #doc] #[serde(rename = #text)] #variant, });
         }
         let derives = serde_derives();
-        let doc = format!(" The values of `{path}` in `{}`.", self.spec.id());
+        let doc = doc_line(&format!("The values of `{path}` in `{}`.", self.spec.id()));
         self.out.push(quote! {
             #[doc = #doc]
             #derives

@@ -395,7 +395,7 @@ impl Gen<'_> {
             match tag {
                 Some(t) => {
                     let value = t.values[i].string.as_deref().unwrap_or_default();
-                    let doc = format!(" `{}: {value:?}`.", t.key);
+                    let doc = super::doc_line(&format!("`{}: {value:?}`.", t.key));
                     variants.push(quote! { #[doc = #doc] #[serde(rename = #value)] #variant(#ty), });
                 }
                 None => {

@@ -579,6 +579,9 @@ fn subschemas(n: &Node) -> Vec<Id> {
     out
 }
 
+/// The most `enum` members compared as one `||` chain; more are a list.
+const ENUM_CHAIN_MAX: usize = 16;
+
 /// The string keywords of a node as one `bool` expression over `s: &Str`,
 /// when code can judge a string exactly as the walker's `own` does: the node
 /// accepts strings, its `enum` and `const` (if any) are strings (compared by
@@ -594,8 +597,15 @@ fn string_keywords(n: &Node) -> Option<TokenStream> {
         let texts = values.iter().map(|v| v.string.as_deref()).collect::<Option<Vec<&str>>>()?;
         checks.push(if texts.is_empty() {
             quote! { false }
-        } else {
+        } else if texts.len() <= ENUM_CHAIN_MAX {
             quote! { (#(s.eq_str(#texts))||*) }
+        } else {
+            // A long `||` chain nests one expression per member: parsing
+            // and compiling it recurses that deep. A list does not.
+            quote! { {
+                const MEMBERS: &[&str] = &[#(#texts),*];
+                MEMBERS.iter().any(|t| s.eq_str(t))
+            } }
         });
     }
     if let Some(c) = &n.constant {

@@ -143,7 +143,14 @@ fn hex4(s: &[u8]) -> u32 {
 /// Control characters and the Unicode line and paragraph separators: text
 /// that would break an output line, or forge a new one.
 pub(crate) fn is_unprintable(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') || is_bidi(c)
+}
+
+/// The bidirectional formatting characters: shown raw, they reorder the
+/// text around them on screen (a finding or a doc comment that reads other
+/// than it is).
+fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Writes `c`, escaped (`\n`, `\u{1b}`) when it is unprintable.

@@ -18,7 +18,9 @@ use std::fmt;
 
 use serde_json::{json, Value};
 
+pub use crate::written::{as_written, schema_text};
 pub use dialect::{tables, Action, Dialect, Format, Row, Source};
+pub use project::MAX_PROJECTED_NODES;
 
 use crate::chain::CheckRule;
 use crate::contract::{ContractDirection, ContractSpec};
@@ -154,11 +156,28 @@ pub struct Tool {
 }
 
 impl Tool {
-    /// The tool a contract describes: a schema-form contract's schema, a
-    /// fields-form contract's exported JSON Schema.
-    pub fn from_spec(spec: &ContractSpec) -> Tool {
+    /// The tool a contract describes: a schema-form contract's schema read
+    /// from the contract's own text (`bytes`, the file `spec` was loaded
+    /// from), every number as written; a fields-form contract's exported
+    /// JSON Schema.
+    pub fn from_contract(bytes: &[u8], spec: &ContractSpec) -> Result<Tool, LossError> {
+        let refused = |message: String| LossError { tool: spec.name().to_string(), message };
         let schema = match spec.schema() {
-            Some(s) => serde_json::from_str(s.canonical_json()).unwrap_or(Value::Bool(true)),
+            Some(_) => {
+                let tree = crate::json::tree::parse(bytes).map_err(|e| refused(e.message))?;
+                let crate::json::tree::Value::Object(members) = &tree.value else {
+                    return Err(refused("not a contract object".into()));
+                };
+                let node = members
+                    .iter()
+                    .find(|(k, _)| k.name == "schema")
+                    .map(|(_, v)| v)
+                    .ok_or_else(|| refused("the contract has no schema".into()))?;
+                crate::written::from_tree(node).map_err(|at| {
+                    let (line, column) = crate::json::scan::line_col(bytes, at);
+                    refused(format!("{line}:{column}: a string holding U+0000 then 'protocolarc-number:' cannot cross"))
+                })?
+            }
             None => {
                 let mut s = crate::export::from_spec(spec).schema();
                 if let Value::Object(m) = &mut s {
@@ -167,25 +186,26 @@ impl Tool {
                 s
             }
         };
-        Tool {
+        Ok(Tool {
             name: spec.name().to_string(),
             revision: spec.revision().to_string(),
             title: spec.title().map(str::to_string),
             doc: spec.doc().map(str::to_string),
             schema: Some(schema),
-        }
+        })
     }
 
     fn spec(&self, schema: &Value) -> Result<ContractSpec, LossError> {
         let doc = json!({ "name": self.name, "revision": self.revision, "direction": "request", "schema": schema });
         let origin = format!("{} (projected)", self.name);
-        ContractSpec::from_slice(doc.to_string().as_bytes(), &origin)
-            .map_err(|e| LossError { tool: self.name.clone(), message: e.to_string() })
+        ContractSpec::from_slice(schema_text(&doc).as_bytes(), &origin)
+            .map_err(|e| LossError { tool: self.name.clone(), message: format!("the projection does not load: {e}") })
     }
 }
 
-/// A projection that does not load as a contract (a dialect action that
-/// wrote a schema the engine refuses).
+/// A tool that cannot be carried: a projection that does not load as a
+/// contract (a dialect action that wrote a schema the engine refuses), one
+/// past its size budget, or a schema that cannot be read as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LossError {
     /// The tool.
@@ -196,7 +216,7 @@ pub struct LossError {
 
 impl fmt::Display for LossError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: the projection does not load: {}", self.tool, self.message)
+        write!(f, "{}: {}", self.tool, self.message)
     }
 }
 
@@ -284,7 +304,8 @@ pub fn hop(tool: &Tool, format: Format) -> Result<Hop, LossError> {
         let kept = Tool { schema: None, title: None, ..tool.clone() };
         return Ok(Hop { format, status: Status::Destroyed, artifact: artifact(tool, format, None), losses, kept });
     }
-    let projected = project::project(schema, dialect);
+    let projected =
+        project::project(schema, dialect).map_err(|message| LossError { tool: tool.name.clone(), message })?;
     let back = project::reimport(&projected.native, format);
     let mut annotations: Vec<Loss> = projected
         .dropped

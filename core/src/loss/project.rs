@@ -50,14 +50,28 @@ pub(crate) struct Projected {
     pub dropped: Vec<Dropped>,
 }
 
-/// Projects `schema` (a JSON Schema 2020-12 value) into `dialect`.
-pub(crate) fn project(schema: &Value, dialect: &Dialect) -> Projected {
-    let mut p = Projector { dialect, root: schema, dropped: Vec::new(), inlining: Vec::new() };
+/// The most subschemas a projection writes: a dialect that writes each
+/// `$ref` in place expands a definition per use, and definitions that each
+/// use the next twice would double per level (SPEC §15).
+pub const MAX_PROJECTED_NODES: usize = 100_000;
+
+/// Projects `schema` (a JSON Schema 2020-12 value) into `dialect`; `Err`
+/// names the field where the projection passed [`MAX_PROJECTED_NODES`].
+pub(crate) fn project(schema: &Value, dialect: &Dialect) -> Result<Projected, String> {
+    let mut p = Projector { dialect, root: schema, dropped: Vec::new(), inlining: Vec::new(), made: 0, over: None };
     let mut native = p.schema(schema, "");
+    if let Some(field) = p.over {
+        return Err(format!(
+            "written in {}'s form (each $ref in place), the schema expands past {MAX_PROJECTED_NODES} subschemas \
+             (at {})",
+            dialect.title,
+            crate::json::text::one_line(&field)
+        ));
+    }
     root_object(&mut native);
     p.dropped.sort();
     p.dropped.dedup();
-    Projected { native, dropped: p.dropped }
+    Ok(Projected { native, dropped: p.dropped })
 }
 
 /// The root must be an object schema: `type: "object"` where the root says
@@ -80,6 +94,10 @@ struct Projector<'a> {
     dropped: Vec<Dropped>,
     /// The references being written in place, to cut recursion.
     inlining: Vec<String>,
+    /// Subschemas written so far.
+    made: usize,
+    /// Where the projection passed its budget.
+    over: Option<String>,
 }
 
 fn shown(field: &str) -> String {
@@ -96,6 +114,11 @@ impl Projector<'_> {
     }
 
     fn schema(&mut self, s: &Value, field: &str) -> Value {
+        self.made += 1;
+        if self.made > MAX_PROJECTED_NODES || self.over.is_some() {
+            self.over.get_or_insert_with(|| shown(field));
+            return json!({});
+        }
         let m = match s {
             Value::Object(m) => m,
             Value::Bool(b) if self.full_json_schema() => return Value::Bool(*b),
@@ -133,7 +156,7 @@ impl Projector<'_> {
                 }
             }
             Action::EnumStrings => {
-                if v.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
+                if v.as_array().is_some_and(|a| a.iter().all(crate::written::is_text)) {
                     out.insert(k.to_string(), v.clone());
                 }
             }
@@ -143,7 +166,7 @@ impl Projector<'_> {
                     Action::Keep => {
                         out.insert("enum".into(), as_enum);
                     }
-                    Action::EnumStrings if v.is_string() => {
+                    Action::EnumStrings if crate::written::is_text(v) => {
                         out.insert("enum".into(), as_enum);
                     }
                     _ => {}
@@ -183,7 +206,9 @@ impl Projector<'_> {
     fn drop_annotation(&mut self, k: &str, v: &Value, field: &str) {
         if ANNOTATIONS.contains(&k) {
             let what = match v {
-                Value::String(s) => format!("{k} dropped: {}", crate::json::text::quote(s, 60)),
+                Value::String(s) if crate::written::is_text(v) => {
+                    format!("{k} dropped: {}", crate::json::text::quote(s, 60))
+                }
                 _ => format!("{k} dropped"),
             };
             self.dropped.push(Dropped { field: shown(field), keyword: k.to_string(), message: what });

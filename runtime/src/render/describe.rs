@@ -14,6 +14,22 @@ use super::describe_schema;
 use crate::contract::schema::Schema;
 use crate::contract::{enum_label, Constraints, ContractSpec, Scalar};
 
+/// `Err` when the description of `c` would pass its row budget (100,000
+/// rows, or eight per subschema when that is more: a schema whose
+/// definitions are used many times over), naming where it stops.
+pub fn within_budget(c: &ContractSpec) -> Result<(), String> {
+    let Some(schema) = c.schema() else { return Ok(()) };
+    match describe_schema::past_budget(schema) {
+        None => Ok(()),
+        Some(at) => Err(format!(
+            "{}: the description expands past {} rows (at {}): each use of a definition is written out where it is used",
+            c.shown_id(),
+            describe_schema::max_rows(schema),
+            crate::render::one_line(&at)
+        )),
+    }
+}
+
 /// The field table as aligned text (for a schema-form contract, its path
 /// table).
 pub fn text(c: &ContractSpec) -> String {

@@ -75,11 +75,31 @@ struct Member {
     label: Option<String>,
 }
 
-/// Every row of `schema`, in output order.
+/// The fewest rows a description may hold; a larger schema may hold eight
+/// per subschema. Each use of a definition is written out where it is used,
+/// and definitions that each use the next twice would double per level
+/// (SPEC §15).
+pub(super) const MIN_ROWS: usize = 100_000;
+
+/// The most rows the description of `schema` holds.
+pub(super) fn max_rows(schema: &Schema) -> usize {
+    MIN_ROWS.max(schema.node_count().saturating_mul(8))
+}
+
+/// Every row of `schema`, in output order (the first [`max_rows`]).
 pub(super) fn rows(schema: &Schema) -> Vec<Row<'_>> {
-    let mut w = Walker { rows: Vec::new(), stack: Vec::new() };
+    walk(schema).rows
+}
+
+/// The path of the first row past [`max_rows`], if the description has one.
+pub(super) fn past_budget(schema: &Schema) -> Option<String> {
+    walk(schema).over
+}
+
+fn walk(schema: &Schema) -> Walker<'_> {
+    let mut w = Walker { rows: Vec::new(), stack: Vec::new(), over: None, max: max_rows(schema) };
     w.site(schema.root(), protocolarc_core::DATA_FIELD.to_string(), None, 0, None);
-    w.rows
+    w
 }
 
 /// The path below `path` (the root is written `<data>` but has no prefix).
@@ -110,6 +130,19 @@ fn ref_name(target: SchemaNode<'_>) -> String {
 /// The types a value at `node` may have, looking through `$ref`s and
 /// unions when the node itself has no `type`; `None` for any type.
 fn effective_types(node: SchemaNode<'_>, budget: usize) -> Option<TypeSet> {
+    let mut steps = TYPE_STEPS;
+    types_within(node, budget, &mut steps)
+}
+
+/// The most nodes one [`effective_types`] reads: unions of references to
+/// unions would otherwise be read once per route.
+const TYPE_STEPS: usize = 1024;
+
+fn types_within(node: SchemaNode<'_>, budget: usize, steps: &mut usize) -> Option<TypeSet> {
+    if *steps == 0 {
+        return None;
+    }
+    *steps -= 1;
     if node.is_false() {
         return Some(TypeSet::EMPTY);
     }
@@ -126,7 +159,7 @@ fn effective_types(node: SchemaNode<'_>, budget: usize) -> Option<TypeSet> {
         return None;
     }
     if let Some(r) = node.reference() {
-        if let Some(t) = effective_types(r, budget - 1) {
+        if let Some(t) = types_within(r, budget - 1, steps) {
             return Some(t);
         }
     }
@@ -134,7 +167,7 @@ fn effective_types(node: SchemaNode<'_>, budget: usize) -> Option<TypeSet> {
         let mut all = TypeSet::EMPTY;
         let mut known = true;
         for m in union.members() {
-            match effective_types(m, budget - 1) {
+            match types_within(m, budget - 1, steps) {
                 Some(t) => all = all.union(t),
                 None => known = false,
             }
@@ -143,7 +176,7 @@ fn effective_types(node: SchemaNode<'_>, budget: usize) -> Option<TypeSet> {
             return Some(all);
         }
     }
-    node.all_of().find_map(|m| effective_types(m, budget - 1))
+    node.all_of().find_map(|m| types_within(m, budget - 1, steps))
 }
 
 /// The type of a literal from its canonical JSON: `integer` for a number
@@ -186,44 +219,13 @@ fn plain_number(canonical: &str) -> String {
     format!("{sign}{body}")
 }
 
-/// Canonical JSON with every number in [`plain_number`] form (strings kept
-/// as they are): valid JSON of the same value.
-fn plain_json(canonical: &str) -> String {
-    let mut out = String::with_capacity(canonical.len());
-    let mut chars = canonical.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '"' => {
-                out.push('"');
-                while let Some((_, c)) = chars.next() {
-                    out.push(c);
-                    match c {
-                        '\\' => {
-                            if let Some((_, e)) = chars.next() {
-                                out.push(e);
-                            }
-                        }
-                        '"' => break,
-                        _ => {}
-                    }
-                }
-            }
-            '-' | '0'..='9' => {
-                let mut end = i + c.len_utf8();
-                while let Some(&(j, d)) = chars.peek() {
-                    if d.is_ascii_digit() || d == 'e' || d == '-' {
-                        end = j + d.len_utf8();
-                        chars.next();
-                    } else {
-                        break;
-                    }
-                }
-                out.push_str(&plain_number(&canonical[i..end]));
-            }
-            c => out.push(c),
-        }
+/// A literal as JSON text, numbers as the contract writes them (never
+/// read back from the canonical equality key).
+fn literal_json(l: SchemaLiteral<'_>) -> String {
+    match l.as_str() {
+        Some(s) => serde_json::to_string(s).unwrap_or_default(),
+        None => l.display(),
     }
-    out
 }
 
 /// `{'a', 'b'}`, as findings list an enum.
@@ -237,7 +239,7 @@ fn enum_text(values: &[SchemaLiteral<'_>]) -> String {
 fn literal_text(l: SchemaLiteral<'_>) -> String {
     match l.as_str() {
         Some(_) => l.display(),
-        None => crate::render::one_line(&plain_json(l.canonical_json())).into_owned(),
+        None => crate::render::one_line(&l.display()).into_owned(),
     }
 }
 
@@ -273,6 +275,9 @@ struct Walker<'s> {
     rows: Vec<Row<'s>>,
     /// The nodes being expanded on the way to the current row.
     stack: Vec<usize>,
+    /// The path of the first row past `max`.
+    over: Option<String>,
+    max: usize,
 }
 
 impl<'s> Walker<'s> {
@@ -285,6 +290,10 @@ impl<'s> Walker<'s> {
         depth: usize,
         member: Option<String>,
     ) {
+        if self.rows.len() >= self.max {
+            self.over.get_or_insert(path);
+            return;
+        }
         let base = self.stack.len();
         self.stack.push(node.id());
         // The node, then the targets of its `$ref` chain, read together.
@@ -351,8 +360,10 @@ impl<'s> Walker<'s> {
 
     /// The rows below one layer of a position.
     fn children(&mut self, l: SchemaNode<'s>, path: &str, depth: usize) {
+        // One look-up per property, whatever the length of `required`.
+        let required: std::collections::HashSet<&str> = l.required().collect();
         for (key, sub) in l.properties() {
-            self.site(sub, child(path, |p| push_key(p, key)), Some(l.is_required(key)), depth, None);
+            self.site(sub, child(path, |p| push_key(p, key)), Some(required.contains(key)), depth, None);
         }
         for (pattern, sub) in l.pattern_properties() {
             let src = crate::render::one_line(pattern.source()).into_owned();
@@ -420,11 +431,11 @@ fn keywords(l: SchemaNode<'_>, row: &mut Row<'_>) {
     }
     if let Some(c) = l.const_value() {
         row.keywords.push(format!("const={}", literal_text(c)));
-        row.json.entry("const").or_insert_with(|| raw(plain_json(c.canonical_json())));
+        row.json.entry("const").or_insert_with(|| raw(literal_json(c)));
     }
     if let Some(values) = l.enum_values() {
         row.keywords.push(format!("enum={}", enum_text(&values)));
-        let list: Vec<String> = values.iter().map(|v| plain_json(v.canonical_json())).collect();
+        let list: Vec<String> = values.iter().map(|v| literal_json(*v)).collect();
         row.json.entry("enum").or_insert_with(|| raw(format!("[{}]", list.join(","))));
     }
     if let Some(f) = l.format() {
@@ -499,7 +510,7 @@ fn applies(l: SchemaNode<'_>, row: &mut Row<'_>) {
                 let members = members
                     .iter()
                     .zip(&values)
-                    .map(|(m, v)| Member { tag: Some(raw(plain_json(v.canonical_json()))), label: member_label(*m) })
+                    .map(|(m, v)| Member { tag: Some(raw(literal_json(*v))), label: member_label(*m) })
                     .collect();
                 row.applies.push(Applies { keyword: union.keyword(), tag: Some(key), members });
             }

@@ -215,7 +215,9 @@ pub fn json(run: &Run) -> String {
         "most_common": most_common(run).into_iter().map(|(rule, n)| json!({ "rule": rule, "count": n })).collect::<Vec<_>>(),
         "summary": { "tools": run.tools(), "blocker": b, "major": ma, "minor": mi },
     });
-    let mut text = serde_json::to_string_pretty(&super::versioned(doc)).unwrap_or_default();
+    // A number a double cannot hold travels marked; it is written as the
+    // contract wrote it.
+    let mut text = crate::loss::as_written(&serde_json::to_string_pretty(&super::versioned(doc)).unwrap_or_default());
     text.push('\n');
     text
 }
