@@ -114,7 +114,7 @@ fn the_generated_validator_allocates_nothing_on_a_valid_body() {
     assert_eq!((valid, allocations), (1000, 0));
 }
 
-/// Issue 10: a contract of a million fields took 1.55 GB to load (about
+/// A contract of a million fields once took 1.55 GB to load (about
 /// 1,500 bytes a field: every field's constraint table inline, the whole
 /// positioned JSON tree of the file held beside the model, a string
 /// allocation for every key and value). Loading now frees each field's part of

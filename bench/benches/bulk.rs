@@ -1,4 +1,4 @@
-//! Bulk traffic (issue 14): a capture of ~400,000 raw MCP `tools/call`
+//! Bulk traffic: a capture of ~400,000 raw MCP `tools/call`
 //! requests (realistic arguments, 2% invalid), generated deterministically,
 //! judged the way `cargo protocolarc traffic --quiet` judges it (lines read
 //! in batches by `input::each_batch`, as the CLI reads them), `Traffic::lines` on 1 and 2 jobs, the quiet text rendering
@@ -184,11 +184,8 @@ fn lines(file: &[u8]) -> impl Iterator<Item = &[u8]> {
 /// `memchr` pass per batch, lines as slices of it), every line read as
 /// JSON and thrown away, on one core.
 ///
-/// Until the ninth stop of 2026-12-02 the floor split the slice with
-/// `<[u8]>::split(|&b| b == b'\n')`, which tests one byte at a time: it
-/// took about 1.1x the time of a `BufReader` reading lines with
-/// `read_until`, and 1.4x to 1.7x [`floor_slice`]'s (BENCHMARKS.md, "Ninth
-/// stop").
+/// It reads lines as the CLI does, not by a byte-at-a-time split (which
+/// would make the floor slower than the product it bounds).
 fn floor(file: &[u8]) -> usize {
     let mut n = 0;
     each_batch(LineBatches::new(file, usize::MAX), usize::MAX, batch_bytes(1), |lines, read_ahead| {

@@ -255,9 +255,8 @@ pub enum EachBatchError<E> {
 /// `each` also gets a way to read the next batch ahead, into a buffer of
 /// its own, while it still works on this one: a caller that keeps other
 /// threads busy calls it on its own thread meanwhile (`traffic` on more
-/// than one job), so that the other threads need not wait for the read
-/// (30 ms to 45 ms of the 400k capture's 250 ms on two cores,
-/// BENCHMARKS.md, issue 14). Calling it more than once reads no further;
+/// than one job), so that the other threads need not wait for the read.
+/// Calling it more than once reads no further;
 /// not calling it, the next batch is read after `each` returns. (A thread
 /// that only reads was measured no faster: on two cores it takes time
 /// from the threads that judge.)

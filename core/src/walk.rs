@@ -307,7 +307,7 @@ impl Path<'_, '_> {
 /// without a path character (most keys; `contract::is_plain_key` agrees).
 fn is_plain(key: &[u8]) -> bool {
     // A table and no early exit: a rendered path reads each of its keys'
-    // bytes here (a finding's path on the invalid path of BENCHMARKS.md).
+    // bytes here, on every finding of an invalid body.
     !key.is_empty() && key.iter().fold(true, |plain, &b| plain & PLAIN[usize::from(b)])
 }
 
@@ -324,8 +324,8 @@ static PLAIN: [bool; 256] = {
 
 /// Which of a node's children an object has shown (bits in a word up to
 /// 64 children, allocated flags past that: a shift of a `u128` costs about
-/// six instructions, and the object walks set and test a few bits per key;
-/// BENCHMARKS.md, "Thirteenth stop").
+/// several instructions more, and the object walks set and test a few bits
+/// per key).
 pub(crate) enum Seen {
     Bits(u64),
     Many(Vec<bool>),

@@ -777,7 +777,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
 
     /// A string value. First-fault mode reads it through `Option`: a
     /// `Result<Str, SyntaxError>` copied through the stack overlaps at odd
-    /// offsets and stalls store forwarding (BENCHMARKS.md).
+    /// offsets and stalls store forwarding.
     #[inline(always)]
     fn read_string(&mut self) -> Result<Str<'a>, M::Stop> {
         let at = self.w.s.offset();
@@ -939,7 +939,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             count += 1;
             // The key as scalars (in registers), and its path frame only
             // in a mode that renders paths: a `Str` copied through the stack
-            // at odd offsets stalls store forwarding (see BENCHMARKS.md).
+            // at odd offsets stalls store forwarding.
             let (raw, at, escaped) = (key.raw(), key.offset(), key.is_escaped());
             let value_at = self.w.s.offset();
             let key_frame;
@@ -1210,10 +1210,10 @@ pub(crate) fn collect_top(schema: &Schema, data: &[u8], top: TopMembers) -> (cra
 /// [`check`] on `memo`, with the first-fault pass in front or not.
 /// Inlined: an empty report returned through memory, its words stored one by
 /// one, was read back sixteen bytes at a time by the caller's move, a
-/// stalled load per body (BENCHMARKS.md, "Fifteenth stop").
+/// stalled load per body.
 #[inline(always)]
 fn check_in(schema: &Schema, data: &[u8], memo: &Memo, first: bool) -> crate::report::Report {
-    // Only a strict fields-form twin has a warning, which the first-fault
+    // Only a strict lowered fields form has a warning, which the first-fault
     // walk does not see: its bodies go to the finding walk directly.
     if first && !schema.strict {
         #[cfg(test)]
@@ -1239,11 +1239,11 @@ fn check_in(schema: &Schema, data: &[u8], memo: &Memo, first: bool) -> crate::re
 /// the last 32, newest in the low bit (every schema-form validation on the
 /// thread counts: a `traffic` response tried against several response
 /// contracts counts once per contract). A first-fault pass in front of the
-/// finding walk saves a valid body 8% to 19% of its time and costs a body
-/// with findings what it reads before its first fault (up to its whole
-/// length): past [`Recent::MOSTLY_FAILING`] bodies with findings in 32, it
-/// costs more than it saves, and is skipped until valid bodies are common
-/// again (BENCHMARKS.md, "Eleventh stop"). Only the time depends on it.
+/// finding walk saves a valid body part of its time and costs a body with
+/// findings what it reads before its first fault (up to its whole length):
+/// past [`Recent::MOSTLY_FAILING`] bodies with findings in 32, it costs
+/// more than it saves, and is skipped until valid bodies are common again
+/// (docs/performance.md). Only the time depends on it.
 struct Recent;
 
 thread_local! {

@@ -559,7 +559,7 @@ fn check_rules(dir: &Path) -> Vec<String> {
     problems.iter().map(|p| p["rule"].as_str().expect("rule").to_string()).collect()
 }
 
-/// Issue 10, defect 4: walking `REV:DIR` built `REV:dir/<entry>` requests from
+/// Walking `REV:DIR` built `REV:dir/<entry>` requests from
 /// names stored in git, and a name with a line break split one request in
 /// two, shifting every later reply: a directory named `zz\nHEAD:good.jsonl`
 /// turned two failing envelopes into `[PASS]` with exit 0. Subtrees are now

@@ -1,4 +1,4 @@
-//! Endless and special-file input (issue 10, defect 1): a JSONL line and a
+//! Endless and special-file input: a JSONL line and a
 //! whole document are read up to a cap and refused past it, naming the file
 //! and line; directory walks take regular files only, so a link to
 //! `/dev/zero` or a FIFO in an envelope directory neither hangs nor eats

@@ -1,4 +1,4 @@
-//! Loss across formats (issue 15, SPEC §13) on the bundled real tool
+//! Loss across formats on the bundled real tool
 //! snapshots (`protocols/tools-list/`): the honesty checks (every major
 //! loss has a witness the projection accepts and the original rejects,
 //! checked with ProtocolArc's validator and with the `jsonschema` crate;

@@ -1,4 +1,4 @@
-//! Pinning third-party MCP servers in CI (issue 14, SPEC §10 `import
+//! Pinning third-party MCP servers in CI (`import
 //! tools-list`): every real `tools/list` capture in `protocols/tools-list/`
 //! imports to contracts that load, lock and pass `check`; a tool description
 //! changed under the same revision (a "rug pull") fails `check`; two

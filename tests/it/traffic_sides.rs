@@ -383,7 +383,7 @@ traffic a2a@0.3.0: 7 messages, 5 passed, 1 unpaired, 1 failed; field.type 1, rou
 [PASS] a2a.SendStreamingMessage.response@1.0.1 <- a2a-stream-v1.0.jsonl:3
 [PASS] a2a.SendStreamingMessage.response@1.0.1 <- a2a-stream-v1.0.jsonl:4
 [FAIL] a2a.SendStreamingMessage.response@1.0.1 <- a2a-stream-v1.0.jsonl:5
-  ERROR field.enum result.statusUpdate.status.state: value 'done' not in {'TASK_STATE_UNSPECIFIED', 'TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_REJECTED', 'TASK_STATE_AUTH_REQUIRED'}
+  ERROR field.enum result.statusUpdate.status.state: value 'done' not in {'TASK_STATE_UNSPECIFIED', 'TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', ... (9 values)}
 [PASS] a2a.SendStreamingMessage.response@1.0.1 <- a2a-stream-v1.0.jsonl:6
 traffic a2a@1.0.1: 6 messages, 5 passed, 1 failed; field.enum 1
 ",

@@ -17,7 +17,7 @@ pub fn write_text(w: &mut dyn Write, j: &Judged) -> io::Result<()> {
     // Written piece by piece (`one_line` maps each character on its own, so
     // the pieces read as the whole would), numbers by hand: nothing is
     // allocated and nothing goes through `fmt` for a message whose texts
-    // are printable (the invalid path of BENCHMARKS.md, issue 14).
+    // are printable: the path every failing message of a capture takes.
     w.write_all(match j.status() {
         Status::Pass => b"[PASS] ",
         Status::Unpaired => b"[UNPAIRED] ",

@@ -287,12 +287,10 @@ struct Router<'c> {
 /// The bytes of lines a batch of [`Traffic::lines`] should hold at most
 /// (past its last line) on `jobs` threads: what the CLI reads at a time
 /// (`input::each_batch`), and its benchmark. On one thread, 256 KiB: a
-/// batch stays in the core's cache from its reading to its verdicts (4 MiB,
-/// beyond a core's 2 MiB of L2 here, took 10% to 13% more time: BENCHMARKS.md,
-/// issue 14). On more, 4 MiB: a batch's threads are started once per batch
-/// (4 MiB took 10% to 20% less time than 1 MiB on two cores with runs of
-/// one size; with runs that shrink toward the batch's end, 1 MiB and 2 MiB
-/// measured the same as 4 MiB).
+/// batch stays in the core's cache from its reading to its verdicts (a
+/// batch larger than a core's L2 cache is read back from memory). On more,
+/// 4 MiB: a batch's threads are started once per batch, so fewer, larger
+/// batches start fewer threads.
 pub fn batch_bytes(jobs: usize) -> usize {
     if jobs <= 1 {
         256 << 10
@@ -524,8 +522,7 @@ fn comparable<'a>(p: Parsed<'a, '_>) -> Comparable<'a> {
 /// One message paired and finished in turn (on one thread). Taken apart
 /// by value: a request's id goes to the pending ones without being taken
 /// out of the message first (a message moved on after that read back the
-/// word pairing had just written into it, a stalled load per request:
-/// BENCHMARKS.md, "Fifteenth stop").
+/// word pairing had just written into it, a stalled load per request).
 #[inline(always)]
 fn settle<'a, 'c>(router: &Router<'c>, pending: &mut Waiting<'c>, p: Parsed<'a, 'c>) -> Judged<'a>
 where
@@ -1357,7 +1354,7 @@ impl std::hash::Hash for IdKey {
 /// with a parsed message is these few words; the [`IdKey`] the pending
 /// requests keep is written once, in its slot ([`Waiting::push`]): built
 /// here and moved, its bytes written one by one were read back sixteen at
-/// a time, a stalled load per request (BENCHMARKS.md, "Fifteenth stop").
+/// a time, a stalled load per request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct IdRef<'a> {
     tag: u8,
@@ -1595,7 +1592,7 @@ mod tests {
 
     /// A verdict is ten words: its source four (not six), its contracts
     /// three (the spill boxed), its report three. Verdicts cross threads
-    /// by the hundred thousand (`Traffic::lines`, BENCHMARKS.md, issue 14).
+    /// by the hundred thousand (`Traffic::lines`).
     #[test]
     fn a_verdict_stays_small_and_its_source_reads_back() {
         assert_eq!(std::mem::size_of::<Judged<'_>>(), 10 * std::mem::size_of::<usize>());

@@ -38,8 +38,8 @@ const MIN_RUN: usize = 16;
 /// short, so that when the lines run out the threads finish within a short
 /// run of each other, and a thread the system starts late, or the calling
 /// thread, which also pairs and hands on, simply takes fewer. (Runs of one
-/// size, 16 per thread, left a thread idle for 2% to 4% of the time, at
-/// each batch's end; these runs, 0.5%: BENCHMARKS.md, issue 14.)
+/// size leave a thread idle at each batch's end, waiting for the last
+/// long run of another.)
 fn runs<T>(lines: &[T], jobs: usize) -> Vec<&[T]> {
     let mut runs = Vec::new();
     let mut rest = lines;

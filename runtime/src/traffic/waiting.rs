@@ -71,7 +71,7 @@ pub(super) struct Waiting<'c> {
     /// [`Held::Full`] or a long id), so that a push over a slot that owns
     /// none writes it without reading it first: the slot a window back has
     /// left the cache, and reading it (to drop what it holds) stalled every
-    /// request (BENCHMARKS.md, "Twelfth stop").
+    /// request.
     owns: Box<[u64]>,
     /// The next request's sequence number.
     next: u64,
