@@ -25,6 +25,7 @@ mod hostile;
 mod import_export;
 mod input_limits;
 mod invariants;
+mod layering;
 mod loss;
 mod mcp_history;
 mod patterns;

@@ -881,7 +881,11 @@ impl<'c> Router<'c> {
                         findings.push(Finding::new(
                             rules::ROUTE_METHOD,
                             "error",
-                            format!("no contract {} in the catalog of {}", crate::render::one_line(&name), self.label),
+                            format!(
+                                "no contract {} in the catalog of {}",
+                                protocolarc_core::one_line(&name),
+                                self.label
+                            ),
                         ))
                     }
                 }
@@ -945,8 +949,11 @@ impl<'c> Router<'c> {
         };
         let second = !accepts(&latest) && accepts(&before);
         let chosen = if second { &before } else { &latest };
-        let (latest, before, chosen) =
-            (crate::render::one_line(&latest), crate::render::one_line(&before), crate::render::one_line(chosen));
+        let (latest, before, chosen) = (
+            protocolarc_core::one_line(&latest),
+            protocolarc_core::one_line(&before),
+            protocolarc_core::one_line(chosen),
+        );
         findings.push(Finding::new(
             rules::ROUTE_AMBIGUOUS,
             "id",
@@ -999,7 +1006,7 @@ impl<'c> Router<'c> {
                 let name = format!("{}.{method}.request", self.protocol);
                 let mut msg = format!(
                     "no contract {} in the catalog of {}: the method is unknown to this protocol revision",
-                    crate::render::one_line(&name),
+                    protocolarc_core::one_line(&name),
                     self.label
                 );
                 if let Some((before, _)) = self.removed.as_ref().filter(|(_, m)| m.iter().any(|m| m == method)) {
@@ -1020,7 +1027,7 @@ impl<'c> Router<'c> {
             None => findings.push(Finding::new(
                 rules::ROUTE_TOOL,
                 "params.name",
-                format!("no tool contract is named *.{}", crate::render::one_line(tool)),
+                format!("no tool contract is named *.{}", protocolarc_core::one_line(tool)),
             )),
         }
     }
@@ -1057,9 +1064,9 @@ impl<'c> Router<'c> {
                 "result",
                 format!(
                     "no contract {} in the catalog of {} judges the response to {}",
-                    crate::render::one_line(&format!("{}.{}.response", self.protocol, p.method)),
+                    protocolarc_core::one_line(&format!("{}.{}.response", self.protocol, p.method)),
                     self.label,
-                    crate::render::one_line(p.source.as_deref().unwrap_or_default())
+                    protocolarc_core::one_line(p.source.as_deref().unwrap_or_default())
                 ),
             )),
         }

@@ -2,6 +2,9 @@
 //! prints and how it exits; defaults come from the project's configuration
 //! (`[workspace.metadata.protocolarc]`), else `contracts/` at the workspace root.
 
+pub(crate) mod loss;
+pub(crate) mod traffic;
+
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -208,11 +211,11 @@ pub(crate) enum Command {
     )]
     Protocols(ProtocolsArgs),
     /// Validate raw JSON-RPC 2.0 traffic (MCP, A2A) against a protocol's catalog.
-    #[command(long_about = crate::cmd::traffic::ABOUT, after_help = crate::cmd::traffic::EXAMPLES)]
-    Traffic(crate::cmd::traffic::TrafficArgs),
+    #[command(long_about = traffic::ABOUT, after_help = traffic::EXAMPLES)]
+    Traffic(traffic::TrafficArgs),
     /// Measure what tool contracts lose on their way into OpenAI, Anthropic, Gemini or A2A.
-    #[command(long_about = crate::cmd::loss::ABOUT, after_help = crate::cmd::loss::EXAMPLES)]
-    Loss(crate::cmd::loss::LossArgs),
+    #[command(long_about = loss::ABOUT, after_help = loss::EXAMPLES)]
+    Loss(loss::LossArgs),
     /// Set this repository up: configuration, a first contract, the lock, a GitHub workflow.
     #[command(
         long_about = "Set the current directory up for the contract gate. Writes what is missing: \
