@@ -15,7 +15,7 @@
 //! levels of one contract (a key `match`, seen-bits, constants) and calls
 //! the [`Cursor`] methods, which are that same walker in quick mode (an
 //! undeclared value is the walker's own skip, `uniqueItems` its own check),
-//! and the keyword checks below, which are `keywords.rs`. The [`Cursor`]
+//! and the keyword checks below, which are `keywords/`. The [`Cursor`]
 //! methods return `Option`: `None` means "fault or give up", never a finding.
 
 use crate::contract::{ContractSpec, FieldSpec};

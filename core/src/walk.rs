@@ -1,6 +1,6 @@
 //! The walk over the JSON bytes, generic over its [`Mode`]: the fields form's
 //! path tree and the scanner's tokens read together, every rule applied where
-//! the value it judges is read (the rules themselves are in `keywords.rs`),
+//! the value it judges is read (the rules themselves are in `keywords/`),
 //! and the machinery the schema walk (`walk_schema.rs`, which writes the
 //! findings of both forms) drives: the scanner, path frames, `skip`, the
 //! duplicate-key stacks and `uniqueItems` spans.
@@ -450,7 +450,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
                     self.string(f, &s, path)?;
                 }
             }
-            Kind::Number if !numbers::any(f) => {
+            Kind::Number if !numbers::any(f.enum_values.is_some(), &f.constraints) => {
                 // No number rule: the value itself is not needed, only its type.
                 let actual = if t.contains(JsonType::Number) {
                     self.s.skip_number()?;
@@ -472,14 +472,17 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
                 let actual = if v.is_some() { JsonType::Boolean } else { JsonType::Null };
                 if self.type_ok(f, actual, path)? {
                     if let Some(values) = f.enum_values.as_deref().filter(|e| !enums::has_literal(e, v)) {
-                        self.mode.fault(enums::rule(f), path, || enums::literal_message(f, values, v))?;
+                        self.mode
+                            .fault(enums::rule(f.is_const), path, || enums::literal_message(f.is_const, values, v))?;
                     }
                 }
             }
             Kind::Object => {
                 if self.type_ok(f, JsonType::Object, path)? {
                     if let Some(values) = &f.enum_values {
-                        self.mode.fault(enums::rule(f), path, || enums::container_message(f, values, "an object"))?;
+                        self.mode.fault(enums::rule(f.is_const), path, || {
+                            enums::container_message(f.is_const, values, "an object")
+                        })?;
                     }
                     self.object(Some(node), path, depth, false)?;
                 } else {
@@ -489,7 +492,9 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
             Kind::Array => {
                 if self.type_ok(f, JsonType::Array, path)? {
                     if let Some(values) = &f.enum_values {
-                        self.mode.fault(enums::rule(f), path, || enums::container_message(f, values, "an array"))?;
+                        self.mode.fault(enums::rule(f.is_const), path, || {
+                            enums::container_message(f.is_const, values, "an array")
+                        })?;
                     }
                     self.array(node.items.as_deref(), Some(f), path, depth)?;
                 } else {
@@ -836,7 +841,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
                 return Err(M::give_up());
             }
             if !enums::has_string(values, s) {
-                self.mode.fault(enums::rule(f), path, || enums::string_message(f, values, s))?;
+                self.mode.fault(enums::rule(f.is_const), path, || enums::string_message(f.is_const, values, s))?;
             }
         }
         let c = &f.constraints;
@@ -859,7 +864,7 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
     fn number(&mut self, f: &FieldSpec, n: &Num<'a>, path: &Path<'_, '_>) -> Result<(), M::Stop> {
         let v = n.dec();
         if let Some(values) = f.enum_values.as_deref().filter(|e| !enums::has_number(e, &v)) {
-            self.mode.fault(enums::rule(f), path, || enums::number_message(f, values, n.raw()))?;
+            self.mode.fault(enums::rule(f.is_const), path, || enums::number_message(f.is_const, values, n.raw()))?;
         }
         for (rule, bound, wording) in numbers::faults(&f.constraints, &v).into_iter().flatten() {
             self.mode.fault(rule, path, || numbers::message(n.raw(), bound, wording))?;

@@ -1,6 +1,6 @@
 //! The walk for schema-form contracts: the compiled schema graph
 //! (`contract/schema`) read alongside the JSON bytes, on the same scanner,
-//! path frames, modes and keyword checks (`keywords.rs`) as the fields walk
+//! path frames, modes and keyword checks (`keywords/`) as the fields walk
 //! (`walk.rs`), whose duplicate-key, skip and `uniqueItems` machinery it
 //! drives.
 //!

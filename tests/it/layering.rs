@@ -1,17 +1,12 @@
 //! Imports between the top-level modules of each crate point one way: a
 //! module and everything under it is one node, `crate::x` paths (and
 //! `crate::{x, y::z}` groups) outside comments and strings are the edges,
-//! and no two nodes may reach each other. The one pair still tied is listed
-//! in `KNOWN`, so that a new cycle fails here and the list only shrinks.
+//! and no two nodes may reach each other.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use protocolarc_tests::root;
-
-/// Cycles not yet untied: the keyword checks still read the contract
-/// model's types, which the model's loader calls them with.
-const KNOWN: &[(&str, &[&str])] = &[("core/src", &["contract", "keywords"])];
 
 /// The crates' sources whose module graphs are checked.
 const CRATES: &[&str] = &["core/src", "runtime/src", "cargo-protocolarc/src", "protocolarc-derive/src"];
@@ -180,12 +175,7 @@ fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 fn top_level_modules_import_one_way() {
     for krate in CRATES {
         let found = cycles(&edges(&root().join(krate)));
-        let known: Vec<Vec<String>> = KNOWN
-            .iter()
-            .filter(|(k, _)| k == krate)
-            .map(|(_, group)| group.iter().map(|m| m.to_string()).collect())
-            .collect();
-        assert_eq!(found, known, "{krate}: modules that import each other");
+        assert_eq!(found, Vec::<Vec<String>>::new(), "{krate}: modules that import each other");
     }
 }
 

@@ -7,7 +7,7 @@
 //! declared key finds repeats and missing required keys. This module writes
 //! that structure (objects, arrays, the `match` on the value's kind, as
 //! `Walk::value`, `Walk::object` and `Walk::array` read them); every rule on
-//! a value is emitted by its keyword in `keywords.rs`, next to the runtime
+//! a value is emitted by its keyword in `keywords/`, next to the runtime
 //! check it compiles. The code calls into `fast.rs` (the walker's own
 //! primitives and keyword checks) and only answers "certainly no finding":
 //! anything else hands the body to the finding engine, so the findings are
@@ -183,7 +183,7 @@ impl Validator<'_> {
         }
         if t.accepts(JsonType::Integer) {
             let integer_only = !t.contains(JsonType::Number);
-            let checks = numbers::emit(f, &self.field_ref(index));
+            let checks = numbers::emit(f.enum_values.is_some(), &f.constraints, &self.field_ref(index));
             let read = match (integer_only, checks.is_empty()) {
                 (false, true) => quote! { c.any_number()?; },
                 (true, true) => quote! {
@@ -301,7 +301,7 @@ impl Validator<'_> {
         }
         out.extend(lengths::emit(&f.constraints));
         out.extend(pattern::emit(&f.constraints, field));
-        out.extend(format::emit(f, field));
+        out.extend(format::emit(f.format.is_some(), field));
         out
     }
 }

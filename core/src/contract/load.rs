@@ -576,7 +576,7 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
     // judged by the validator's own keyword checks, worded as its finding.
     if let Some(values) = &spec.enum_values {
         for (value, item) in values.iter().zip(&member_nodes) {
-            if let Some((rule, why)) = crate::keywords::member_fault(&spec, value) {
+            if let Some((rule, why)) = crate::keywords::member_fault(&spec.constraints, value) {
                 let msg = format!("{keyword} value {} can never pass: {}: {why}", value.display(), rule.id);
                 cx.at(item.offset, label, msg);
             }

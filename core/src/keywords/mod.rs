@@ -13,11 +13,14 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-use crate::contract::{Constraints, FieldSpec, JsonType, Pattern, Scalar, TypeSet};
+mod values;
+
 use crate::json::number::{Dec, Decimal};
 use crate::json::text::{quote, Str};
 use crate::rules;
 use crate::rules::Rule;
+pub(crate) use values::Sparse;
+pub use values::{enum_label, Constraints, JsonType, Pattern, Scalar, TypeSet};
 
 /// Longest value quoted in a message, in characters.
 pub(crate) const QUOTE_MAX: usize = 80;
@@ -176,8 +179,8 @@ pub(crate) mod enums {
     /// `field.const` for a field's `const` (a one-value enum), else
     /// `field.enum`.
     #[inline]
-    pub(crate) fn rule(f: &FieldSpec) -> &'static Rule {
-        if f.is_const {
+    pub(crate) fn rule(is_const: bool) -> &'static Rule {
+        if is_const {
             rules::FIELD_CONST
         } else {
             rules::FIELD_ENUM
@@ -213,28 +216,28 @@ pub(crate) mod enums {
     }
 
     /// A field's `enum` finding, or its `const` finding (a one-value enum).
-    fn say(f: &FieldSpec, values: &[Scalar], shown: Shown<'_>) -> String {
+    fn say(is_const: bool, values: &[Scalar], shown: Shown<'_>) -> String {
         match values {
-            [only] if f.is_const => is_not(shown, &super::cut(only.display(), super::QUOTE_MAX)),
+            [only] if is_const => is_not(shown, &super::cut(only.display(), super::QUOTE_MAX)),
             _ => not_in(shown, &super::members_label(values, Scalar::display)),
         }
     }
 
-    pub(crate) fn string_message(f: &FieldSpec, values: &[Scalar], s: &Str<'_>) -> String {
-        say(f, values, Shown::Value(&quote(&s.decode(), QUOTE_MAX)))
+    pub(crate) fn string_message(is_const: bool, values: &[Scalar], s: &Str<'_>) -> String {
+        say(is_const, values, Shown::Value(&quote(&s.decode(), QUOTE_MAX)))
     }
 
-    pub(crate) fn number_message(f: &FieldSpec, values: &[Scalar], raw: &str) -> String {
-        say(f, values, Shown::Value(raw))
+    pub(crate) fn number_message(is_const: bool, values: &[Scalar], raw: &str) -> String {
+        say(is_const, values, Shown::Value(raw))
     }
 
-    pub(crate) fn literal_message(f: &FieldSpec, values: &[Scalar], v: Option<bool>) -> String {
-        say(f, values, Shown::Value(&v.map_or("null".to_string(), |b| b.to_string())))
+    pub(crate) fn literal_message(is_const: bool, values: &[Scalar], v: Option<bool>) -> String {
+        say(is_const, values, Shown::Value(&v.map_or("null".to_string(), |b| b.to_string())))
     }
 
     /// `what` is "an object" or "an array".
-    pub(crate) fn container_message(f: &FieldSpec, values: &[Scalar], what: &'static str) -> String {
-        say(f, values, Shown::Whole(what))
+    pub(crate) fn container_message(is_const: bool, values: &[Scalar], what: &'static str) -> String {
+        say(is_const, values, Shown::Whole(what))
     }
 
     /// A string `s` outside the enum gives up: members by a compiled
@@ -280,9 +283,8 @@ pub(crate) mod numbers {
     /// Whether the field has a number rule at all (an enum counts): without
     /// one a number needs no value, only its type.
     #[inline]
-    pub(crate) fn any(f: &FieldSpec) -> bool {
-        let c = &f.constraints;
-        f.enum_values.is_some()
+    pub(crate) fn any(enumerated: bool, c: &Constraints) -> bool {
+        enumerated
             || c.minimum.is_some()
             || c.exclusive_minimum.is_some()
             || c.maximum.is_some()
@@ -333,8 +335,8 @@ pub(crate) mod numbers {
     /// in for plain integer values, anything else (and an enum) decided by
     /// the runtime check, `fast::number`.
     #[cfg(feature = "codegen")]
-    pub(crate) fn emit(f: &FieldSpec, field: &TokenStream) -> TokenStream {
-        if !any(f) {
+    pub(crate) fn emit(enumerated: bool, c: &Constraints, field: &TokenStream) -> TokenStream {
+        if !any(enumerated, c) {
             return TokenStream::new();
         }
         let exact = quote! {
@@ -342,7 +344,7 @@ pub(crate) mod numbers {
                 return None;
             }
         };
-        match compiled(f) {
+        match compiled(enumerated, c) {
             None => exact,
             Some(outside) => quote! {
                 match fast::small_int(&n) {
@@ -360,9 +362,8 @@ pub(crate) mod numbers {
     /// The test "an integer `v` is outside the bounds", when every bound is
     /// a plain `i64` and there is no enum or `multipleOf`.
     #[cfg(feature = "codegen")]
-    fn compiled(f: &FieldSpec) -> Option<TokenStream> {
-        let c = &f.constraints;
-        if f.enum_values.is_some() || c.multiple_of.is_some() {
+    fn compiled(enumerated: bool, c: &Constraints) -> Option<TokenStream> {
+        if enumerated || c.multiple_of.is_some() {
             return None;
         }
         let int = |b: &Option<Decimal>| -> Result<Option<i64>, ()> {
@@ -605,8 +606,8 @@ pub(crate) mod format {
 
     /// The check in the generated validator: the runtime's, through `fast`.
     #[cfg(feature = "codegen")]
-    pub(crate) fn emit(f: &FieldSpec, field: &TokenStream) -> TokenStream {
-        if f.format.is_none() {
+    pub(crate) fn emit(asserted: bool, field: &TokenStream) -> TokenStream {
+        if !asserted {
             return TokenStream::new();
         }
         quote! {
@@ -648,8 +649,7 @@ pub(crate) mod depth {
 /// Why an enum member can never pass its field's own constraints: the
 /// first failing rule as a report would sort it (by rule id), with its
 /// message, as the finding engine would word it for `{"v": member}`.
-pub(crate) fn member_fault(f: &FieldSpec, member: &Scalar) -> Option<(&'static Rule, String)> {
-    let c = &f.constraints;
+pub(crate) fn member_fault(c: &Constraints, member: &Scalar) -> Option<(&'static Rule, String)> {
     let mut faults: Vec<(&'static Rule, String)> = Vec::new();
     match member {
         Scalar::String(text) => {
