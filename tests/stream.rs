@@ -6,8 +6,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{BufReader, Read};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use cargo_protocolarc::render::validation::{write_text, Outcome};
 use protocolarc::envelope::read_jsonl;
-use protocolarc::render::validation::{write_text, Outcome};
 use protocolarc::{ContractSpec, InputError};
 
 struct Counting;

@@ -22,8 +22,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use cargo_protocolarc::render::traffic::{write_text, Summary};
 use protocolarc::input::{each_batch, LineBatches};
-use protocolarc::render::traffic::{write_text, Summary};
 use protocolarc::traffic::{batch_bytes, Traffic};
 use protocolarc::Catalog;
 use serde::de::IgnoredAny;

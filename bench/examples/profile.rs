@@ -16,7 +16,7 @@
 //! for the schema-form bodies, the path-tree quick walk for the others),
 //! `full` the finding walk alone (`validate_json_full`): on a schema-form
 //! body with findings, `runtime` costs `full` in a stream of such bodies,
-//! `first` plus `full` for one among valid bodies (`walk_schema::Recent`).
+//! `first` plus `full` for one among valid bodies (`walk::schema::Recent`).
 //!
 //! `setup` runs no round: subtract its count to get the rounds alone.
 

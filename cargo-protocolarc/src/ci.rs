@@ -103,7 +103,7 @@ pub(crate) fn render(problems: &[Problem], format: CiFormat, title: &str, summar
                 problems: &'a [Problem],
             }
             let doc = Doc { ok: sorted.is_empty(), summary, problems: &sorted };
-            serde_json::to_string_pretty(&protocolarc::render::versioned(doc)).unwrap_or_default() + "\n"
+            serde_json::to_string_pretty(&crate::render::versioned(doc)).unwrap_or_default() + "\n"
         }
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! The binary is glue: it parses arguments (`cli.rs`), finds the project's
 //! `contracts/` (`project.rs`), calls the library, and writes what the
-//! library's renderers produce. [`run`] is the whole program with its streams
+//! renderers (`render/`: pure functions from results to bytes, public so a
+//! library user can produce the same bytes) make of its results. [`run`] is the whole program with its streams
 //! passed in, so tests drive it in-process and compare bytes.
 
 #![deny(missing_docs)]
@@ -18,6 +19,7 @@ mod git;
 mod history;
 mod progress;
 mod project;
+pub mod render;
 mod source;
 mod write;
 

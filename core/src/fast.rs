@@ -24,8 +24,8 @@ pub use crate::json::scan::Kind;
 pub use crate::json::text::Str;
 use crate::json::MAX_DEPTH;
 use crate::keywords::{enums, lengths, numbers, pattern as patterns};
+use crate::walk::schema::{First, Memo, SchemaWalk};
 use crate::walk::{Others, Path, Quick, Walk};
-use crate::walk_schema::{First, Memo, SchemaWalk};
 
 /// Where a generated validator is in the bytes: the walker in quick mode,
 /// without a contract (the generated code holds it).
@@ -553,7 +553,7 @@ impl ContractSpec {
     /// it has one or the quick mode gave up (then the finding engine decides).
     pub fn passes(&self, data: &[u8]) -> bool {
         if let Some(schema) = &self.schema {
-            return crate::walk_schema::passes(schema, data);
+            return crate::walk::schema::passes(schema, data);
         }
         let mut w = Walk::new(&self.fields, data, Quick);
         let ok = w.document(&self.tree, self.strict).is_ok();

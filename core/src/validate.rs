@@ -4,9 +4,9 @@
 //! The fields form's walk is `walk.rs`, one walker generic over its mode:
 //! the quick mode (no finding, no path, no allocation: "certainly no
 //! finding" or not) runs first, and the schema walk's collect mode
-//! (`walk_schema.rs`), which writes every finding with its path, runs only
+//! (`walk/schema/`), which writes every finding with its path, runs only
 //! on a body the quick mode did not pass. The schema form does the same in
-//! the schema walk's own modes (`walk_schema::check`, which skips the first
+//! the schema walk's own modes (`walk::schema::check`, which skips the first
 //! mode on a thread where bodies with findings have been common). Envelope-level rules
 //! (`contract.match`, `revision.hint`) are added by
 //! [`ContractSpec::validate_envelope`].
@@ -17,7 +17,7 @@ use crate::json::text::quote;
 use crate::keywords::QUOTE_MAX;
 use crate::report::{Finding, Report};
 use crate::rules;
-use crate::walk_schema::TopMembers;
+use crate::walk::schema::TopMembers;
 
 pub use crate::report::DATA_FIELD;
 /// The field name of envelope-level findings.
@@ -49,8 +49,8 @@ impl ContractSpec {
     pub fn validate_json(&self, data: &[u8]) -> Report {
         if let Some(schema) = &self.schema {
             // The same order as below, in the schema walk's own modes, the
-            // first skipped while findings are common (`walk_schema::check`).
-            return crate::walk_schema::check(schema, data);
+            // first skipped while findings are common (`walk::schema::check`).
+            return crate::walk::schema::check(schema, data);
         }
         // Most bodies are valid: the walk in quick mode (`fast.rs`) proves
         // that much faster than the collect mode below, which then runs
@@ -66,7 +66,7 @@ impl ContractSpec {
     /// the same). `None` for a fields-form contract.
     #[doc(hidden)]
     pub fn validate_json_top(&self, data: &[u8], top: TopMembers) -> Option<(Report, TopMembers)> {
-        Some(crate::walk_schema::collect_top(self.schema.as_ref()?, data, top))
+        Some(crate::walk::schema::collect_top(self.schema.as_ref()?, data, top))
     }
 
     /// The finding engine alone, without the one-pass check in front: for a
@@ -76,7 +76,7 @@ impl ContractSpec {
     pub fn validate_json_full(&self, data: &[u8]) -> Report {
         // One walker writes the findings of both forms: a fields-form
         // contract's model compiled into the same schema graph (`twin`).
-        crate::walk_schema::collect(self.walked(), data)
+        crate::walk::schema::collect(self.walked(), data)
     }
 
     /// Validates a data body that is already a `serde_json::Value` (through

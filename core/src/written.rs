@@ -22,7 +22,7 @@ const WRITTEN: &str = "\"\\u0000protocolarc-number:";
 
 /// A tree value as a `serde_json` value, numbers exact; `Err` names the
 /// offset of a string that holds the mark.
-pub(crate) fn from_tree(n: &Node<'_>) -> Result<Value, usize> {
+pub fn from_tree(n: &Node<'_>) -> Result<Value, usize> {
     Ok(match &n.value {
         TreeValue::Null => Value::Null,
         TreeValue::Bool(b) => Value::Bool(*b),
@@ -59,12 +59,12 @@ fn number(d: &Decimal) -> Value {
 }
 
 /// The source text of a marked number.
-pub(crate) fn marked(s: &str) -> Option<&str> {
+pub fn marked(s: &str) -> Option<&str> {
     s.strip_prefix(MARK)
 }
 
 /// Whether a value is a string of the tool's (not a number behind the mark).
-pub(crate) fn is_text(v: &Value) -> bool {
+pub fn is_text(v: &Value) -> bool {
     v.as_str().is_some_and(|s| !s.starts_with(MARK))
 }
 

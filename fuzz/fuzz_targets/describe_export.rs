@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use protocolarc::render::describe;
+use cargo_protocolarc::render::describe;
 use protocolarc::ContractSpec;
 
 fuzz_target!(|data: &[u8]| {
@@ -16,6 +16,6 @@ fuzz_target!(|data: &[u8]| {
         describe::text(&spec);
         describe::json(&spec);
     }
-    let exported = protocolarc::export::json_schema(&doc, "fuzz.json").expect("a contract that loads exports");
+    let exported = protocolarc_interop::export::json_schema(&doc, "fuzz.json").expect("a contract that loads exports");
     assert!(exported.text.starts_with("{\n  \"$schema\""));
 });

@@ -4,7 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use protocolarc::{import, ContractSpec};
+use protocolarc_interop::import;
+use protocolarc::{ContractSpec};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(doc) = import::parse_document(data) else { return };

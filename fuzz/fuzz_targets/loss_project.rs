@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use protocolarc::loss::{hop, Format, Tool};
+use protocolarc_interop::loss::{hop, Format, Tool};
 use protocolarc::ContractSpec;
 
 fn contract(schema: &[u8]) -> Option<(Vec<u8>, ContractSpec)> {
@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
     for format in Format::ALL {
         let Ok(h) = hop(&tool, format) else { continue };
         let kept = h.kept.schema.as_ref().and_then(|s| {
-            let s = protocolarc::loss::schema_text(s);
+            let s = protocolarc_interop::loss::schema_text(s);
             let doc = format!(r#"{{"name": "f.tool", "revision": "1.0.0", "schema": {s}}}"#);
             ContractSpec::from_slice(doc.as_bytes(), "kept.json").ok()
         });

@@ -55,15 +55,16 @@
 //! This crate is the facade users and generated code depend on: it
 //! re-exports the engine (`protocolarc-core`) and the macro
 //! (`protocolarc-derive`), and adds the layers over many contracts:
-//! [`catalog`], [`matrix`], [`traffic`] and the [`render`]ers.
-//! `ARCHITECTURE.md` in the repository maps the code; the guides in its `docs/`
-//! describe each command.
+//! [`catalog`], [`matrix`] and [`traffic`]. The bridges to other formats
+//! (JSON Schema import and export, the protocol catalogs' generation, loss
+//! across vendors) are `protocolarc-interop`; the output renderers live in
+//! the CLI. `ARCHITECTURE.md` in the repository maps the code; the guides in
+//! its `docs/` describe each command.
 
 #![deny(missing_docs)]
 
 pub mod catalog;
 pub mod matrix;
-pub mod render;
 pub mod traffic;
 pub mod typed;
 
@@ -73,9 +74,9 @@ pub use protocolarc_core::codegen;
 pub use protocolarc_core::fast;
 #[doc(hidden)]
 pub use protocolarc_core::io_reason;
-pub use protocolarc_core::{
-    chain, contract, diff, envelope, export, import, input, lock, loss, protocols, report, rules, suggest,
-};
+/// Free text made safe for one output line: control and bidi characters escaped.
+pub use protocolarc_core::one_line;
+pub use protocolarc_core::{chain, contract, diff, envelope, input, lock, report, rules, suggest};
 pub use protocolarc_core::{
     line_col, ContractDirection, ContractError, ContractSpec, Envelope, FieldSpec, Finding, InputError, JsonType,
     Report, Severity, TypeSet, DATA_FIELD, ENVELOPE_FIELD, MAX_DEPTH,

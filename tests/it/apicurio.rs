@@ -16,8 +16,8 @@
 //! applicable case must agree; a failure prints every disagreement as a table.
 
 use protocolarc::diff::{diff, Impact};
-use protocolarc::import::schema_contract;
 use protocolarc::ContractSpec;
+use protocolarc_interop::import::schema_contract;
 use serde_json::Value;
 
 /// The cases whose `original` or `updated` schema does not import, by index

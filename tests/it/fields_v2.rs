@@ -171,7 +171,7 @@ fn format_and_closed_changes_are_judged_and_witnessed() {
 #[test]
 fn export_writes_the_new_keys_and_the_reference_agrees_on_every_case() {
     let path = protocolarc_tests::data("contracts/fields_v2_1.0.0.json");
-    let exported = protocolarc::export::json_schema(&std::fs::read(&path).unwrap(), "fields_v2.json").unwrap();
+    let exported = protocolarc_interop::export::json_schema(&std::fs::read(&path).unwrap(), "fields_v2.json").unwrap();
     let schema: serde_json::Value = serde_json::from_str(&exported.text).unwrap();
     assert_eq!(schema["additionalProperties"], false);
     assert_eq!(schema["properties"]["params"]["properties"]["uri"]["format"], "uri");
@@ -198,7 +198,7 @@ fn map_changes_are_found_under_the_map_and_witnessed_through_it() {
         "ERROR field.required caps.k.on: required field is missing",
     );
     // Export writes the map as additionalProperties.
-    let exported = protocolarc::export::from_spec(&new);
+    let exported = protocolarc_interop::export::from_spec(&new);
     let schema: serde_json::Value = serde_json::from_str(&exported.text).unwrap();
     assert_eq!(schema["properties"]["caps"]["additionalProperties"]["required"], serde_json::json!(["on"]));
 }
@@ -206,7 +206,7 @@ fn map_changes_are_found_under_the_map_and_witnessed_through_it() {
 #[test]
 fn describe_shows_const_format_closed_and_maps() {
     let c = FieldsV2::spec();
-    let text = protocolarc::render::describe::text(c);
+    let text = cargo_protocolarc::render::describe::text(c);
     let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
     assert_eq!(lines[1], "kind: -, strict: false, closed: true, 12 fields");
     for want in [
@@ -218,7 +218,7 @@ fn describe_shows_const_format_closed_and_maps() {
     ] {
         assert!(lines.contains(&want), "{want}\n{text}");
     }
-    let json: serde_json::Value = serde_json::from_str(&protocolarc::render::describe::json(c)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&cargo_protocolarc::render::describe::json(c)).unwrap();
     assert_eq!(json["closed"], true);
     assert_eq!(json["fields"][0]["const"], "2.0");
     assert_eq!(json["fields"][2]["closed"], true);

@@ -296,10 +296,10 @@ fn loss_stops_at_its_budget_where_a_dialect_writes_each_ref_in_place() {
         out.stderr,
         format!(
             "error: t.double: written in {}'s form (each $ref in place), the schema expands past 100000 subschemas (at q)\n",
-            protocolarc::loss::Format::Gemini.dialect().title
+            protocolarc_interop::loss::Format::Gemini.dialect().title
         )
     );
-    assert_eq!(protocolarc::loss::MAX_PROJECTED_NODES, 100_000);
+    assert_eq!(protocolarc_interop::loss::MAX_PROJECTED_NODES, 100_000);
 }
 
 #[test]

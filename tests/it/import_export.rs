@@ -176,7 +176,7 @@ fn def_call_tool_result_from_mcp_2025_06_18() {
 /// `result` of the MCP 2025-06-18 documentation and on every mutation of it.
 #[test]
 fn imported_call_tool_result_judges_like_the_original() {
-    let (contract, notes) = protocolarc::import::schema_contract(
+    let (contract, notes) = protocolarc_interop::import::schema_contract(
         &read_json(&root().join(MCP)),
         "mcp.call_tool_result",
         "2025.6.18",
@@ -211,7 +211,7 @@ fn imported_call_tool_result_judges_like_the_original() {
 
 #[test]
 fn draft07_definitions_refs_are_rewritten_a2a_message() {
-    let (contract, notes) = protocolarc::import::schema_contract(
+    let (contract, notes) = protocolarc_interop::import::schema_contract(
         &read_json(&root().join(A2A)),
         "a2a.message",
         "0.3.0",
@@ -536,9 +536,13 @@ fn tools_list_shapes_and_names() {
     for doc in
         [json!([tool]), json!({"tools": [tool]}), json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [tool]}})]
     {
-        assert_eq!(protocolarc::import::tools_list_contracts(&doc, "w", "1.0.0").unwrap(), (want.clone(), vec![]));
+        assert_eq!(
+            protocolarc_interop::import::tools_list_contracts(&doc, "w", "1.0.0").unwrap(),
+            (want.clone(), vec![])
+        );
     }
-    let err = |doc: Value| protocolarc::import::tools_list_contracts(&doc, "w", "1.0.0").unwrap_err().to_string();
+    let err =
+        |doc: Value| protocolarc_interop::import::tools_list_contracts(&doc, "w", "1.0.0").unwrap_err().to_string();
     assert_eq!(err(json!({"error": {"code": -1}})), "a JSON-RPC error response, not a tools/list result");
     assert_eq!(err(json!([{"name": "a"}])), "tool 'a' at /0 has no 'inputSchema'");
     assert_eq!(err(json!([{"name": ""}])), "tool at /0 has no non-empty string 'name'");
@@ -562,7 +566,7 @@ fn bundled() -> BTreeMap<String, Vec<(String, ContractSpec, Value)>> {
     for path in files {
         let bytes = std::fs::read(&path).unwrap();
         let spec = ContractSpec::from_slice(&bytes, "c").unwrap();
-        let exported = protocolarc::export::json_schema(&bytes, "c").unwrap();
+        let exported = protocolarc_interop::export::json_schema(&bytes, "c").unwrap();
         let shown = path.file_name().unwrap().to_string_lossy().into_owned();
         out.entry(spec.name().to_string()).or_default().push((shown, spec, exported.schema()));
     }
@@ -723,7 +727,7 @@ fn exported_schemas_agree_on_random_bodies() {
     for (file, bodies) in &cases {
         let bytes = std::fs::read(root().join(file)).unwrap();
         let spec = ContractSpec::from_slice(&bytes, file).unwrap();
-        let schema = protocolarc::export::json_schema(&bytes, file).unwrap().schema();
+        let schema = protocolarc_interop::export::json_schema(&bytes, file).unwrap().schema();
         let validator = jsonschema::draft202012::new(&schema).unwrap_or_else(|e| panic!("{file}: {e}"));
         for body in bodies {
             let report = spec.validate_json(body.to_string().as_bytes());
@@ -762,7 +766,7 @@ fn help_and_usage() {
 fn random_documents_never_panic() {
     use crate::generated::samples;
     use proptest::prelude::*;
-    use protocolarc::import::{render, schema_contract, tools_list_contracts};
+    use protocolarc_interop::import::{render, schema_contract, tools_list_contracts};
     const KEYS: &[&str] = &[
         "type",
         "properties",
@@ -828,7 +832,7 @@ fn random_documents_never_panic() {
             }
         }
         let bytes = doc.to_string();
-        let _ = protocolarc::export::json_schema(bytes.as_bytes(), "doc.json");
+        let _ = protocolarc_interop::export::json_schema(bytes.as_bytes(), "doc.json");
     }
     assert_eq!((imported, listed), (678, 1344));
 }
@@ -857,7 +861,7 @@ fn every_definition_judges_like_the_original() {
         let (mut judged, mut accepted) = (0, 0);
         for name in &names {
             let (contract, notes) =
-                protocolarc::import::schema_contract(&original, "t.c", "1.0.0", None, Some(name)).unwrap();
+                protocolarc_interop::import::schema_contract(&original, "t.c", "1.0.0", None, Some(name)).unwrap();
             assert!(notes.is_empty(), "{name}: {notes:?}");
             let imported = jsonschema::draft202012::new(&contract["schema"]).unwrap();
             let wrapped = json!({
@@ -866,7 +870,7 @@ fn every_definition_judges_like_the_original() {
                 "allOf": [{ "$ref": format!("#/definitions/{name}") }]
             });
             let draft07 = jsonschema::draft7::new(&wrapped).unwrap();
-            let ours = ContractSpec::from_slice(protocolarc::import::render(&contract).as_bytes(), name)
+            let ours = ContractSpec::from_slice(protocolarc_interop::import::render(&contract).as_bytes(), name)
                 .unwrap_or_else(|e| panic!("{e}"));
             for body in &bodies {
                 let verdict = draft07.is_valid(body);

@@ -7,8 +7,9 @@
 
 use std::path::PathBuf;
 
-use protocolarc::loss::{self, Format, Kind, Severity, Status, Tool};
-use protocolarc::{import, ContractDirection, ContractSpec};
+use protocolarc::{ContractDirection, ContractSpec};
+use protocolarc_interop::import;
+use protocolarc_interop::loss::{self, Format, Kind, Severity, Status, Tool};
 use protocolarc_tests::{bin, root, run_in, scratch, write_files, Output};
 use serde_json::Value;
 

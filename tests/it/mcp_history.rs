@@ -20,8 +20,8 @@ use std::collections::BTreeSet;
 
 use protocolarc::contract::ContractDirection;
 use protocolarc::diff::{diff, ContractDiff, Impact};
-use protocolarc::import::schema_contract;
 use protocolarc::ContractSpec;
+use protocolarc_interop::import::schema_contract;
 use serde_json::Value;
 
 /// One pair of revisions of one definition, judged by hand.

@@ -11,8 +11,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use protocolarc::protocols::{a2a_catalog, a2a_proto_catalog, mcp_catalog, Generated};
-use protocolarc::{import, ContractSpec};
+use protocolarc::ContractSpec;
+use protocolarc_interop::import;
+use protocolarc_interop::protocols::{a2a_catalog, a2a_proto_catalog, mcp_catalog, Generated};
 use protocolarc_tests::{bin, root, run, run_in, scratch};
 use serde_json::Value;
 

@@ -293,8 +293,8 @@ fn the_committed_contracts_are_the_import_of_the_official_schemas() {
     ];
     for (doc, file, name, revision, direction, def) in cases {
         let (contract, _) =
-            protocolarc::import::schema_contract(doc, name, revision, Some(direction), Some(def)).unwrap();
+            protocolarc_interop::import::schema_contract(doc, name, revision, Some(direction), Some(def)).unwrap();
         let committed = std::fs::read_to_string(protocolarc_tests::data("contracts").join(file)).unwrap();
-        assert_eq!(protocolarc::import::render(&contract), committed, "{file}");
+        assert_eq!(protocolarc_interop::import::render(&contract), committed, "{file}");
     }
 }

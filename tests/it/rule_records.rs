@@ -314,7 +314,7 @@ fn the_list_shows_each_change_rule_per_direction() {
     let total = protocolarc::rules::VALIDATION_RULES.len()
         + rules::CHANGE_RULES.len()
         + cargo_protocolarc::checks::CHECK_RULES.len()
-        + protocolarc::loss::LOSS_RULES.len();
+        + protocolarc_interop::loss::LOSS_RULES.len();
     assert_eq!(out.stdout.lines().count(), total);
     for r in rules::CHANGE_RULES {
         let impacts =

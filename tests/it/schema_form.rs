@@ -524,8 +524,8 @@ fn a_deep_fields_path_exports_to_a_schema_this_reader_takes_up_to_its_depth_limi
         ContractSpec::from_slice(doc.as_bytes(), "t.json").unwrap_or_else(|e| panic!("{e}"))
     };
     let shallow = fields(63);
-    let text = protocolarc::export::from_spec(&shallow).text;
-    assert!(protocolarc::import::parse_document(text.as_bytes()).is_ok(), "63 segments read back");
+    let text = protocolarc_interop::export::from_spec(&shallow).text;
+    assert!(protocolarc_interop::import::parse_document(text.as_bytes()).is_ok(), "63 segments read back");
     let doc = format!(r#"{{"name": "t.deep", "revision": "1.0.0", "schema": {text}}}"#);
     let back = ContractSpec::from_slice(doc.as_bytes(), "t.json").unwrap_or_else(|e| panic!("{e}"));
     let shown = |c: &ContractSpec, body: &str| -> Vec<String> {
@@ -538,8 +538,8 @@ fn a_deep_fields_path_exports_to_a_schema_this_reader_takes_up_to_its_depth_limi
     assert_eq!(shown(&shallow, "{}"), ["ERROR field.required a: required field is missing"]);
     assert_eq!(shown(&back, "{}"), ["ERROR field.required a: required field is missing"]);
 
-    let text = protocolarc::export::from_spec(&fields(64)).text;
-    let e = protocolarc::import::parse_document(text.as_bytes()).expect_err("129 levels are refused");
+    let text = protocolarc_interop::export::from_spec(&fields(64)).text;
+    let e = protocolarc_interop::import::parse_document(text.as_bytes()).expect_err("129 levels are refused");
     assert_eq!(e.message, "nesting deeper than 128 levels");
     assert_eq!(text.as_bytes()[e.offset], b'{', "at the first object past the limit");
 }

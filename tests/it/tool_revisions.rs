@@ -7,8 +7,8 @@
 use std::collections::BTreeSet;
 
 use protocolarc::diff::{diff, Impact};
-use protocolarc::import::schema_contract;
 use protocolarc::ContractSpec;
+use protocolarc_interop::import::schema_contract;
 use serde_json::Value;
 
 struct Revision {

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use protocolarc::render::describe;
+use crate::render::describe;
 
 use super::{input, Ctx};
 use crate::cli::{DescribeArgs, ReportFormat};

@@ -3,9 +3,9 @@
 
 use std::io::Write;
 
+use crate::render::diff as render;
 use protocolarc::chain::{chains, Bump};
 use protocolarc::diff::{diff, ContractDiff, Impact};
-use protocolarc::render::diff as render;
 
 use super::{input, Ctx};
 use crate::ci::{self, Problem};

@@ -1,9 +1,9 @@
-//! `export`: a contract as JSON Schema 2020-12 (`protocolarc::export`),
+//! `export`: a contract as JSON Schema 2020-12 (`protocolarc_interop::export`),
 //! to stdout or a file; what the schema cannot say goes to stderr as notes.
 
 use std::io::Write;
 
-use protocolarc::export::json_schema;
+use protocolarc_interop::export::json_schema;
 
 use super::read_document;
 use crate::cli::{ExportArgs, ExportFormat};

@@ -1,13 +1,13 @@
 //! `import`: schema-form contracts from a JSON Schema (`import schema`) or
 //! an MCP `tools/list` result (`import tools-list`). The transforms are the
-//! library's (`protocolarc::import`); this module reads, reports positions,
+//! library's (`protocolarc_interop::import`); this module reads, reports positions,
 //! and writes.
 
 use std::io::Write;
 use std::path::Path;
 
-use protocolarc::import::{self, ImportError};
 use protocolarc::Value;
+use protocolarc_interop::import::{self, ImportError};
 
 use super::{at, read_document};
 use crate::cli::{ImportArgs, ImportCommand, ImportSchemaArgs, ImportToolsArgs};

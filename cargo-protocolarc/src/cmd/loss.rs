@@ -1,5 +1,5 @@
 //! `loss` (SPEC §13): what a tool's input contract loses on its way into
-//! another tool format. The engine is the library's (`protocolarc::loss`:
+//! another tool format. The engine is the library's (`protocolarc_interop::loss`:
 //! dialect tables, projection, the compatibility diff); this module reads
 //! the inputs (contracts, or `tools/list` captures imported in memory) and
 //! picks the output.
@@ -7,9 +7,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use protocolarc::loss::{self, Format, Severity, Tool};
-use protocolarc::render::loss::{self as render, Mode, Run, Source};
-use protocolarc::{import, ContractDirection, ContractSpec};
+use crate::render::loss::{self as render, Mode, Run, Source};
+use protocolarc::{ContractDirection, ContractSpec};
+use protocolarc_interop::import;
+use protocolarc_interop::loss::{self, Format, Severity, Tool};
 
 use super::{read_document, Ctx};
 use crate::cli::loss::{FailOn, LossArgs};

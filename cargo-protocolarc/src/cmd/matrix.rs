@@ -2,8 +2,8 @@
 
 use std::io::Write;
 
+use crate::render::matrix as render;
 use protocolarc::matrix::Matrix;
-use protocolarc::render::matrix as render;
 
 use super::{inputs, Ctx};
 use crate::cli::{DiffFormat, MatrixArgs, ReportArgs, Sources};

@@ -1,6 +1,6 @@
 //! `protocols`: the MCP and A2A catalogs (SPEC §12) regenerated from the
 //! vendored official schemas, and the history of every message across the
-//! revisions. The catalogs are the library's (`protocolarc::protocols`);
+//! revisions. The catalogs are the library's (`protocolarc_interop::protocols`);
 //! this module finds the schemas, writes (or checks) the files, and diffs
 //! consecutive revisions for the history.
 
@@ -8,8 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use protocolarc::protocols::{self, Generated};
-use protocolarc::{import, ContractSpec};
+use protocolarc::ContractSpec;
+use protocolarc_interop::import;
+use protocolarc_interop::protocols::{self, Generated};
 
 use crate::cli::ProtocolsArgs;
 use crate::{exit, Failure};

@@ -70,7 +70,7 @@ fn every_rule() -> Vec<AnyRule> {
     let mut out: Vec<AnyRule> = validation::VALIDATION_RULES.iter().map(|r| AnyRule::Validation(r)).collect();
     out.extend(change::CHANGE_RULES.iter().map(|r| AnyRule::Change(r)));
     out.extend(checks::CHECK_RULES.iter().map(|r| AnyRule::Check(r)));
-    out.extend(protocolarc::loss::LOSS_RULES.iter().map(|r| AnyRule::Loss(r)));
+    out.extend(protocolarc_interop::loss::LOSS_RULES.iter().map(|r| AnyRule::Loss(r)));
     out
 }
 

@@ -7,9 +7,9 @@ use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::Path;
 
+use crate::render::traffic::{self as render, Summary};
 use protocolarc::envelope::{collect_files, EnvelopeFile};
 use protocolarc::input::{self, next_whole_line, size_phrase, BatchError, EachBatchError, Limits, Line, LineBatches};
-use protocolarc::render::traffic::{self as render, Summary};
 use protocolarc::traffic::{batch_bytes, hints, Hint, Judged, Traffic};
 use protocolarc::Catalog;
 
@@ -161,7 +161,7 @@ fn note_revisions(tools: &Catalog, err: &mut dyn Write) -> Result<(), Failure> {
             err,
             "note: --tools holds {} revisions of {} ({}): {newest}, the newest, judges it",
             group.len(),
-            protocolarc::render::one_line(group[0].name()),
+            crate::render::one_line(group[0].name()),
             revisions.join(", ")
         )?;
     }
@@ -236,7 +236,7 @@ fn chosen(p: &str, root: &Path, available: &[(String, String)]) -> Result<(Strin
         Some(pair) => Ok(pair.clone()),
         None => Err(Failure::Input(format!(
             "unknown protocol '{}': the catalog {} has {}",
-            protocolarc::render::one_line(p),
+            crate::render::one_line(p),
             root.display(),
             list(available)
         ))),
@@ -300,7 +300,7 @@ fn detected(
                 writeln!(err, "note: protocol mcp@{version}, from the initialize request at {at}")?;
                 return Ok(pair.clone());
             }
-            let shown = protocolarc::render::one_line(&version);
+            let shown = crate::render::one_line(&version);
             return Err(unknown(format!("{at}: the initialize request asks for protocolVersion '{shown}'")));
         }
         Some((Hint::AgentCard(version), at)) => {
@@ -318,7 +318,7 @@ fn detected(
                 )?;
                 return Ok(pair.clone());
             }
-            let shown = protocolarc::render::one_line(&version);
+            let shown = crate::render::one_line(&version);
             return Err(unknown(format!("{at}: the agent card declares protocolVersion '{shown}'")));
         }
         _ => {}

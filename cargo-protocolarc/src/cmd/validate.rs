@@ -5,11 +5,11 @@ use std::io::Write;
 use std::fs::File;
 use std::io::BufReader;
 
+use crate::render::validation::{self, Outcome, Summary};
 use protocolarc::envelope::{
     collect_files, is_jsonl_name, line_too_long, parse_jsonl_line, read_file_within, Envelope,
 };
 use protocolarc::input::{next_line, Limits, Line as ReadLine};
-use protocolarc::render::validation::{self, Outcome, Summary};
 use protocolarc::InputError;
 use protocolarc::{ContractSpec, Report};
 

@@ -1,5 +1,5 @@
 //! (feature `codegen`) The generated check of a schema-form contract:
-//! `Contract::fast_path`, the schema walker (`walk_schema.rs`) specialised
+//! `Contract::fast_path`, the schema walker (`walk/schema/`) specialised
 //! to one schema graph.
 //!
 //! One function per schema node the value can reach, recursion allowed (a

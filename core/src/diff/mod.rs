@@ -336,7 +336,7 @@ fn compare(
 /// or a parent of it; checked with both validators. What a loss needs as a
 /// witness, where the rule that rejects does not matter (a format lost in
 /// every member of a union is flagged by the union, not by `format`).
-pub(crate) fn any_witness(accepting: &ContractSpec, rejecting: &ContractSpec, field: &str) -> Option<String> {
+pub fn any_witness(accepting: &ContractSpec, rejecting: &ContractSpec, field: &str) -> Option<String> {
     [rules::ProofAt::FieldOrChild, rules::ProofAt::FieldOrParent]
         .into_iter()
         .find_map(|at| schema_witness::find(accepting, rejecting, field, crate::rules::VALIDATION_RULES, at, &[]))

@@ -27,7 +27,7 @@ use super::{Impact, CONTRACT_FIELD};
 use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Union};
 use crate::contract::{join_key, ContractSpec, TypeSet};
 use crate::validate::DATA_FIELD;
-use crate::walk_schema::passes_node;
+use crate::walk::schema::passes_node;
 
 /// The `true` schema: what an absent subschema (`items`, a map's values)
 /// accepts.

@@ -9,7 +9,7 @@
 //! members, strings and numbers meeting the bounds, pattern and format
 //! samples, arrays as long as `minItems`/`contains` ask), proposing values
 //! and keeping only those every node of the set passes
-//! (`walk_schema::passes_node`). A value both revisions accept is preferred;
+//! (`walk::schema::passes_node`). A value both revisions accept is preferred;
 //! one the accepting revision alone accepts is the fallback.
 //!
 //! The body is then built along the change's pattern path: every object on
@@ -39,7 +39,7 @@ use crate::contract::{Constraints, ContractSpec, JsonType, TypeSet};
 use crate::json::number::Decimal;
 use crate::report::Finding;
 use crate::rules::Rule;
-use crate::walk_schema::passes_node;
+use crate::walk::schema::passes_node;
 
 /// Bodies judged by both validators in one search.
 const MAX_BODIES: usize = 300;
@@ -53,7 +53,7 @@ const MAX_GEN_DEPTH: usize = 12;
 const MAX_STEPS: usize = 4000;
 /// Candidate values at the changed place, per template.
 const MAX_LEAF_VALUES: usize = 200;
-/// Values checked against one node (`walk_schema::passes_node`) in one search.
+/// Values checked against one node (`walk::schema::passes_node`) in one search.
 const MAX_CHECKS: usize = 5_000;
 /// The longest array built.
 const MAX_ARRAY: u64 = 64;

@@ -116,3 +116,27 @@ fn literal(value: &Scalar) -> Literal {
     let shown = crate::json::text::one_line(&shown).into_owned().into_boxed_str();
     Literal { canonical: canonical.into_boxed_str(), string, shown }
 }
+
+/// Each node of the graph a contract judges with, as text, without what
+/// only places a node in its file (offset) or indexes it: for comparing a
+/// fields form's lowering with the compiled JSON Schema of its export, which
+/// lives in another crate (`protocolarc-interop`). A schema-form contract's
+/// root loses its title and description (a fields form keeps them on the
+/// contract) and takes `strict`.
+#[doc(hidden)]
+pub fn graph_shape(spec: &ContractSpec, strict: bool) -> Vec<String> {
+    let mut schema = match spec.schema() {
+        Some(s) => {
+            let mut s = s.clone();
+            let root = &mut s.nodes[Schema::ROOT as usize];
+            (root.label, root.description) = (None, None);
+            s
+        }
+        None => lower(spec),
+    };
+    schema.strict = strict;
+    let plain = |n: &Node| Node { offset: 0, property_index: None, field: None, ..n.clone() };
+    let mut out: Vec<String> = schema.nodes.iter().map(|n| format!("{:?}", plain(n))).collect();
+    out.push(format!("strict {}", schema.strict));
+    out
+}

@@ -1,6 +1,6 @@
 //! The schema form of a contract (SPEC §10): a JSON Schema 2020-12 document
 //! compiled into a graph of `Node`s that the schema walker
-//! (`walk_schema.rs`) reads alongside the JSON bytes.
+//! (`walk/schema/`) reads alongside the JSON bytes.
 //!
 //! Every subschema is one node in an arena, addressed by its `Id`; a
 //! `$ref` is an edge to the node it names, so a recursive schema is a graph
@@ -14,6 +14,8 @@
 
 pub(crate) mod compile;
 pub(crate) mod lower;
+#[doc(hidden)]
+pub use lower::graph_shape;
 mod view;
 pub use view::{push_key, SchemaCondition, SchemaLiteral, SchemaNode, SchemaUnion};
 

@@ -22,8 +22,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use crate::contract::schema::{push_key, Schema, SchemaLiteral, SchemaNode};
-use crate::contract::{JsonType, TypeSet};
+use protocolarc::contract::schema::{push_key, Schema, SchemaLiteral, SchemaNode};
+use protocolarc::contract::{JsonType, TypeSet};
 
 /// How deep in-place applicators are followed to find a union's types: the
 /// compiler refuses in-place cycles, so this only bounds crafted chains.
@@ -98,13 +98,13 @@ pub(super) fn past_budget(schema: &Schema) -> Option<String> {
 
 fn walk(schema: &Schema) -> Walker<'_> {
     let mut w = Walker { rows: Vec::new(), stack: Vec::new(), over: None, max: max_rows(schema) };
-    w.site(schema.root(), protocolarc_core::DATA_FIELD.to_string(), None, 0, None);
+    w.site(schema.root(), protocolarc::DATA_FIELD.to_string(), None, 0, None);
     w
 }
 
 /// The path below `path` (the root is written `<data>` but has no prefix).
 fn child(path: &str, step: impl FnOnce(&mut String)) -> String {
-    let mut out = if path == protocolarc_core::DATA_FIELD { String::new() } else { path.to_string() };
+    let mut out = if path == protocolarc::DATA_FIELD { String::new() } else { path.to_string() };
     step(&mut out);
     out
 }

@@ -1,7 +1,7 @@
 //! The walk over the JSON bytes, generic over its [`Mode`]: the fields form's
 //! path tree and the scanner's tokens read together, every rule applied where
 //! the value it judges is read (the rules themselves are in `keywords/`),
-//! and the machinery the schema walk (`walk_schema.rs`, which writes the
+//! and the machinery the schema walk (`walk/schema/`, which writes the
 //! findings of both forms) drives: the scanner, path frames, `skip`, the
 //! duplicate-key stacks and `uniqueItems` spans.
 //!
@@ -28,6 +28,8 @@
 //! (undeclared ones: declared keys have seen-bits) and the element spans of
 //! the `uniqueItems` arrays being read share two stacks, reused from call to
 //! call through a thread-local pool.
+
+pub(crate) mod schema;
 
 use std::borrow::Cow;
 use std::cell::Cell;

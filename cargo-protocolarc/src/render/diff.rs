@@ -4,8 +4,8 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use super::markdown::{cell, code};
-use crate::diff::{Change, ContractDiff};
-use crate::ContractDirection;
+use protocolarc::diff::{Change, ContractDiff};
+use protocolarc::ContractDirection;
 
 /// `name: from -> to`, `compatibility: VERDICT` (with the direction when it
 /// is not `request`), then one line per change (`  impact rule field:
@@ -110,7 +110,7 @@ struct JsonDiffs<'a> {
 /// object whatever the count, `{"compatibility": worst, "diffs": [...]}`, so a
 /// script reads the same keys for none, one or many.
 pub fn json_many(diffs: &[ContractDiff]) -> String {
-    let worst = diffs.iter().map(ContractDiff::compatibility).max().unwrap_or(crate::diff::Impact::Compatible);
+    let worst = diffs.iter().map(ContractDiff::compatibility).max().unwrap_or(protocolarc::diff::Impact::Compatible);
     let doc = JsonDiffs { compatibility: worst.as_str(), diffs: diffs.iter().map(json_doc).collect() };
     serde_json::to_string_pretty(&super::versioned(doc)).unwrap_or_default() + "\n"
 }

@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use serde_json::value::RawValue;
 
 use super::describe_schema;
-use crate::contract::schema::Schema;
-use crate::contract::{enum_label, Constraints, ContractSpec, Scalar};
+use protocolarc::contract::schema::Schema;
+use protocolarc::contract::{enum_label, Constraints, ContractSpec, Scalar};
 
 /// `Err` when the description of `c` would pass its row budget (100,000
 /// rows, or eight per subschema when that is more: a schema whose

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::report::{Finding, Report};
+use protocolarc::report::{Finding, Report};
 
 /// One envelope's outcome against one contract revision.
 #[derive(Debug, Clone, Copy)]

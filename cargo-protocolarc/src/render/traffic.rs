@@ -7,8 +7,8 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::report::Finding;
-use crate::traffic::{Judged, Status};
+use protocolarc::report::Finding;
+use protocolarc::traffic::{Judged, Status};
 
 /// `[PASS] mcp.ping.request@2025.6.18 <- capture.jsonl:3` (the contracts
 /// that judged the message joined by ` + `, `(unrouted)` when none did),
@@ -166,8 +166,8 @@ pub fn write_json_end(w: &mut dyn Write, any: bool, summary: &Summary, error: Op
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::traffic::Traffic;
-    use crate::{Catalog, ContractSpec};
+    use protocolarc::traffic::Traffic;
+    use protocolarc::{Catalog, ContractSpec};
 
     /// The text verdict written in pieces reads as the same text written
     /// through `fmt` would: a pre-release revision with build metadata, a

@@ -4,9 +4,9 @@
 use serde::Serialize;
 
 use super::markdown::{cell, code};
-use crate::chain::Chain;
-use crate::matrix::{Cell, Matrix, Totals};
-use crate::report::{Finding, Report};
+use protocolarc::chain::Chain;
+use protocolarc::matrix::{Cell, Matrix, Totals};
+use protocolarc::report::{Finding, Report};
 
 fn mark(cell: &Cell) -> &'static str {
     match cell {
@@ -51,7 +51,7 @@ fn step_line(chain: &Chain) -> Vec<String> {
             let verdict = s.diff.compatibility();
             let bump = match s.problem() {
                 None => format!("{} bump, ok", s.bump),
-                Some(_) => format!("{} bump, needs {}: {}", s.bump, s.needed, crate::chain::BUMP_INSUFFICIENT),
+                Some(_) => format!("{} bump, needs {}: {}", s.bump, s.needed, protocolarc::chain::BUMP_INSUFFICIENT),
             };
             format!("{}: {} -> {} {verdict} ({bump})", chain.name, s.diff.from(), s.diff.to())
         })

@@ -1,4 +1,4 @@
-//! The dialect tables (`core/dialects/*.json`): for each target format and
+//! The dialect tables (`interop/dialects/*.json`): for each target format and
 //! revision, what happens to each JSON Schema keyword on the way in, each
 //! row citing the vendor document it comes from. The tables are data; the
 //! actions they name are the closed set [`Action`], applied by `project.rs`.

@@ -136,7 +136,7 @@ pub const DIRECTIONS: &[&str] = &["request", "response", "both"];
 ///
 /// ```
 /// use serde_json::json;
-/// use protocolarc_core::import::schema_contract;
+/// use protocolarc_interop::import::schema_contract;
 ///
 /// let doc = json!({
 ///     "$schema": "http://json-schema.org/draft-07/schema#",
@@ -286,14 +286,14 @@ pub fn file_stem(name: &str) -> String {
 /// what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyntaxError {
-    /// Byte offset of the fault ([`crate::line_col`] makes it a position).
+    /// Byte offset of the fault ([`protocolarc_core::line_col`] makes it a position).
     pub offset: usize,
     /// What is wrong.
     pub message: String,
 }
 
 /// Reads an input document with the contract reader's rules (strict JSON,
-/// no repeated key, at most [`crate::MAX_DEPTH`] levels, so no input can
+/// no repeated key, at most [`protocolarc_core::MAX_DEPTH`] levels, so no input can
 /// exhaust the stack), then as a [`Value`].
 pub fn parse_document(bytes: &[u8]) -> Result<Value, SyntaxError> {
     let tree = crate::json::tree::parse(bytes).map_err(|e| SyntaxError { offset: e.offset, message: e.message })?;

@@ -89,7 +89,7 @@ impl From<ContractError> for ExportError {
 /// Schema 2020-12.
 ///
 /// ```
-/// use protocolarc_core::export::json_schema;
+/// use protocolarc_interop::export::json_schema;
 ///
 /// let contract = br#"{"name": "demo.call", "revision": "1.0.0", "strict": true,
 ///     "fields": [{"name": "params.tags[]", "type": "string", "maxLength": 8, "doc": "A tag."}]}"#;
@@ -488,38 +488,23 @@ mod tests {
 
 #[cfg(test)]
 mod lowering {
-    use crate::contract::schema::lower::lower;
-    use crate::contract::schema::{Node, Schema};
+    use crate::contract::schema::graph_shape;
     use crate::contract::ContractSpec;
 
     /// The graph the fields form's JSON Schema export compiles to, as a
     /// schema-form contract: what the lowering must equal.
-    fn through_export(spec: &ContractSpec) -> Schema {
+    fn through_export(spec: &ContractSpec) -> Vec<String> {
         let text = super::from_spec(spec).text;
         let doc = format!(r#"{{"name": "exported", "revision": "1.0.0", "schema": {text}}}"#);
         let loaded = ContractSpec::from_slice(doc.as_bytes(), "exported.json").expect("the export loads");
-        let mut schema = loaded.schema().expect("schema form").clone();
-        schema.strict = spec.strict;
-        // The contract's title and doc, which the export writes at the
-        // root, stay on the contract.
-        let root = &mut schema.nodes[Schema::ROOT as usize];
-        (root.label, root.description) = (None, None);
-        schema
-    }
-
-    /// Each node as text, without what only positions it in a file (its
-    /// offset) or indexes it (a hash map's order).
-    fn shape(schema: &Schema) -> Vec<String> {
-        let plain = |n: &Node| Node { offset: 0, property_index: None, field: None, ..n.clone() };
-        let mut out: Vec<String> = schema.nodes.iter().map(|n| format!("{:?}", plain(n))).collect();
-        out.push(format!("strict {}", schema.strict));
-        out
+        assert!(loaded.schema().is_some(), "schema form");
+        graph_shape(&loaded, spec.is_strict())
     }
 
     fn same(text: &str) {
         let spec = ContractSpec::from_slice(text.as_bytes(), "c.json").expect("loads");
         assert!(spec.schema().is_none(), "a fields-form contract");
-        let (lowered, exported) = (shape(&lower(&spec)), shape(&through_export(&spec)));
+        let (lowered, exported) = (graph_shape(&spec, spec.is_strict()), through_export(&spec));
         assert_eq!(lowered.len(), exported.len(), "{text}");
         for (i, (a, b)) in lowered.iter().zip(&exported).enumerate() {
             assert_eq!(a, b, "node {i} of {text}");

@@ -82,8 +82,8 @@ enum Side {
 /// `YYYY-MM-DD`.
 ///
 /// ```
-/// assert_eq!(protocolarc_core::protocols::date_revision("2025-06-18").as_deref(), Some("2025.6.18"));
-/// assert_eq!(protocolarc_core::protocols::date_revision("draft"), None);
+/// assert_eq!(protocolarc_interop::protocols::date_revision("2025-06-18").as_deref(), Some("2025.6.18"));
+/// assert_eq!(protocolarc_interop::protocols::date_revision("draft"), None);
 /// ```
 pub fn date_revision(date: &str) -> Option<String> {
     let parts: Vec<&str> = date.split('-').collect();

@@ -34,4 +34,4 @@ pub fn versioned<T: Serialize>(doc: T) -> Versioned<T> {
 }
 
 /// Free text made safe for one output line (the core's, re-exported for the renderers).
-pub use protocolarc_core::one_line;
+pub use protocolarc::one_line;

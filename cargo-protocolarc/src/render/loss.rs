@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::markdown::{cell, code};
 use super::one_line;
-use crate::loss::{counts, Format, Hop, Loss, Path, Severity, Status};
+use protocolarc_interop::loss::{counts, Format, Hop, Loss, Path, Severity, Status};
 
 /// What `loss` was asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -217,7 +217,9 @@ pub fn json(run: &Run) -> String {
     });
     // A number a double cannot hold travels marked; it is written as the
     // contract wrote it.
-    let mut text = crate::loss::as_written(&serde_json::to_string_pretty(&super::versioned(doc)).unwrap_or_default());
+    let mut text = protocolarc_interop::loss::as_written(
+        &serde_json::to_string_pretty(&super::versioned(doc)).unwrap_or_default(),
+    );
     text.push('\n');
     text
 }

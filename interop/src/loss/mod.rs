@@ -3,7 +3,7 @@
 //!
 //! A projection into a target format is a contract too. The tool's schema
 //! is projected into the target's dialect (`dialect.rs` reads the tables in
-//! `core/dialects/`, `project.rs` carries out their actions), read back as
+//! `interop/dialects/`, `project.rs` carries out their actions), read back as
 //! JSON Schema, and the loss **is** the compatibility engine's diff from the
 //! original to what the target keeps, request direction: a relaxation is a
 //! check the target lets through (`major`, proved by a witness body the

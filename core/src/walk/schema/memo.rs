@@ -1,0 +1,58 @@
+//! What re-reading a value has found, shared by every walk of one body.
+
+use super::*;
+
+/// The findings of the value at an offset under a node.
+pub(super) type FindingsAt = HashMap<(Id, usize), Vec<Finding>>;
+
+/// What re-reading a value has found, by (node, value offset): a value's
+/// path is fixed by its offset, so neither depends on how it was reached.
+#[derive(Default)]
+pub(crate) struct Memo {
+    /// Verdicts of first-fault walks.
+    pub(super) valid: RefCell<Verdicts>,
+    /// Findings of collect walks (for the messages of failed unions),
+    /// the map made at the first (a map's random keys are read from a
+    /// thread-local: no cost to the walk that never re-reads a value).
+    pub(super) findings: RefCell<Option<FindingsAt>>,
+    /// The top-level members a caller asked about ([`collect_top`]).
+    pub(super) top: Option<RefCell<TopMembers>>,
+}
+
+/// Verdicts by (node, value offset): the first [`Verdicts::INLINE`] in a
+/// short list searched linearly (a body has few membership tests: no
+/// hashing), the rest in a hash map. The list is allocated at its first
+/// verdict, once: most bodies (a `tools/call` request) record none, and a
+/// fixed array zeroed per walk cost them a `memset` of 384 bytes each.
+/// A verdict is the offset where the value ends when it is valid (a value
+/// never ends at 0), 0 when it is not.
+#[derive(Default)]
+pub(crate) struct Verdicts {
+    pub(super) inline: Vec<(Id, usize, usize)>,
+    /// Made at the first verdict past the list (as `Memo::findings`).
+    pub(super) more: Option<HashMap<(Id, usize), usize>>,
+}
+
+impl Verdicts {
+    const INLINE: usize = 16;
+
+    #[inline]
+    pub(super) fn get(&self, id: Id, start: usize) -> Option<usize> {
+        if let Some(&(_, _, v)) = self.inline.iter().find(|(i, s, _)| *i == id && *s == start) {
+            return Some(v);
+        }
+        self.more.as_ref()?.get(&(id, start)).copied()
+    }
+
+    #[inline]
+    pub(super) fn insert(&mut self, id: Id, start: usize, v: usize) {
+        if self.inline.len() < Verdicts::INLINE {
+            if self.inline.capacity() == 0 {
+                self.inline.reserve_exact(Verdicts::INLINE);
+            }
+            self.inline.push((id, start, v));
+        } else {
+            self.more.get_or_insert_with(HashMap::new).insert((id, start), v);
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! The walk for schema-form contracts: the compiled schema graph
+//! (`contract/schema`) read alongside the JSON bytes, on the same scanner,
+//! path frames, modes and keyword checks (`keywords/`) as the fields walk
+//! (`walk.rs`), whose duplicate-key, skip and `uniqueItems` machinery it
+//! drives.
+//!
+//! A value is read once for its own keywords (`type`, `enum`, bounds,
+//! `properties`, `items`, ...). A node that applies other schemas to the
+//! same value (`$ref` beside other keywords, `allOf`, `anyOf`, `oneOf`,
+//! `not`, `if`, `dependentSchemas`) reads the value's bytes again from its
+//! start, once per schema applied; a bare `$ref` reads it once, as its
+//! target. Re-reading is bounded:
+//! - a tagged union reads its tag, then the picked member only;
+//! - an untagged member, `not`, `if` and `contains` are judged by a
+//!   first-fault walk ([`First`]) whose verdict is memoised per (schema
+//!   node, value offset), so nested unions cost at most one walk per
+//!   node and value, never a product over the nesting;
+//! - applicators chain at most [`MAX_CHAIN`] deep on one value (a cycle
+//!   that never descends is refused when the contract loads).
+//!
+//! Modes: [`Lean`] writes every finding, in one pass over the body (its
+//! stop is one byte wide; [`Collect`], whose stop says why, reads again
+//! only a body that stops early: not JSON, too deep); [`First`] stops at
+//! the first fault and allocates nothing but the memo (every membership
+//! test, `passes`, and the pass [`check`] runs in front of [`Lean`]).
+//!
+//! The files, by job: `mode.rs` (the modes), `memo.rs` (what re-reading
+//! has found), `top.rs` (where a body's top-level members are, for
+//! routing), this file (the walk of one value: `$ref`s, re-reads, verdicts
+//! and findings of a subschema), `union.rs` (applicators and unions),
+//! `scalar.rs` (a value's own keywords), `object.rs`, `array.rs`, and
+//! `entry.rs` (a whole body judged in the right mode).
+
+mod array;
+mod entry;
+mod memo;
+mod mode;
+mod object;
+#[cfg(test)]
+mod same_reports;
+mod scalar;
+#[cfg(test)]
+mod tests;
+mod top;
+mod union;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::contract::schema::compile::MAX_CHAIN;
+use crate::contract::schema::{Id, Literal, Node, Schema, Tag};
+use crate::contract::{JsonType, TypeSet};
+use crate::json::bytes::first_plain_key_tag;
+use crate::json::canonical::canonical_within;
+use crate::json::number::Num;
+use crate::json::scan::{Kind, Scanner};
+use crate::json::text::{quote, same_bytes, Str};
+use crate::json::MAX_DEPTH;
+use crate::keywords::enums::{self, Shown};
+use crate::keywords::{
+    closed, cut, duplicate, format, items, lengths, members_label, numbers, pattern, required, types, unknown,
+    QUOTE_MAX,
+};
+use crate::report::Finding;
+use crate::rules;
+use crate::rules::Rule;
+use crate::walk::{Collect, Fail, Message, Mode, Others, Path, Seen, Walk};
+
+use entry::distinct;
+pub(crate) use entry::{check, collect, collect_top, passes, passes_node};
+pub(crate) use memo::Memo;
+pub(crate) use mode::{First, Lean};
+pub use top::TopMembers;
+
+pub(crate) struct SchemaWalk<'c, 'a, 'm, M> {
+    pub(crate) schema: &'c Schema,
+    pub(crate) w: Walk<'c, 'a, M>,
+    pub(crate) memo: &'m Memo,
+}
+
+impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
+    pub(crate) fn new(schema: &'c Schema, bytes: &'a [u8], mode: M, memo: &'m Memo) -> Self {
+        SchemaWalk { schema, w: Walk::new(&[], bytes, mode), memo }
+    }
+
+    pub(crate) fn finish(self) -> M {
+        self.w.finish()
+    }
+
+    /// A whole document: one value, then nothing but white space.
+    pub(crate) fn document(&mut self) -> Result<(), M::Stop> {
+        self.value(Schema::ROOT, &Path::Root, 0, 0)?;
+        self.w.s.finish()?;
+        Ok(())
+    }
+
+    /// One whole document judged by node `id` instead of the root.
+    pub(super) fn document_at(&mut self, id: Id) -> Result<(), M::Stop> {
+        self.value(id, &Path::Root, 0, 0)?;
+        self.w.s.finish()?;
+        Ok(())
+    }
+
+    pub(super) fn bytes(&self) -> &'a [u8] {
+        self.w.s.bytes()
+    }
+
+    /// One value at `path`, judged by node `id`. `depth` counts the value's
+    /// nesting, `chain` the applicators applied to this same value.
+    pub(crate) fn value(&mut self, id: Id, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Result<(), M::Stop> {
+        let schema = self.schema;
+        let node = schema.node(id);
+        if chain > MAX_CHAIN {
+            return Err(self.w.mode.too_deep(path));
+        }
+        if let Some(to) = node.bare {
+            return self.value(to, path, depth, chain + 1);
+        }
+        if node.never {
+            self.w.skip(path, depth)?;
+            return self.w.mode.fault(rules::FIELD_FALSE, path, || "no value is allowed here (the schema is false)");
+        }
+        if node.trivial {
+            self.w.skip(path, depth)?;
+            return Ok(());
+        }
+        let kind = self.w.s.peek_kind()?;
+        let start = self.w.s.offset();
+        if node.only_applies {
+            // No keyword of its own: the schemas it applies read the value
+            // (a tagged union, its member only); read it here only if none did.
+            self.applicators(node, start, path, depth, chain)?;
+            if self.w.s.offset() == start {
+                self.w.skip(path, depth)?;
+            }
+            return Ok(());
+        }
+        self.own_of(node, kind, path, depth)?;
+        if node.applies {
+            let end = self.w.s.offset();
+            self.applicators(node, start, path, depth, chain)?;
+            self.w.s.seek(end);
+        }
+        Ok(())
+    }
+
+    /// A declared property's value: [`Self::value`], with a plain node (its
+    /// own keywords only) read here, a string inline (most values).
+    #[inline(always)]
+    pub(super) fn property(&mut self, id: Id, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        let node = self.schema.node(id);
+        if !node.plain {
+            return self.value(id, path, depth, 0);
+        }
+        match self.w.s.peek_kind()? {
+            Kind::String => {
+                let s = self.read_string()?;
+                if self.type_ok(node, JsonType::String, path)? && node.string_checks {
+                    self.string(node, &s, path)?;
+                }
+                Ok(())
+            }
+            kind => self.own_of(node, kind, path, depth),
+        }
+    }
+
+    /// Reads the value at `start` again with node `id`, in this mode. A
+    /// (node, value) pair is worked out once per walk and mode (SPEC §15):
+    /// schemas whose definitions each apply the next twice (`allOf`, `$ref`
+    /// beside keywords) would otherwise cost twice as much per level. The
+    /// verdict is memoised; a collecting mode also memoises the findings of
+    /// a value that fails and replays them when the pair comes again.
+    pub(super) fn again(
+        &mut self,
+        id: Id,
+        start: usize,
+        path: &Path<'_, 'a>,
+        depth: usize,
+        chain: usize,
+    ) -> Result<(), M::Stop> {
+        let end = self.valid_end(id, start, depth, chain);
+        if end != 0 {
+            self.w.s.seek(end);
+            return Ok(());
+        }
+        if !M::COLLECTS {
+            // The first-fault mode: the memoised verdict is its own.
+            return Err(M::give_up());
+        }
+        let found = self.findings(id, start, path, depth, chain);
+        self.w.mode.replay(found);
+        self.w.s.seek(start);
+        self.w.skip(path, depth).map(|_| ())
+    }
+
+    /// The node a bare `$ref` chain from `id` ends at, and the chain's length
+    /// so far: two members that name one definition share its memo entry.
+    /// Stops where the chain would pass its bound (the walk says so there).
+    pub(super) fn through_bare(&self, mut id: Id, mut chain: usize) -> (Id, usize) {
+        while let Some(to) = self.schema.node(id).bare {
+            if chain + 1 > MAX_CHAIN {
+                break;
+            }
+            id = to;
+            chain += 1;
+        }
+        (id, chain)
+    }
+
+    /// Whether the value at `start` is valid under `id` (memoised).
+    pub(super) fn valid(&mut self, id: Id, start: usize, depth: usize, chain: usize) -> bool {
+        self.valid_end(id, start, depth, chain) != 0
+    }
+
+    /// Where the value at `start` ends when it is valid under `id`, 0 when
+    /// it is not (memoised). A valid value was read whole, its syntax and
+    /// keys checked: the caller may go on from its end.
+    pub(super) fn valid_end(&mut self, id: Id, start: usize, depth: usize, chain: usize) -> usize {
+        let (id, chain) = self.through_bare(id, chain);
+        if let Some(v) = self.memo.valid.borrow().get(id, start) {
+            return v;
+        }
+        // On this walk's own stacks: no fresh walk, no allocation.
+        let (keys, spans) = (self.w.keys_base(), self.w.spans_base());
+        let w = self.w.lend(start, First);
+        let mut sub = SchemaWalk { schema: self.schema, w, memo: self.memo };
+        let end = if sub.value(id, &Path::Root, depth, chain + 1).is_ok() { sub.w.s.offset() } else { 0 };
+        self.w.give_back(sub.w, keys, spans);
+        self.memo.valid.borrow_mut().insert(id, start, end);
+        end
+    }
+
+    /// Every finding of the value at `start` under `id`, with real paths.
+    pub(super) fn findings(
+        &self,
+        id: Id,
+        start: usize,
+        path: &Path<'_, 'a>,
+        depth: usize,
+        chain: usize,
+    ) -> Vec<Finding> {
+        let (id, chain) = self.through_bare(id, chain);
+        if let Some(found) = self.memo.findings.borrow().as_ref().and_then(|m| m.get(&(id, start))) {
+            return found.clone();
+        }
+        let mut sub = SchemaWalk::new(self.schema, self.bytes(), Lean::default(), self.memo);
+        sub.w.s.seek(start);
+        let outcome = sub.value(id, path, depth, chain + 1);
+        let mut lean = sub.finish();
+        if outcome.is_ok() {
+            distinct(&mut lean.findings);
+            self.memo.findings.borrow_mut().get_or_insert_with(HashMap::new).insert((id, start), lean.findings.clone());
+            return lean.findings;
+        }
+        // Stopped early: read again by the mode that says why.
+        let mut sub = SchemaWalk::new(self.schema, self.bytes(), Collect::default(), self.memo);
+        sub.w.s.seek(start);
+        let outcome = sub.value(id, path, depth, chain + 1);
+        let mut mode = sub.finish();
+        if outcome.is_err() && mode.findings.is_empty() {
+            let at = mode.depth_at.unwrap_or_else(|| path.render());
+            mode.findings.push(Finding::new(rules::JSON_DEPTH, at, crate::keywords::depth::message()));
+        }
+        distinct(&mut mode.findings);
+        self.memo.findings.borrow_mut().get_or_insert_with(HashMap::new).insert((id, start), mode.findings.clone());
+        mode.findings
+    }
+}
