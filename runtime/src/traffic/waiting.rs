@@ -22,7 +22,19 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::{Hasher, IdKey, IdRef, Pending, PENDING_WINDOW};
+use super::id::{Hasher, IdKey, IdRef};
+use super::PENDING_WINDOW;
+
+/// A request waiting for its response.
+#[derive(Debug, Clone)]
+pub(super) struct Pending<'c> {
+    /// Borrowed from the catalog when it knows the method.
+    pub(super) method: Cow<'c, str>,
+    pub(super) tool: Option<String>,
+    /// The request's label, kept only when no response contract of its
+    /// method can judge the response (the finding then names it).
+    pub(super) source: Option<String>,
+}
 
 /// No request: sequence numbers start at 1, and 0 is never in the window.
 const NONE: u64 = 0;
