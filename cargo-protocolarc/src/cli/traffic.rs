@@ -39,8 +39,10 @@ contract is route.method; what is not a JSON-RPC 2.0 message (not JSON, \"jsonrp
 jsonrpc.shape. `cargo protocolarc rules RULE` explains each.
 
 The protocol revision is --protocol NAME@REVISION (mcp@2025-06-18, a2a@0.3.0). Without it, the \
-capture tells (a note on stderr says how): the first MCP initialize request or A2A agent card \
-decides (the request's params.protocolVersion; the card's protocolVersion, or a v1.0 card's \
+capture tells (a note on stderr says how): the first MCP initialize request, MCP request naming \
+its version in params._meta (io.modelcontextprotocol/protocolVersion: the server/discover \
+handshake from 2026-07-28 on, which has no initialize) or A2A agent card decides (the \
+request's params.protocolVersion or _meta version; the card's protocolVersion, or a v1.0 card's \
 JSON-RPC interface's in supportedInterfaces, read as the newest catalog revision of its \
 major.minor); else methods only A2A has (message/send, ...) pick the \
 newest A2A revision that has them all; else the newest MCP revision. A protocolVersion the \
@@ -88,7 +90,7 @@ pub(crate) struct TrafficArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The protocol revision, NAME@REVISION: mcp@2025-06-18, a2a@0.3.0 (default: from the
-    /// capture's initialize request, else the newest MCP revision in the catalog).
+    /// capture's initialize or server/discover request, else the newest MCP revision in the catalog).
     #[arg(long, value_name = "NAME@REVISION")]
     pub protocol: Option<String>,
     /// The catalog root, holding NAME/REVISION/*.json (default: protocols/ in the current

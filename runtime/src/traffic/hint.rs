@@ -19,9 +19,22 @@ pub enum Hint {
     /// moved it into `supportedInterfaces[]`, the JSON-RPC interface's
     /// (else the first interface's that has one).
     AgentCard(String),
+    /// An MCP request without `initialize` (from 2026-07-28 on: the
+    /// `server/discover` handshake, or any request) names its protocol
+    /// version in `params._meta["io.modelcontextprotocol/protocolVersion"]`.
+    Declared {
+        /// The request's method (`server/discover`).
+        method: String,
+        /// The version it names (`2026-07-28`).
+        version: String,
+    },
     /// A request or notification of this method.
     Method(String),
 }
+
+/// The `_meta` key an MCP request names its protocol version with, where
+/// no `initialize` negotiates it.
+pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// The hints of one line (each element of a batch), in order; none for
 /// what is not JSON.
@@ -64,14 +77,16 @@ pub(super) fn hint(bytes: &[u8]) -> Option<Hint> {
         return card(&parse_object(members.get("result")?.get().as_bytes()).ok()?);
     };
     let method = text(method)?.into_owned();
+    let params = members.get("params").and_then(|p| parse_object(p.get().as_bytes()).ok());
+    let string = |m: &Members<'_>, key: &str| m.get(key).and_then(|v| text(v).map(Cow::into_owned));
     if method == "initialize" {
-        let version = members
-            .get("params")
-            .and_then(|p| parse_object(p.get().as_bytes()).ok())
-            .and_then(|p| p.get("protocolVersion").and_then(|v| text(v).map(Cow::into_owned)));
-        if let Some(version) = version {
+        if let Some(version) = params.as_ref().and_then(|p| string(p, "protocolVersion")) {
             return Some(Hint::Initialize(version));
         }
+    }
+    let meta = params.as_ref().and_then(|p| parse_object(p.get("_meta")?.get().as_bytes()).ok());
+    if let Some(version) = meta.as_ref().and_then(|m| string(m, META_PROTOCOL_VERSION)) {
+        return Some(Hint::Declared { method, version });
     }
     Some(Hint::Method(method))
 }
@@ -107,5 +122,23 @@ mod tests {
         // No version anywhere, or no skills: not a card that tells one.
         assert_eq!(card(r#""supportedInterfaces": [{"protocolBinding": "JSONRPC"}]"#), vec![]);
         assert_eq!(hints(br#"{"name": "a", "supportedInterfaces": [{"protocolVersion": "1.0"}]}"#), vec![]);
+    }
+
+    /// An MCP request negotiating without `initialize` names its version in
+    /// its `_meta` (the 2026-07-28 specification's `server/discover`
+    /// example); a version elsewhere, or not a string, tells nothing.
+    #[test]
+    fn a_request_declares_its_version_in_meta() {
+        let discover = br#"{"jsonrpc": "2.0", "id": "discover-1", "method": "server/discover", "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "ExampleClient", "version": "1.0.0"}}}}"#;
+        let declared = Hint::Declared { method: "server/discover".into(), version: "2026-07-28".into() };
+        assert_eq!(hints(discover), vec![declared]);
+        let method = |m: &str| vec![Hint::Method(m.to_string())];
+        let loose = br#"{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"protocolVersion": "2026-07-28"}}"#;
+        assert_eq!(hints(loose), method("ping"));
+        let number = br#"{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"_meta":
+            {"io.modelcontextprotocol/protocolVersion": 2026}}}"#;
+        assert_eq!(hints(number), method("ping"));
     }
 }
