@@ -49,8 +49,9 @@ newest A2A revision that has them all; else the newest MCP revision. A protocolV
 catalog has no revision of is an input error (give --protocol).
 
 --jobs N judges batches of lines on N threads (default: every core), output byte for byte \
-that of one job; a request waits for its response during the next 4096 requests of its file \
-at most. On a terminal, a run longer than a second shows progress on stderr.
+that of one job. The pending requests of a file hold at most 2 MiB (the next 4096 requests, \
+fewer when long ids, tool names or labels fill the budget's share for them): past it the oldest \
+is forgotten and its late response is unpaired (route.id, counted in the summary). On a terminal, a run longer than a second shows progress on stderr.
 
 With --tools DIR (contracts written by `import tools-list`: SERVER.TOOL and SERVER.TOOL.output), \
 a tools/call request's params.arguments is also judged by the contract whose name ends with \

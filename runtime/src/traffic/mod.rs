@@ -102,10 +102,7 @@ pub fn batch_bytes(jobs: usize) -> usize {
     }
 }
 
-/// How many requests a request stays pending for: one unanswered after
-/// this many later requests of its file is forgotten (its response, if it
-/// comes, answers nothing), so that memory stays bounded on any capture.
-pub const PENDING_WINDOW: usize = 4096;
+pub use waiting::{PENDING_BUDGET, PENDING_WINDOW};
 
 /// The routing state of one protocol revision over a capture.
 pub struct Traffic<'c> {
