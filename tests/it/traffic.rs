@@ -574,7 +574,7 @@ fn json_output_is_one_object_and_quiet_keeps_failures() {
 "summary":{"messages":2,"passed":1,"unpaired":0,"failed":1,"rules":{"field.additionalProperties":1}}}
 "#,
     );
-    let out = traffic("quiet", capture, &["--protocol", "mcp@2025-06-18"]);
+    let out = traffic("quiet", capture, &["--protocol", "mcp@2025-06-18", "--quiet"]);
     expect(
         &out,
         1,

@@ -39,13 +39,13 @@ contract is route.method; what is not a JSON-RPC 2.0 message (not JSON, \"jsonrp
 jsonrpc.shape. `cargo protocolarc rules RULE` explains each.
 
 The protocol revision is --protocol NAME@REVISION (mcp@2025-06-18, a2a@0.3.0). Without it, the \
-capture tells (a note on stderr says how): the first MCP initialize request, MCP request naming \
-its version in params._meta (io.modelcontextprotocol/protocolVersion: the server/discover \
-handshake from 2026-07-28 on, which has no initialize) or A2A agent card decides (the \
-request's params.protocolVersion or _meta version; the card's protocolVersion, or a v1.0 card's \
+capture tells (a note on stderr says how): the first MCP initialize request or A2A agent card \
+decides (the request's params.protocolVersion; the card's protocolVersion, or a v1.0 card's \
 JSON-RPC interface's in supportedInterfaces, read as the newest catalog revision of its \
-major.minor); else methods only A2A has (message/send, ...) pick the \
-newest A2A revision that has them all; else the newest MCP revision. A protocolVersion the \
+major.minor; a card serving JSON-RPC in several versions does not decide), as does an MCP \
+request naming its version in params._meta (io.modelcontextprotocol/protocolVersion: the \
+server/discover handshake of 2026-07-28, which has no initialize); else methods only A2A has \
+(message/send, ...) pick the newest A2A revision that has them all; else the newest MCP revision. A protocolVersion the \
 catalog has no revision of is an input error (give --protocol).
 
 --jobs N judges batches of lines on N threads (default: every core), output byte for byte \

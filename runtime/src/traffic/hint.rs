@@ -55,10 +55,10 @@ pub(super) fn hint(bytes: &[u8]) -> Option<Hint> {
     let members = parse_object(bytes).ok()?;
     let card = |m: &Members<'_>| -> Option<Hint> {
         m.get("skills").filter(|s| kind(s) == Kind::Array)?;
-        if let Some(v) = m.get("protocolVersion") {
-            return Some(Hint::AgentCard(text(v)?.into_owned()));
-        }
-        let interfaces = serde_json::from_str::<Vec<&RawValue>>(m.get("supportedInterfaces")?.get()).ok()?;
+        let Some(interfaces) = m.get("supportedInterfaces") else {
+            return Some(Hint::AgentCard(text(m.get("protocolVersion")?)?.into_owned()));
+        };
+        let interfaces = serde_json::from_str::<Vec<&RawValue>>(interfaces.get()).ok()?;
         let versions: Vec<(bool, String)> = interfaces
             .iter()
             .filter_map(|i| {
@@ -67,7 +67,16 @@ pub(super) fn hint(bytes: &[u8]) -> Option<Hint> {
                 Some((json_rpc, text(i.get("protocolVersion")?)?.into_owned()))
             })
             .collect();
-        let (_, version) = versions.iter().find(|(json_rpc, _)| *json_rpc).or(versions.first())?;
+        // A card serving JSON-RPC in several versions (the a2a-sdk's, with
+        // its 0.3 compatibility) does not tell which one a session speaks:
+        // its messages do.
+        let minor = |v: &str| v.split('.').take(2).collect::<Vec<_>>().join(".");
+        let mut json_rpc: Vec<String> = versions.iter().filter(|(j, _)| *j).map(|(_, v)| minor(v)).collect();
+        json_rpc.dedup();
+        if json_rpc.len() > 1 {
+            return None;
+        }
+        let (_, version) = versions.iter().find(|(j, _)| *j).or(versions.first())?;
         Some(Hint::AgentCard(version.clone()))
     };
     let Some(method) = members.get("method") else {
@@ -122,6 +131,16 @@ mod tests {
         // No version anywhere, or no skills: not a card that tells one.
         assert_eq!(card(r#""supportedInterfaces": [{"protocolBinding": "JSONRPC"}]"#), vec![]);
         assert_eq!(hints(br#"{"name": "a", "supportedInterfaces": [{"protocolVersion": "1.0"}]}"#), vec![]);
+        // The a2a-sdk's card with its 0.3 compatibility: JSON-RPC in 1.0 and
+        // 0.3, and the 0.3 card's own protocolVersion beside: no version.
+        let both = r#""supportedInterfaces": [
+            {"url": "u", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": "u", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}],
+            "preferredTransport": "JSONRPC", "protocolVersion": "0.3", "url": "u""#;
+        assert_eq!(card(both), vec![]);
+        let one = r#""supportedInterfaces": [{"protocolBinding": "JSONRPC", "protocolVersion": "1.0.1"},
+            {"protocolBinding": "JSONRPC", "protocolVersion": "1.0"}], "protocolVersion": "0.3""#;
+        assert_eq!(card(one), version("1.0.1"));
     }
 
     /// An MCP request negotiating without `initialize` names its version in
