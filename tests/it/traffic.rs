@@ -931,6 +931,38 @@ fn long_ids_across_the_pending_window_pair_exactly() {
     );
 }
 
+/// The pending requests stay within their memory budget: requests whose
+/// ids own 64 KiB each fill the budget's heap share (a third of
+/// `PENDING_BUDGET`, a long id counting its bytes plus one) long before the
+/// window of requests; the oldest are forgotten, and their late responses
+/// are unpaired, counted in the summary, the newest still pair.
+#[test]
+fn pending_requests_stay_within_the_memory_budget() {
+    use protocolarc::traffic::{PENDING_BUDGET, PENDING_WINDOW};
+    let (requests, long) = (40, 64 << 10);
+    let kept = (PENDING_BUDGET / 3) / (long + 1);
+    assert!(kept > 0 && kept < requests && requests < PENDING_WINDOW, "{kept} of {requests}");
+    let id = |n: usize| format!("{}{n:06}", "x".repeat(long - 6));
+    let mut lines: Vec<String> =
+        (0..requests).map(|n| format!(r#"{{"jsonrpc": "2.0", "id": "{}", "method": "ping"}}"#, id(n))).collect();
+    lines.extend((0..requests).map(|n| format!(r#"{{"jsonrpc": "2.0", "id": "{}", "result": {{}}}}"#, id(n))));
+    assert_eq!(lines[0].len(), long + 46);
+    let out = traffic("traffic-budget", &(lines.join("\n") + "\n"), &["--protocol", "mcp@2025-06-18"]);
+    let summary = format!(
+        "traffic mcp@2025-06-18: {} messages, {} passed, {} unpaired, 0 failed; route.id {}\n",
+        2 * requests,
+        requests + kept,
+        requests - kept,
+        requests - kept
+    );
+    assert!(out.stdout.ends_with(&summary), "{}", out.stdout.lines().last().unwrap_or_default());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // The first response past the forgotten ones pairs: exactly the oldest `kept` were kept.
+    let unpaired: Vec<&str> = out.stdout.lines().filter(|l| l.starts_with("[UNPAIRED]")).collect();
+    assert_eq!(unpaired.len(), requests - kept);
+    assert!(unpaired.last().is_some_and(|l| l.ends_with(&format!("cap.jsonl:{}", requests + requests - kept))));
+}
+
 /// Without --protocol, A2A captures tell their revision: real A2A
 /// specification messages (`tests/data/traffic/README.md`) by their methods
 /// (`agent/getAuthenticatedExtendedCard` is only in 0.3.0; `message/send`

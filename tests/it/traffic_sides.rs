@@ -470,3 +470,42 @@ fn a_recorded_initialize_request_picks_the_revision() {
     assert_eq!(out.stderr, "note: protocol mcp@2025-06-18, from the initialize request at cap.jsonl:1\n");
     expect(&out, 0, "[PASS] mcp.initialize.request@2025.6.18 <- cap.jsonl:1\ntraffic mcp@2025-06-18: 1 message, 1 passed, 0 failed\n");
 }
+
+/// An MCP 2026-07-28 session negotiates with `server/discover` (no
+/// `initialize`): its `_meta` names the revision, and a `ping` the SDK
+/// still sends gets the removed-method hint. Lines 1 and 2 are the
+/// specification's own `server/discover` exchange (modelcontextprotocol
+/// @ b0f60ba, `docs/specification/2026-07-28/server/discover.mdx` lines
+/// 15 and 38), recorded with their directions.
+#[test]
+fn a_server_discover_session_tells_its_revision() {
+    let discover = r#"{"jsonrpc":"2.0","id":"discover-1","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ExampleClient","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let result = r#"{"jsonrpc":"2.0","id":"discover-1","result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"resources":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"ExampleServer","version":"1.0.0"}},"instructions":"This server provides weather and resource utilities. Prefer `get_weather` for forecast lookups.","ttlMs":3600000,"cacheScope":"public"}}"#;
+    let ping = r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
+    let lines = [recorded("client", discover), recorded("server", result), recorded("client", ping)];
+    let dir = scratch("sides-discover");
+    write_files(&dir, &[("cap.jsonl", (lines.join("\n") + "\n").as_bytes())]);
+    let catalog = root().join("protocols");
+    let out = run_in(bin!(), &dir, &["traffic", "cap.jsonl", "--catalog", catalog.to_str().expect("utf-8")]);
+    assert_eq!(out.stderr, "note: protocol mcp@2026-07-28, from the server/discover request's _meta at cap.jsonl:1\n");
+    expect(
+        &out,
+        1,
+        "[PASS] mcp.server/discover.request@2026.7.28 <- cap.jsonl:1
+[PASS] mcp.server/discover.response@2026.7.28 <- cap.jsonl:2
+[FAIL] (unrouted) <- cap.jsonl:3
+  ERROR route.method method: no contract mcp.ping.request in the catalog of mcp@2026-07-28: the method is unknown to this protocol revision (mcp@2025-11-25 has it: this revision removed it)
+traffic mcp@2026-07-28: 3 messages, 2 passed, 1 failed; route.method 1
+",
+    );
+    // A version the catalog has no revision of is an input error naming it.
+    let unknown = discover.replace("2026-07-28", "2027-01-01");
+    write_files(&dir, &[("cap.jsonl", format!("{}\n", recorded("client", &unknown)).as_bytes())]);
+    let out = run_in(bin!(), &dir, &["traffic", "cap.jsonl", "--catalog", catalog.to_str().expect("utf-8")]);
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("cap.jsonl:1: the server/discover request names protocolVersion '2027-01-01' in its _meta"),
+        "{}",
+        out.stderr
+    );
+}

@@ -3,8 +3,14 @@ package) talk over stdio through the recording relay, with server-to-client
 requests (sampling, elicitation, roots) whose ids collide with the client's;
 then `traffic` judges the recording, and one-change mutants of each message
 are judged by `traffic` and by python `jsonschema` on the vendored official
-schema, which must agree. Prints each failed check and `N passed, N failed`;
-exits 1 on any failure.
+schema, which must agree. Then a real A2A client and server (the official
+`a2a-sdk`) talk over HTTP on loopback through the recording HTTP relay, in
+A2A 1.0 and 0.3, a plain and a streaming send each (`a2a_run.py`): `traffic`
+passes both recordings and both HAR files, a HAR whose stream carries one
+changed event fails on that event, and the 0.3 mutants fail exactly where
+`jsonschema` on the vendored 0.3 schema fails them (1.0 publishes no JSON
+Schema). Prints each failed check and `N passed, N failed`; exits 1 on any
+failure.
 
 Usage: python run.py CARGO_PROTOCOLARC_BINARY REPO_ROOT WORK_DIR
 """
@@ -149,10 +155,100 @@ def main():
                               f"{'fails' if ours else 'passes'} it, the official schema "
                               f"{'fails' if theirs else 'passes'} it")
     check(mutants >= 20, f"{mutants} mutants")
+    a2a()
     for f in failed:
         print(f"FAILED: {f}")
     print(f"{passed} passed, {len(failed)} failed")
     sys.exit(1 if failed else 0)
+
+
+# The 0.3 schema's definitions of each method's request and success response.
+A2A_03 = {
+    "message/send": ("SendMessageRequest", "SendMessageSuccessResponse"),
+    "message/stream": ("SendStreamingMessageRequest", "SendStreamingMessageSuccessResponse"),
+}
+
+
+def a2a():
+    """The A2A half: both versions recorded, judged, a stream event broken,
+    the 0.3 mutants held to the official schema."""
+    done = subprocess.run([sys.executable, os.path.join(HERE, "a2a_run.py"), WORK], capture_output=True, text=True,
+                          timeout=90)
+    if done.returncode != 0:
+        sys.exit(f"the A2A sessions failed (exit {done.returncode}):\n{done.stdout}{done.stderr}")
+    for version, revision, methods in [("1.0", "1.0.1", ("SendMessage", "SendStreamingMessage")),
+                                       ("0.3", "0.3.0", ("message/send", "message/stream"))]:
+        lines = [json.loads(line) for line in open(os.path.join(WORK, f"a2a-{version}.jsonl"), encoding="utf-8")]
+        check("skills" in lines[0] and [l["message"].get("method") for l in lines[1:] if "method" in l["message"]]
+              == list(methods), f"a2a {version}: the card, then {methods}")
+        check(sum(1 for l in lines if l.get("from") == "server") >= 4, f"a2a {version}: a stream of events")
+        for capture in (f"a2a-{version}.jsonl", f"a2a-{version}.har"):
+            out = traffic(os.path.join(WORK, capture))
+            n = len(lines)
+            check(out.returncode == 0 and f"traffic a2a@{revision}: {n} messages, {n} passed, 0 failed\n" in out.stdout,
+                  f"{capture} passes every message:\n{out.stdout}{out.stderr}")
+        har = json.load(open(os.path.join(WORK, f"a2a-{version}.har"), encoding="utf-8"))
+        entries = har["log"]["entries"]
+        check(entries[0]["request"]["method"] == "GET"
+              and entries[0]["request"]["url"].endswith("/.well-known/agent-card.json"), f"{version}: HAR card GET")
+        streams = [i for i, e in enumerate(entries) if e["response"]["content"]["mimeType"].startswith("text/event-stream")]
+        check(len(streams) == 1, f"{version}: one event stream in the HAR")
+        if len(streams) != 1:
+            continue
+        # One event of the stream changed: traffic fails exactly it.
+        entry = entries[streams[0]]
+        events = entry["response"]["content"]["text"].replace("\r", "").split("\n\n")
+        k = next(i for i, e in enumerate(events) if e.startswith("data:") and i > 0)
+        data = json.loads(events[k][5:])
+        events[k] = "data: " + json.dumps(mutant(data))
+        entry["response"]["content"]["text"] = "\n\n".join(events)
+        bad = os.path.join(WORK, f"a2a-{version}-bad-event.har")
+        json.dump(har, open(bad, "w", encoding="utf-8"))
+        out = traffic(bad)
+        label = f"a2a-{version}-bad-event.har#{streams[0] + 1}[event {k + 1}]"
+        fails = [l for l in out.stdout.splitlines() if l.startswith("[FAIL]")]
+        check(out.returncode == 1 and len(fails) == 1 and fails[0].endswith(label),
+              f"{version}: the changed event fails, alone ({label}):\n{out.stdout}")
+    # The 0.3 mutants against the vendored official schema.
+    schema = json.load(open(os.path.join(ROOT, "protocols/vendor/a2a/0.3.0/a2a.json"), encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+
+    def valid(name, instance):
+        return cls({"definitions": schema["definitions"], "$ref": f"#/definitions/{name}"}).is_valid(instance)
+
+    lines = [json.loads(line) for line in open(os.path.join(WORK, "a2a-0.3.jsonl"), encoding="utf-8")]
+    pending, judged = {}, []
+    for n, line in enumerate(lines, 1):
+        if "skills" in line:
+            judged.append((n, line, lambda m: valid("AgentCard", m)))
+            continue
+        m = line["message"]
+        if "method" in m:
+            pending[m["id"]] = m["method"]
+            judged.append((n, m, lambda x, d=A2A_03[m["method"]][0]: valid(d, x)))
+        else:
+            judged.append((n, m, lambda x, d=A2A_03[pending[m["id"]]][1]: valid(d, x)))
+    for n, message, judge in judged:
+        check(judge(message), f"the official 0.3 schema accepts a2a-0.3.jsonl:{n}")
+    mutants = 0
+    for n, message, judge in judged:
+        changed = mutant(message) if "skills" not in message else {**message, "name": 7}
+        if changed is None:
+            continue
+        mutants += 1
+        path = os.path.join(WORK, f"a2a-mutant-{n}.jsonl")
+        with open(path, "w", encoding="utf-8") as f:
+            for k, other in enumerate(lines, 1):
+                if k == n:
+                    other = changed if "skills" in other else {**other, "message": changed}
+                f.write(json.dumps(other) + "\n")
+        out = traffic(path, "--protocol", "a2a@0.3.0", "--format", "json")
+        ours = json.loads(out.stdout)["results"][n - 1]["status"] == "fail"
+        theirs = not judge(changed)
+        check(ours == theirs, f"a2a 0.3 mutant of line {n} ({json.dumps(changed)[:160]}): traffic "
+                              f"{'fails' if ours else 'passes'} it, the official schema "
+                              f"{'fails' if theirs else 'passes'} it")
+    check(mutants == len(lines), f"a2a: {mutants} mutants of {len(lines)} messages")
 
 
 main()

@@ -42,13 +42,16 @@ The protocol revision is --protocol NAME@REVISION (mcp@2025-06-18, a2a@0.3.0). W
 capture tells (a note on stderr says how): the first MCP initialize request or A2A agent card \
 decides (the request's params.protocolVersion; the card's protocolVersion, or a v1.0 card's \
 JSON-RPC interface's in supportedInterfaces, read as the newest catalog revision of its \
-major.minor); else methods only A2A has (message/send, ...) pick the \
-newest A2A revision that has them all; else the newest MCP revision. A protocolVersion the \
+major.minor; a card serving JSON-RPC in several versions does not decide), as does an MCP \
+request naming its version in params._meta (io.modelcontextprotocol/protocolVersion: the \
+server/discover handshake of 2026-07-28, which has no initialize); else methods only A2A has \
+(message/send, ...) pick the newest A2A revision that has them all; else the newest MCP revision. A protocolVersion the \
 catalog has no revision of is an input error (give --protocol).
 
 --jobs N judges batches of lines on N threads (default: every core), output byte for byte \
-that of one job; a request waits for its response during the next 4096 requests of its file \
-at most. On a terminal, a run longer than a second shows progress on stderr.
+that of one job. The pending requests of a file hold at most 2 MiB (the next 4096 requests, \
+fewer when long ids, tool names or labels fill the budget's share for them): past it the oldest \
+is forgotten and its late response is unpaired (route.id, counted in the summary). On a terminal, a run longer than a second shows progress on stderr.
 
 With --tools DIR (contracts written by `import tools-list`: SERVER.TOOL and SERVER.TOOL.output), \
 a tools/call request's params.arguments is also judged by the contract whose name ends with \
@@ -88,7 +91,7 @@ pub(crate) struct TrafficArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The protocol revision, NAME@REVISION: mcp@2025-06-18, a2a@0.3.0 (default: from the
-    /// capture's initialize request, else the newest MCP revision in the catalog).
+    /// capture's initialize or server/discover request, else the newest MCP revision in the catalog).
     #[arg(long, value_name = "NAME@REVISION")]
     pub protocol: Option<String>,
     /// The catalog root, holding NAME/REVISION/*.json (default: protocols/ in the current

@@ -303,6 +303,15 @@ fn detected(
             let shown = crate::render::one_line(&version);
             return Err(unknown(format!("{at}: the initialize request asks for protocolVersion '{shown}'")));
         }
+        Some((Hint::Declared { method, version }, at)) => {
+            if let Some(pair) = available.iter().find(|(n, r)| n == "mcp" && *r == version) {
+                let method = protocolarc::render::one_line(&method);
+                writeln!(err, "note: protocol mcp@{version}, from the {method} request's _meta at {at}")?;
+                return Ok(pair.clone());
+            }
+            let (shown, method) = (protocolarc::render::one_line(&version), protocolarc::render::one_line(&method));
+            return Err(unknown(format!("{at}: the {method} request names protocolVersion '{shown}' in its _meta")));
+        }
         Some((Hint::AgentCard(version), at)) => {
             // A2A patch releases keep their minor's messages: 0.2.9 is read as the newest 0.2.x.
             let minor = |v: &str| v.split('.').take(2).map(str::to_string).collect::<Vec<_>>();

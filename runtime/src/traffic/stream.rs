@@ -4,7 +4,7 @@
 
 use serde_json::value::RawValue;
 
-use super::{kind, parse_object, text, Kind};
+use super::reader::{kind, parse_object, text, Kind};
 
 /// The A2A methods whose response is a stream of events.
 const STREAMING: &[&str] = &["message/stream", "tasks/resubscribe", "SendStreamingMessage", "SubscribeToTask"];

@@ -22,7 +22,11 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 
-use super::{pair, Held, IdRef, Judged, Parsed, Router, Source, Waiting};
+use super::id::IdRef;
+use super::pairing::pair;
+use super::router::{Parsed, Router};
+use super::verdict::{Judged, Source};
+use super::waiting::{Held, Waiting};
 
 /// Each run takes this share, per thread, of the lines not yet cut into
 /// runs (see [`runs`]).

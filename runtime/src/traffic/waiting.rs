@@ -1,6 +1,9 @@
 //! The requests waiting for their responses: a stack per id (the latest
-//! unanswered request of an id answers first), the last [`PENDING_WINDOW`]
-//! requests of a file only.
+//! unanswered request of an id answers first), within a memory budget
+//! ([`PENDING_BUDGET`]): the last [`PENDING_WINDOW`] requests of a file at
+//! most, fewer when what they own on the heap (long ids, tool names,
+//! labels) outgrows the budget's share for it: the oldest are forgotten
+//! first, and a response that comes for one answers nothing.
 //!
 //! A fixed ring of [`PENDING_WINDOW`] slots, request `seq` at
 //! `seq % PENDING_WINDOW`, allocated once and overwritten in place (pushing
@@ -22,7 +25,47 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::{Hasher, IdKey, IdRef, Pending, PENDING_WINDOW};
+use super::id::{Hasher, IdKey, IdRef};
+
+/// The bytes the pending requests of a file hold at most: half in the ring
+/// of [`PENDING_WINDOW`] slots and the map of their ids, a third in what
+/// the requests own on the heap (an id of 30 bytes or more, a tool name, a
+/// label), a sixth in the map's keys of forgotten requests until a sweep.
+/// Past it the oldest pending request is forgotten (its late response is
+/// unpaired), so that memory stays bounded on any capture.
+pub const PENDING_BUDGET: usize = 2 << 20;
+
+/// Bytes the ring and the map of ids take per request of the window: its
+/// slot, its heap cost, and its map entry (a key, a sequence number, a
+/// control byte) with the map's room to grow until a sweep.
+const REQUEST_BYTES: usize = std::mem::size_of::<Slot<'static>>()
+    + std::mem::size_of::<u32>()
+    + (std::mem::size_of::<(IdKey, u64)>() + 1) * 7 / 4;
+
+/// How many requests a request stays pending for at most: one unanswered
+/// after this many later requests of its file is forgotten. The most slots
+/// half the budget holds, a power of two (a slot's index is then a mask).
+pub const PENDING_WINDOW: usize = {
+    let n = PENDING_BUDGET / 2 / REQUEST_BYTES;
+    1 << (usize::BITS - 1 - n.leading_zeros())
+};
+
+/// What the requests in the window may own on the heap.
+const HEAP_BUDGET: usize = PENDING_BUDGET / 3;
+
+/// The heap bytes of forgotten requests' keys the map may keep until a sweep.
+const GARBAGE_BUDGET: usize = PENDING_BUDGET / 6;
+
+/// A request waiting for its response.
+#[derive(Debug, Clone)]
+pub(super) struct Pending<'c> {
+    /// Borrowed from the catalog when it knows the method.
+    pub(super) method: Cow<'c, str>,
+    pub(super) tool: Option<String>,
+    /// The request's label, kept only when no response contract of its
+    /// method can judge the response (the finding then names it).
+    pub(super) source: Option<String>,
+}
 
 /// No request: sequence numbers start at 1, and 0 is never in the window.
 const NONE: u64 = 0;
@@ -73,6 +116,15 @@ pub(super) struct Waiting<'c> {
     /// left the cache, and reading it (to drop what it holds) stalled every
     /// request.
     owns: Box<[u64]>,
+    /// Per slot, the heap bytes its request owns while it is counted.
+    costs: Box<[u32]>,
+    /// The sum of `costs`: what the requests in the window own on the heap.
+    heap: usize,
+    /// The heap bytes of keys of requests forgotten under the budget that
+    /// the map may still hold (until its next sweep).
+    garbage: usize,
+    /// The requests before this one were forgotten under the budget.
+    evicted: u64,
     /// The next request's sequence number.
     next: u64,
     /// The first request of the current file.
@@ -90,6 +142,10 @@ impl Default for Waiting<'_> {
         Waiting {
             slots: Box::default(),
             owns: Box::default(),
+            costs: Box::default(),
+            heap: 0,
+            garbage: 0,
+            evicted: 1,
             next: 1,
             first: 1,
             entered: 1,
@@ -121,7 +177,44 @@ impl Held<'_> {
 impl<'c> Waiting<'c> {
     /// The first request still in the window.
     fn low(&self) -> u64 {
-        self.first.max(self.next.saturating_sub(PENDING_WINDOW as u64))
+        self.first.max(self.evicted).max(self.next.saturating_sub(PENDING_WINDOW as u64))
+    }
+
+    /// The heap bytes a request of this id holding this owns.
+    fn cost(id: &IdRef<'_>, held: &Held<'_>) -> usize {
+        let key = if id.body.len() >= IdKey::INLINE { id.body.len() + 1 } else { 0 };
+        let held = match held {
+            Held::Full(p) => {
+                let method = if matches!(p.method, Cow::Owned(_)) { p.method.len() } else { 0 };
+                std::mem::size_of::<Pending<'_>>()
+                    + method
+                    + p.tool.as_ref().map_or(0, String::len)
+                    + p.source.as_ref().map_or(0, String::len)
+            }
+            _ => 0,
+        };
+        key + held
+    }
+
+    /// Forgets the oldest requests in the window until what they own fits
+    /// the budget; sweeps the map once the keys it keeps of them would not.
+    fn evict(&mut self) {
+        while self.heap > HEAP_BUDGET {
+            let seq = self.low();
+            let i = (seq % PENDING_WINDOW as u64) as usize;
+            let cost = std::mem::take(&mut self.costs[i]) as usize;
+            self.heap -= cost;
+            self.garbage += cost;
+            self.slots[i] = Slot::default();
+            self.owns[i / 64] &= !(1u64 << (i % 64));
+            self.evicted = seq + 1;
+        }
+        if self.garbage > GARBAGE_BUDGET {
+            let low = self.low();
+            self.latest.retain(|_, seq| *seq >= low);
+            self.latest.shrink_to(SWEEP_AT);
+            self.garbage = 0;
+        }
     }
 
     /// Forgets every pending request.
@@ -131,6 +224,8 @@ impl<'c> Waiting<'c> {
                 slot.held = Held::Empty;
             }
         }
+        self.costs.iter_mut().for_each(|c| *c = 0);
+        self.heap = 0;
         self.first = self.next;
         self.entered = self.next;
         self.latest.clear();
@@ -141,12 +236,17 @@ impl<'c> Waiting<'c> {
         if self.slots.is_empty() {
             self.slots = std::iter::repeat_with(Slot::default).take(PENDING_WINDOW).collect();
             self.owns = vec![0; PENDING_WINDOW.div_ceil(64)].into_boxed_slice();
+            self.costs = vec![0; PENDING_WINDOW].into_boxed_slice();
             self.latest.reserve(SWEEP_AT);
         }
         // The slot's request, a window before, is forgotten.
         let i = (self.next % PENDING_WINDOW as u64) as usize;
         let (word, bit) = (i / 64, 1u64 << (i % 64));
         let owns = matches!(held, Held::Full(_)) || id.body.len() >= IdKey::INLINE;
+        let cost = if owns { Self::cost(id, &held).min(u32::MAX as usize) } else { 0 };
+        // The forgotten request's bytes leave the count, the new one's enter.
+        self.heap -= std::mem::replace(&mut self.costs[i], cost as u32) as usize;
+        self.heap += cost;
         let slot = &mut self.slots[i];
         if self.owns[word] & bit != 0 {
             // What the forgotten request owns is dropped.
@@ -163,6 +263,9 @@ impl<'c> Waiting<'c> {
             self.owns[word] &= !bit;
         }
         self.next += 1;
+        if self.heap > HEAP_BUDGET {
+            self.evict();
+        }
     }
 
     /// Enters the requests pushed since the last call, those still in the
