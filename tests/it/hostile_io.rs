@@ -59,10 +59,7 @@ fn protocols_refuses_a_fifo_without_waiting_for_a_writer() {
     // No writer ever opens the FIFO: a blocking open would never return.
     let out = run_in(bin!(), &dir, &["protocols", "--vendor", "vendor", "--out", "cat"]);
     assert_eq!(out.code, 3, "{}", out.stdout);
-    assert_eq!(
-        out.stderr,
-        "error: vendor/mcp/2025-06-18/schema.json: cannot read: is a FIFO, not a regular file\n"
-    );
+    assert_eq!(out.stderr, "error: vendor/mcp/2025-06-18/schema.json: cannot read: is a FIFO, not a regular file\n");
     assert!(!dir.join("cat").exists());
 }
 
@@ -105,4 +102,30 @@ fn protocols_never_writes_or_removes_through_a_linked_output_directory() {
     assert_eq!(std::fs::read_to_string(victim.join("notes.json")).unwrap(), "keep");
     assert_eq!(std::fs::read_dir(dir.join("mine")).unwrap().count(), 1);
     assert!(!dir.join("cat/a2a").exists(), "nothing written before the refusal");
+}
+
+/// The message for an unknown `--protocol` lists the catalog's protocols
+/// only: not the vendored schemas (`vendor@mcp`) nor the tools/list
+/// captures kept beside them (`tools-list@history`).
+#[test]
+fn unknown_protocol_lists_only_real_protocols() {
+    let bundled = root().join("protocols");
+    assert!(bundled.join("vendor/mcp/2025-06-18/schema.json").is_file());
+    assert!(bundled.join("tools-list/history").is_dir());
+    let dir = scratch("hostile-unknown-protocol");
+    std::fs::write(dir.join("cap.jsonl"), "{\"jsonrpc\": \"2.0\", \"method\": \"ping\"}\n").unwrap();
+    for asked in ["vendor@mcp", "tools-list@history", "mcp@1999-01-01"] {
+        let out = run_in(bin!(), &dir, &["traffic", "cap.jsonl", "--protocol", asked]);
+        assert_eq!(
+            (out.code, out.stderr.as_str()),
+            (
+                3,
+                format!(
+                    "error: unknown protocol '{asked}': the catalog protocols has a2a@0.2.6, a2a@0.3.0, a2a@1.0.1, \
+                     mcp@2024-11-05, mcp@2025-03-26, mcp@2025-06-18, mcp@2025-11-25, mcp@2026-07-28\n"
+                )
+                .as_str()
+            )
+        );
+    }
 }
