@@ -71,15 +71,52 @@ pub enum ReadError {
 }
 
 /// Reads a whole file, refusing one longer than `cap` bytes without reading
-/// past the cap (a special file such as `/dev/zero` ends at the cap).
+/// past the cap (a special file such as `/dev/zero` ends at the cap). A FIFO
+/// or a socket (or a link to one) is refused before any read: it is opened
+/// without blocking, so one with no writer cannot hang the caller.
 pub fn read_capped(path: &Path, cap: usize) -> Result<Vec<u8>, ReadError> {
-    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    let file = open_without_blocking(path).map_err(ReadError::Io)?;
+    if let Some(kind) = unreadable_kind(&file.metadata().map_err(ReadError::Io)?) {
+        let reason = format!("is {kind}, not a regular file");
+        return Err(ReadError::Io(std::io::Error::new(std::io::ErrorKind::InvalidInput, reason)));
+    }
     let mut bytes = Vec::new();
     file.take(cap as u64 + 1).read_to_end(&mut bytes).map_err(ReadError::Io)?;
     if bytes.len() > cap {
         return Err(ReadError::TooLarge(cap));
     }
     Ok(bytes)
+}
+
+/// Opens `path` for reading; on Unix without waiting for a FIFO's writer.
+fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// What an opened file is when reading it could wait forever (a FIFO, a
+/// socket); `None` for files and devices, which the cap bounds.
+fn unreadable_kind(meta: &std::fs::Metadata) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        if kind.is_fifo() {
+            return Some("a FIFO");
+        }
+        if kind.is_socket() {
+            return Some("a socket");
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = meta;
+    None
 }
 
 /// Whether `path` is a regular file, following symbolic links (a link to a
@@ -619,6 +656,13 @@ mod tests {
         {
             assert!(matches!(read_capped(Path::new("/dev/zero"), 4096), Err(ReadError::TooLarge(4096))));
             assert!(!is_regular_file(Path::new("/dev/zero")));
+            let fifo = dir.join("f.fifo");
+            assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+            // No writer: the read is refused at once instead of waiting.
+            match read_capped(&fifo, 4096) {
+                Err(ReadError::Io(e)) => assert_eq!(e.to_string(), "is a FIFO, not a regular file"),
+                other => panic!("a FIFO read: {other:?}"),
+            }
         }
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(size_phrase(DEFAULT_MAX_LINE), "64 MiB");

@@ -181,7 +181,53 @@ pub fn schema_contract(
         );
     }
     let contract = contract(name, revision, None, None, None, direction, schema);
+    loads(&contract, "the schema", "")?;
     Ok((contract, cx.notes))
+}
+
+/// The longest file name the common file systems hold, in bytes.
+pub const MAX_FILE_NAME: usize = 255;
+
+/// Refuses a contract the loader would refuse (a pattern that does not
+/// compile, `minimum` above `maximum`, a `$ref` cycle that never descends, a
+/// `$ref` to something that is not a schema): an import never writes a file
+/// that `check` or `traffic --tools` then rejects. The error is at `ptr`, the
+/// schema in the input, and quotes the loader's first problem.
+fn loads(contract: &Value, what: &str, ptr: &str) -> Result<(), ImportError> {
+    let Err(e) = crate::contract::ContractSpec::from_slice(render(contract).as_bytes(), "") else {
+        return Ok(());
+    };
+    let all = e.diagnostics();
+    let more = match all.len() {
+        0 | 1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    let first = all.first().map_or_else(String::new, ToString::to_string);
+    Err(ImportError::new(ptr, format!("{what} does not load as a contract: {first}{more}")))
+}
+
+/// Refuses a file name longer than [`MAX_FILE_NAME`] before anything is
+/// written, rather than failing part way through the set.
+fn check_file_name(file: &str, tool_name: &str, at: &str) -> Result<(), ImportError> {
+    if file.len() <= MAX_FILE_NAME {
+        return Ok(());
+    }
+    Err(ImportError::new(
+        at,
+        format!(
+            "tool {} at {at} would be written as a file name of {} bytes, longer than the {MAX_FILE_NAME} a file \
+             system holds; rename the tool",
+            quote(tool_name, 80),
+            file.len()
+        ),
+    ))
+}
+
+/// The stem already taken that `stem` equals or differs from only in
+/// case: on a case-insensitive file system (macOS, Windows) both are one
+/// file, so such tools are refused rather than written over each other.
+fn taken<'a>(out: &'a [(String, Value, String)], stem: &str) -> Option<&'a (String, Value, String)> {
+    out.iter().find(|(s, _, _)| s.eq_ignore_ascii_case(stem))
 }
 
 /// A contract and the file stem it is written under.
@@ -253,16 +299,22 @@ pub fn tools_list_contracts(
             let c =
                 contract(&name, revision, Some("mcp"), title.as_deref(), description.as_deref(), Some(direction), body);
             let stem = file_stem(&name);
-            if let Some((_, _, first)) = out.iter().find(|(s, _, _)| *s == stem) {
+            check_file_name(&tools_file_name(&stem, revision), tool_name, &at)?;
+            if let Some((other, _, first)) = taken(&out, &stem) {
+                let why = if *other == stem {
+                    format!("the file stem '{stem}' of the contract '{first}' already written")
+                } else {
+                    format!(
+                        "the file stem '{stem}', which differs only in case from '{other}' of the contract '{first}' \
+                         (one file on a case-insensitive file system)"
+                    )
+                };
                 return Err(ImportError::new(
                     &at,
-                    format!(
-                        "tool {} at {at} maps to the file stem '{stem}' of the contract '{first}' already written; \
-                         rename one of them",
-                        quote(tool_name, 80)
-                    ),
+                    format!("tool {} at {at} maps to {why}; rename one of them", quote(tool_name, 80)),
                 ));
             }
+            loads(&c, &format!("tool {} at {ptr}", quote(tool_name, 80)), &ptr)?;
             out.push((stem, c, name));
         }
     }
@@ -274,6 +326,11 @@ pub fn tools_list_contracts(
 /// and `@` written `_`.
 pub fn sanitize_name(tool: &str) -> String {
     tool.chars().map(|c| if c.is_whitespace() || c.is_control() || c == '@' { '_' } else { c }).collect()
+}
+
+/// The file `import tools-list` writes a contract to: `STEM_REVISION.json`.
+pub fn tools_file_name(stem: &str, revision: &str) -> String {
+    format!("{stem}_{revision}.json")
 }
 
 /// The file stem of a contract name: every character other than an ASCII

@@ -22,6 +22,8 @@ mod fuzz;
 mod generated;
 mod git_ci;
 mod hostile;
+mod hostile_cost;
+mod hostile_io;
 mod import_export;
 mod input_limits;
 mod invariants;

@@ -4,7 +4,6 @@
 //! and writes.
 
 use std::io::Write;
-use std::path::Path;
 
 use protocolarc::Value;
 use protocolarc_interop::import::{self, ImportError};
@@ -48,18 +47,14 @@ fn tools_list(args: ImportToolsArgs, out: &mut dyn Write, err: &mut dyn Write) -
     for note in notes {
         writeln!(err, "note: {note}")?;
     }
-    create_dir(&args.out)?;
-    for (stem, contract) in contracts {
-        let path = args.out.join(format!("{stem}_{}.json", args.revision));
-        crate::write::write_atomic(&path, import::render(&contract).as_bytes())?;
+    let files: Vec<(String, Vec<u8>)> = contracts
+        .iter()
+        .map(|(stem, contract)| (import::tools_file_name(stem, &args.revision), import::render(contract).into_bytes()))
+        .collect();
+    for path in crate::write::write_set(&args.out, &files)? {
         writeln!(out, "wrote {}", path.display())?;
     }
     Ok(exit::OK)
-}
-
-fn create_dir(dir: &Path) -> Result<(), Failure> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Failure::Input(format!("{}: cannot create directory: {}", dir.display(), crate::io_reason(&e))))
 }
 
 /// The document, or its syntax error at its position.

@@ -93,7 +93,6 @@ pub(crate) fn dispatch(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Re
 /// The bytes of one input file (disk within the document cap, or
 /// `REV:PATH`), with the name to show in messages.
 pub(crate) fn read_document(path: &Path) -> Result<(String, Vec<u8>), Failure> {
-    use protocolarc::input::{read_capped, size_phrase, Limits, ReadError};
     let source = input(path)?;
     if let Input::Git { .. } = source {
         let mut all = crate::source::Repo::default().files(&source)?;
@@ -103,6 +102,13 @@ pub(crate) fn read_document(path: &Path) -> Result<(String, Vec<u8>), Failure> {
         let (origin, bytes) = all.remove(0);
         return Ok((origin.to_string(), bytes));
     }
+    read_disk(path)
+}
+
+/// The bytes of one file on disk within the document cap (a FIFO refused, a
+/// device read up to the cap), with the name to show in messages.
+pub(crate) fn read_disk(path: &Path) -> Result<(String, Vec<u8>), Failure> {
+    use protocolarc::input::{read_capped, size_phrase, Limits, ReadError};
     let shown = path.display().to_string();
     let limits = Limits::from_env().map_err(|msg| Failure::Input(format!("{shown}: cannot read: {msg}")))?;
     match read_capped(path, limits.max_document) {

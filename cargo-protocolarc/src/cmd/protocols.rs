@@ -38,6 +38,7 @@ pub(crate) fn run(args: ProtocolsArgs, out: &mut dyn Write, err: &mut dyn Write)
     if let Some(path) = &args.history {
         want.insert(path.clone(), history(&catalogs)?);
     }
+    refuse_links(&args.out, &want)?;
     let stale = stale(&args.out, &want)?;
     if args.check {
         let mut bad = 0;
@@ -111,9 +112,7 @@ fn catalogs(vendor: &Path) -> Result<Vec<Revision>, Failure> {
             if proto {
                 path.set_extension("proto");
             }
-            let shown = path.display().to_string();
-            let bytes = std::fs::read(&path)
-                .map_err(|e| Failure::Input(format!("{shown}: cannot read: {}", crate::io_reason(&e))))?;
+            let (shown, bytes) = super::read_disk(&path)?;
             let contracts = if proto {
                 let text = std::str::from_utf8(&bytes)
                     .map_err(|e| super::at(&shown, &bytes, e.valid_up_to(), "the file is not UTF-8"))?;
@@ -166,6 +165,27 @@ fn subdirs(dir: &Path) -> Result<Vec<String>, Failure> {
     }
     out.sort();
     Ok(out)
+}
+
+/// Refuses a symbolic link among the directories below `out` that the
+/// catalogs are written into (`OUT/mcp`, `OUT/mcp/DATE`, ...): writing or
+/// removing stale files through one would touch whatever it points at.
+fn refuse_links(out: &Path, want: &BTreeMap<PathBuf, String>) -> Result<(), Failure> {
+    let mut seen = BTreeSet::new();
+    for path in want.keys() {
+        for dir in path.ancestors().skip(1).take_while(|d| d.starts_with(out) && *d != out) {
+            if !seen.insert(dir.to_path_buf()) {
+                continue;
+            }
+            if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
+                return Err(Failure::Input(format!(
+                    "{}: is a symbolic link; refusing to write through it (replace it with a directory)",
+                    dir.display()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The `.json` files under `OUT/mcp` and `OUT/a2a` that would not be written.

@@ -216,13 +216,33 @@ fn revisions(root: &Path) -> Result<Vec<(String, String)>, Failure> {
     let mut out = Vec::new();
     for name in dirs(root)? {
         for revision in dirs(&root.join(&name))? {
-            out.push((name.clone(), revision));
+            if holds_contracts(&root.join(&name).join(&revision)) {
+                out.push((name.clone(), revision));
+            }
         }
     }
     if out.is_empty() {
         return Err(missing("it holds no <protocol>/<revision> directory".into()));
     }
     Ok(out)
+}
+
+/// Whether `dir` is a protocol revision: its first `*.json` file (by name)
+/// is a contract document (an object with a string `name` and `revision`).
+/// The vendored schemas (`vendor/mcp/DATE/`) and the tools/list captures
+/// kept beside a catalog (`tools-list/history/`) are not protocols.
+fn holds_contracts(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else { return false };
+    let first = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json") && input::is_regular_file(p))
+        .min();
+    let Some(first) = first else { return false };
+    let Ok(bytes) = input::read_capped(&first, Limits::default().max_document) else { return false };
+    let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&bytes) else { return false };
+    doc.get("name").is_some_and(serde_json::Value::is_string)
+        && doc.get("revision").is_some_and(serde_json::Value::is_string)
 }
 
 fn list(available: &[(String, String)]) -> String {

@@ -13,6 +13,7 @@
 
 mod annotations;
 mod detect;
+mod memo;
 mod regex_inclusion;
 pub mod rules;
 mod sample;
@@ -329,6 +330,17 @@ fn compare(
         direction,
         changes,
     })
+}
+
+/// What the schema comparison of two revisions costs: the node pairs it
+/// compares and the fresh subschema comparisons it computes (the rest are
+/// answered from its memo). For tests that hold the diff linear in the
+/// contracts' size, counted in steps rather than time.
+#[doc(hidden)]
+pub fn comparison_cost(old: &ContractSpec, new: &ContractSpec) -> (usize, usize) {
+    let memo = std::rc::Rc::new(memo::Memo::default());
+    schema::changes_in(&in_schema_form(old), &in_schema_form(new), &memo);
+    (memo.steps(), memo.computed())
 }
 
 /// A data body (compact JSON) that schema-form `accepting` accepts with no

@@ -22,6 +22,7 @@ use std::rc::Rc;
 use std::sync::LazyLock;
 
 use super::detect::{bits_label, classes, constraints, counts, Detected, Out};
+use super::memo::Memo;
 use super::rules::{self, ChangeRule, Direction};
 use super::{Impact, CONTRACT_FIELD};
 use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Union};
@@ -45,6 +46,11 @@ const MAX_NESTED: usize = 8;
 /// Every change between two schema-form revisions (unsorted, without
 /// witnesses).
 pub(super) fn changes(old: &ContractSpec, new: &ContractSpec) -> Vec<Detected> {
+    changes_in(old, new, &Rc::new(Memo::default()))
+}
+
+/// [`changes`], with the memo of fresh comparisons (and its step count) given.
+pub(super) fn changes_in(old: &ContractSpec, new: &ContractSpec, memo: &Rc<Memo>) -> Vec<Detected> {
     let (Some(a), Some(b)) = (old.schema(), new.schema()) else {
         let mut out = Out(Vec::new());
         out.push(rules::SCHEMA_UNDECIDED, CONTRACT_FIELD, "the revisions are in different forms".into());
@@ -54,7 +60,7 @@ pub(super) fn changes(old: &ContractSpec, new: &ContractSpec) -> Vec<Detected> {
     if !a.canonical_json().is_empty() && a.canonical_json() == b.canonical_json() {
         return Vec::new();
     }
-    let mut cx = Cx::new(a, b, 0);
+    let mut cx = Cx::new(a, b, 0, memo);
     cx.pair(Some(Schema::ROOT), Some(Schema::ROOT), "");
     cx.out.0
 }
@@ -77,6 +83,8 @@ struct Cx<'s> {
     /// For each instance being compared, innermost last: the keys each
     /// revision declares there, in the node or any schema applied beside it.
     keys: Vec<Rc<[HashSet<Box<str>>; 2]>>,
+    /// Fresh comparisons already made, shared with every nested one.
+    memo: Rc<Memo>,
 }
 
 /// A finding path's text for a change at `path` (`<data>` for the value
@@ -251,7 +259,7 @@ fn only_union(n: &Node) -> Option<(&'static str, &Union)> {
 }
 
 impl<'s> Cx<'s> {
-    fn new(a: &'s Schema, b: &'s Schema, nested: usize) -> Self {
+    fn new(a: &'s Schema, b: &'s Schema, nested: usize, memo: &Rc<Memo>) -> Self {
         Cx {
             a,
             b,
@@ -261,6 +269,7 @@ impl<'s> Cx<'s> {
             members: Vec::new(),
             conjunct: false,
             keys: Vec::new(),
+            memo: Rc::clone(memo),
         }
     }
 
@@ -349,13 +358,15 @@ impl<'s> Cx<'s> {
     /// nothing reported yet counts as seen).
     fn scratch(&self, a: Option<Id>, b: Option<Id>) -> Vec<Detected> {
         if self.nested >= MAX_NESTED {
-            let mut cx = Cx::new(self.a, self.b, self.nested);
+            let mut cx = Cx::new(self.a, self.b, self.nested, &self.memo);
             cx.undecided("", "schemas nested too deep to compare".into());
             return cx.out.0;
         }
-        let mut cx = Cx::new(self.a, self.b, self.nested + 1);
-        cx.pair(a, b, "");
-        cx.out.0
+        self.memo.changes(a, b, self.nested, || {
+            let mut cx = Cx::new(self.a, self.b, self.nested + 1, &self.memo);
+            cx.pair(a, b, "");
+            cx.out.0
+        })
     }
 
     /// Whether two subschemas accept the same values, as far as the engine
@@ -433,6 +444,7 @@ impl<'s> Cx<'s> {
     }
 
     fn compare(&mut self, a: Option<Id>, b: Option<Id>, path: &str) {
+        self.memo.step();
         let (raw_a, raw_b) = (a, b);
         let (a, b) = (resolve(self.a, a), resolve(self.b, b));
         if a.is_none() && b.is_none() {

@@ -1,0 +1,129 @@
+//! Hostile contracts against the commands' cost (SPEC §15): definitions
+//! that each use the next twice, wide objects, wide enums. Each test shows
+//! its input is what it claims and asserts the verdict, with the work
+//! counted in steps (never in time) where a step counter exists.
+
+use protocolarc::ContractSpec;
+use protocolarc_tests::{bin, git, run_in, scratch, write_files};
+
+/// `levels` definitions, each applying the next twice through `how`
+/// (`allOf`, `anyOf`, `oneOf`, or `$ref` beside an `allOf`); the last is a
+/// string of at most `max` characters. Expanded per use: 2^levels leaves.
+fn doubling(levels: usize, how: &str, max: usize, revision: &str) -> String {
+    let mut defs = Vec::new();
+    for k in 0..levels {
+        let next = format!(r##"{{"$ref": "#/$defs/L{}"}}"##, k + 1);
+        let body = match how {
+            "ref" => format!(r##"{{"$ref": "#/$defs/L{}", "allOf": [{next}]}}"##, k + 1),
+            union => format!(r#"{{"{union}": [{next}, {next}]}}"#),
+        };
+        defs.push(format!(r#""L{k}": {body}"#));
+    }
+    defs.push(format!(r#""L{levels}": {{"type": "string", "maxLength": {max}}}"#));
+    format!(
+        r##"{{"name": "t.double", "revision": "{revision}", "direction": "request", "schema": {{"$ref": "#/$defs/L0", "$defs": {{{}}}}}}}"##,
+        defs.join(", ")
+    )
+}
+
+fn spec(text: &str) -> ContractSpec {
+    ContractSpec::from_slice(text.as_bytes(), "d.json").expect("loads")
+}
+
+/// `diff` of two revisions whose definitions double at every level: the
+/// same verdict at 12, 24 and 40 levels, and the node pairs compared grow
+/// with the levels (at most as their square), not as 2^levels.
+#[test]
+fn diff_of_doubling_definitions_is_polynomial_in_steps() {
+    for how in ["allOf", "anyOf", "oneOf", "ref"] {
+        let mut costs = Vec::new();
+        for levels in [12, 24, 40] {
+            let (old, new) = (doubling(levels, how, 5, "1.0.0"), doubling(levels, how, 3, "2.0.0"));
+            assert!(new.len() < 5000, "{how} {levels}: a small contract ({} bytes)", new.len());
+            let (a, b) = (spec(&old), spec(&new));
+            let d = protocolarc::diff::diff(&a, &b).expect("same name");
+            let found: Vec<(&str, &str)> = d.changes().iter().map(|c| (c.rule(), c.field())).collect();
+            let want = match how {
+                "oneOf" => ("schema.undecided", "<data>"),
+                _ => ("field.maxLength.tightened", "<data>"),
+            };
+            assert_eq!(found, [want], "{how} {levels}");
+            assert_eq!(d.compatibility().to_string(), "breaking", "{how} {levels}");
+            costs.push(protocolarc::diff::comparison_cost(&a, &b));
+        }
+        // Per use, 40 levels would be 2^28 times the work of 12. Fresh
+        // comparisons (each pair once per nesting depth) grow linearly;
+        // the pairs each walks at most with the square of the levels.
+        let [(steps12, fresh12), _, (steps40, fresh40)] = costs[..] else { unreachable!() };
+        assert!(fresh40 * 12 <= fresh12 * 40 * 2, "{how}: {costs:?}");
+        assert!(steps40 * 144 <= steps12 * 1600 * 2, "{how}: {costs:?}");
+    }
+}
+
+/// The CLI on the 40-level pair: the breaking change, exit 2; `check` on a
+/// repository holding both revisions finishes with the semver verdict.
+#[test]
+fn diff_and_check_finish_on_forty_doubling_levels() {
+    let dir = scratch("hostile-cost-check");
+    let manifest: &[u8] = b"[workspace]\nmembers = []\n\n[workspace.metadata.protocolarc]\ncontracts = \"contracts\"\n";
+    let old = doubling(40, "anyOf", 5, "1.0.0");
+    let new = doubling(40, "anyOf", 3, "1.1.0");
+    write_files(
+        &dir,
+        &[
+            ("Cargo.toml", manifest),
+            ("contracts/d_1.0.0.json", old.as_bytes()),
+            ("contracts/d_1.1.0.json", new.as_bytes()),
+        ],
+    );
+    let out = run_in(bin!(), &dir, &["diff", "contracts/d_1.0.0.json", "contracts/d_1.1.0.json"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (
+            2,
+            "t.double: 1.0.0 -> 1.1.0\ncompatibility: BREAKING\n  breaking field.maxLength.tightened <data>: maxLength 5 \
+             -> maxLength 3 (in member 'L40') (no witness found)\n"
+        ),
+        "{}",
+        out.stderr
+    );
+    git(&dir, &["init", "-q"]);
+    assert_eq!(run_in(bin!(), &dir, &["lock"]).code, 0);
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "both"]);
+    let out = run_in(bin!(), &dir, &["check"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (
+            1,
+            "error[revision.bump.insufficient] contracts/d_1.1.0.json:1: t.double@1.1.0: 1.0.0 -> 1.1.0 is breaking \
+             (field.maxLength.tightened <data>), which needs a major bump; found a minor bump\ncheck: 1 problem\n"
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+/// `loss` on contracts that load reports their loss, never exit 3: a
+/// 63-deep `anyOf` (the deepest nesting the reader takes).
+#[test]
+fn loss_reports_on_the_deepest_anyof_that_loads() {
+    let dir = scratch("hostile-cost-loss-deep");
+    let mut schema = r#"{"type": "string"}"#.to_string();
+    for _ in 0..63 {
+        schema = format!(r#"{{"anyOf": [{schema}, {{"type": "null"}}]}}"#);
+    }
+    let text = format!(r#"{{"name": "t.d", "revision": "1.0.0", "direction": "request", "schema": {schema}}}"#);
+    assert_eq!(text.matches("anyOf").count(), 63);
+    spec(&text);
+    write_files(&dir, &[("d.json", text.as_bytes())]);
+    let out = run_in(bin!(), &dir, &["loss", "d.json", "--to", "openai"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (
+            0,
+            "t.d -> openai: 1 minor\n  minor   field.type.narrowed <data>: any -> object\nloss: 1 tool(s) into openai: 0 blocker, 0 major, 1 minor\n",
+            ""
+        )
+    );
+}
