@@ -107,7 +107,7 @@ impl Naming {
             .map(|n| n.as_str())
             .collect();
         let hint = if near.is_empty() { String::new() } else { format!(" (types with a like name: {})", near.join(", ")) };
-        let which = if option == "replace" { "`$defs` type" } else { "generated type" };
+        let which = if option == "replace" { "`$defs` type" } else { "type" };
         Err(format!("{option}({key} = ...): {what} generates no {which} named `{key}`{hint}"))
     }
 }
