@@ -275,3 +275,32 @@ fn the_contract_attribute_takes_the_options() {
     let set: HashSet<Order> = [order.clone(), order].into_iter().collect();
     assert_eq!(set.len(), 1);
 }
+
+fn tree(dir: &Path, under: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            tree(&path, under, out);
+        } else {
+            out.insert(path.strip_prefix(under).unwrap().display().to_string(), std::fs::read(&path).unwrap());
+        }
+    }
+}
+
+/// The macro's bundled copy (`protocolarc-derive/catalog/`, packaged with
+/// the crate so a user's build needs no checkout) is `protocols/mcp` and
+/// `protocols/a2a`, byte for byte.
+#[test]
+fn the_macro_bundles_the_generated_catalogs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let (mut bundled, mut generated) = (BTreeMap::new(), BTreeMap::new());
+    tree(&root.join("protocolarc-derive/catalog"), &root.join("protocolarc-derive/catalog"), &mut bundled);
+    for protocol in ["mcp", "a2a"] {
+        tree(&root.join("protocols").join(protocol), &root.join("protocols"), &mut generated);
+    }
+    assert!(generated.len() > 250 && generated.contains_key("mcp/2025-11-25/mcp_tools_call_request.json"));
+    assert_eq!(bundled.keys().collect::<Vec<_>>(), generated.keys().collect::<Vec<_>>());
+    for (path, bytes) in &generated {
+        assert!(bundled[path] == *bytes, "protocolarc-derive/catalog/{path} is not protocols/{path}: copy it again");
+    }
+}
