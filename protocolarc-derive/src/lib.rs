@@ -14,6 +14,7 @@
 extern crate proc_macro;
 
 mod attr;
+mod catalog;
 
 use proc_macro2::{Span, TokenStream};
 use protocolarc_core::codegen;
@@ -85,9 +86,35 @@ fn expand(args: TokenStream, item: TokenStream) -> Result<TokenStream, TokenStre
     let vis = &item.vis;
     let attrs = &item.attrs;
     let target = codegen::Item { vis: quote! { #vis }, attrs: quote! { #(#attrs)* }, name: item.ident.to_string() };
-    let items = codegen::expand(&spec, &target, &args.path.value())
+    let items = codegen::expand_with(&spec, &target, &args.path.value(), &args.options)
         .map_err(|message| fail(syn::Error::new(args.path.span(), message)))?;
     Ok(quote! { #items #older_text })
+}
+
+/// `#[protocolarc::catalog("mcp@2025-11-25")] pub mod mcp {}`
+///
+/// Fills the module with one protocol revision's typed messages: one type
+/// per message, implementing `protocolarc::Contract` for its contract
+/// (`mcp::ToolsCallRequest`, `mcp::InitializeResponse`), and one type per
+/// `$defs` definition, shared by every message that uses it and named after
+/// it (`mcp::ContentBlock`, `mcp::RequestId`). A string enum is a Rust enum,
+/// a union of JSON types an enum with a variant per type
+/// (`RequestId::{String, Integer}`). No two items collide.
+///
+/// The bundled catalogs are `mcp@2024-11-05`, `mcp@2025-03-26`,
+/// `mcp@2025-06-18`, `mcp@2025-11-25`, `mcp@2026-07-28`, `a2a@0.2.6`,
+/// `a2a@0.3.0` and `a2a@1.0.1`; `catalog(dir = "contracts/github")` reads
+/// every `*.json` contract of a directory relative to `CARGO_MANIFEST_DIR`.
+/// Both this macro and `contract` take `rename(Old = New)`,
+/// `replace(Definition = path::To)` (your own type, used wherever the
+/// definition is; write its path from inside the module: `super::`,
+/// `crate::`) and `derives(Trait, ...)`. An option naming no generated type
+/// is a compile error.
+///
+/// Doctested on the `protocolarc` crate's re-export (`protocolarc::catalog`).
+#[proc_macro_attribute]
+pub fn catalog(args: proc_macro::TokenStream, item: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    catalog::expand(args.into(), item.into()).unwrap_or_else(|e| e).into()
 }
 
 /// What to emit beside an error: the struct as written, implementing

@@ -18,9 +18,14 @@ use quote::{format_ident, quote};
 use crate::contract::tree::Node;
 use crate::contract::{ContractSpec, FieldSpec, JsonType, Scalar};
 
+mod catalog;
+mod options;
 mod schema;
 mod schema_check;
 mod validator;
+
+pub use catalog::{expand_catalog, Message};
+pub use options::{Naming, Options};
 
 /// The item the attribute sits on.
 pub struct Item {
@@ -40,16 +45,31 @@ pub const UNKNOWN_FIELDS: &str = "unknown_fields";
 /// compiled in with `include_str!`, so editing the file rebuilds the crate.
 /// A schema-form contract's types come from `schema.rs`.
 pub fn expand(spec: &ContractSpec, item: &Item, path: &str) -> Result<TokenStream, String> {
+    expand_with(spec, item, path, &Options::default())
+}
+
+/// [`expand`] with the attribute's `rename`, `replace` and `derives`.
+/// `replace` names `$defs` types, which only the schema form has.
+pub fn expand_with(spec: &ContractSpec, item: &Item, path: &str, opts: &Options) -> Result<TokenStream, String> {
     let text = include_text(path);
+    let mut naming = Naming::new(opts.clone(), [item.name.clone()]);
     if let Some(schema) = spec.schema() {
-        return Ok(schema::expand(spec, schema, item, text, path));
+        let out = schema::expand(spec, schema, item, text, path, &mut naming);
+        naming.unused(path)?;
+        return Ok(out);
+    }
+    if let Some((name, _)) = opts.replace.first() {
+        return Err(format!(
+            "replace({name} = ...): {path} is a fields-form contract, which has no `$defs` types to replace"
+        ));
     }
     let name = item.name.clone();
-    let mut g = Gen { spec, vis: item.vis.clone(), out: Vec::new(), types: HashSet::from([name.clone()]) };
+    let mut g = Gen { spec, vis: item.vis.clone(), out: Vec::new(), naming };
     let title = spec.title().map(str::to_string).unwrap_or_else(|| spec.name().to_string());
     let mut docs = vec![format!("{title} (`{}`).", spec.id())];
     docs.extend(spec.doc().map(str::to_string));
     g.object(&spec.tree, &name, &docs, item.attrs.clone(), "");
+    g.naming.unused(path)?;
     let ident = format_ident!("{}", name);
     let items = g.out;
     let validate = validator::fast_path(spec, &ident);
@@ -63,7 +83,7 @@ pub fn expand(spec: &ContractSpec, item: &Item, path: &str) -> Result<TokenStrea
 
 /// `impl Contract for #ident`: the identity, the contract loaded once from
 /// its compiled-in text, and `extra` items (the generated fast path).
-fn contract_impl(
+pub(crate) fn contract_impl(
     spec: &ContractSpec,
     ident: &Ident,
     text: &TokenStream,
@@ -103,14 +123,7 @@ struct Gen<'c> {
     out: Vec<TokenStream>,
     /// Every type name generated so far: two paths that spell the same
     /// name (`params.x` and `params_x`) get `Name` and `Name2`.
-    types: HashSet<String>,
-}
-
-fn serde_derives() -> TokenStream {
-    quote! {
-        #[derive(Debug, Clone, PartialEq, ::protocolarc::__private::serde::Serialize, ::protocolarc::__private::serde::Deserialize)]
-        #[serde(crate = "::protocolarc::__private::serde")]
-    }
+    naming: Naming,
 }
 
 /// Doc attributes, one per line of `lines` (a text's own line breaks kept
@@ -153,7 +166,7 @@ pub(crate) fn doc_line(line: &str) -> String {
 impl Gen<'_> {
     /// `wanted`, or `wanted2`, `wanted3`... when another type has it.
     fn type_name(&mut self, wanted: &str) -> String {
-        unique(wanted.to_string(), &mut self.types)
+        self.naming.name(wanted)
     }
 
     fn field(&self, node: &Node) -> Option<&FieldSpec> {
@@ -221,7 +234,7 @@ impl Gen<'_> {
             });
         }
         let unknown = format_ident!("{}", UNKNOWN_FIELDS);
-        let derives = serde_derives();
+        let derives = self.naming.derives();
         let doc = docs(doc);
         // A closed object has no undeclared key to keep: the parse refuses one.
         let map_values =
@@ -345,7 +358,7 @@ impl Gen<'_> {
                 }
             })
             .collect();
-        let derives = serde_derives();
+        let derives = self.naming.derives();
         let label = doc_line(&format!("`{path}`: one of the types {}.", types.label()));
         self.out.push(quote! {
             #[doc = #label]
@@ -408,7 +421,7 @@ impl Gen<'_> {
             let doc = doc_line(&format!("`{}`.", text.escape_debug()));
             variants.push(quote! { #[doc = #doc] #[serde(rename = #text)] #variant, });
         }
-        let derives = serde_derives();
+        let derives = self.naming.derives();
         let doc = doc_line(&format!("The values of `{path}` in `{}`.", self.spec.id()));
         self.out.push(quote! {
             #[doc = #doc]

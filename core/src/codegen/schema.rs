@@ -25,21 +25,22 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{docs, ident_of, pascal_case, serde_derives, snake_case, unique, Item, UNKNOWN_FIELDS};
+use super::options::Naming;
+use super::{docs, ident_of, pascal_case, snake_case, unique, Item, UNKNOWN_FIELDS};
 use crate::contract::schema::{Id, Node, Schema};
 use crate::contract::{ContractSpec, JsonType};
 
-pub(super) fn expand(spec: &ContractSpec, schema: &Schema, item: &Item, text: TokenStream, path: &str) -> TokenStream {
-    let mut g = Gen {
-        spec,
-        schema,
-        vis: item.vis.clone(),
-        out: Vec::new(),
-        types: HashSet::from([item.name.clone()]),
-        defs: HashMap::new(),
-        recursive: recursive_defs(schema),
-        tagged: tagged_members(schema),
-    };
+pub(super) fn expand(
+    spec: &ContractSpec,
+    schema: &Schema,
+    item: &Item,
+    text: TokenStream,
+    path: &str,
+    naming: &mut Naming,
+) -> TokenStream {
+    let mut shared = HashMap::new();
+    let keys = HashMap::new();
+    let mut g = Gen::new(spec, schema, item.vis.clone(), naming, &mut shared, &keys);
     let title = spec.title().map(str::to_string).unwrap_or_else(|| spec.name().to_string());
     let mut docs = vec![format!("{title} (`{}`).", spec.id())];
     docs.extend(spec.doc().map(str::to_string));
@@ -55,18 +56,68 @@ pub(super) fn expand(spec: &ContractSpec, schema: &Schema, item: &Item, text: To
     }
 }
 
+/// The types of one message of a catalog module: its own type `name` (not
+/// yet taken in `naming`), and each `$defs` entry not generated before in
+/// the module. `keys` gives each `$defs` name its identity (the entry and
+/// every entry it reaches, as written): an entry whose identity another
+/// message generated already is that type, shared.
+pub(super) fn message(
+    spec: &ContractSpec,
+    schema: &Schema,
+    item: &Item,
+    naming: &mut Naming,
+    shared: &mut HashMap<String, TokenStream>,
+    keys: &HashMap<String, String>,
+) -> Vec<TokenStream> {
+    let mut g = Gen::new(spec, schema, item.vis.clone(), naming, shared, keys);
+    let title = spec.title().map(str::to_string).unwrap_or_else(|| spec.name().to_string());
+    let mut docs = vec![format!("{title} (`{}`).", spec.id())];
+    docs.extend(spec.doc().map(str::to_string));
+    g.root(&item.name, &docs, item.attrs.clone());
+    g.out
+}
+
 struct Gen<'c> {
     spec: &'c ContractSpec,
     schema: &'c Schema,
     vis: TokenStream,
     out: Vec<TokenStream>,
-    types: HashSet<String>,
-    /// `$defs` entries generated so far: node -> type name.
-    defs: HashMap<Id, String>,
+    /// Every type name of the module, and the user's options.
+    naming: &'c mut Naming,
+    /// `$defs` entries generated so far: node -> type.
+    defs: HashMap<Id, TokenStream>,
+    /// `$defs` types of the whole module by identity key (see [`message`]).
+    shared: &'c mut HashMap<String, TokenStream>,
+    keys: &'c HashMap<String, String>,
     /// `$defs` entries whose type contains itself (boxed where used).
     recursive: HashSet<Id>,
     /// Members of tagged unions -> the tag key their struct leaves out.
     tagged: HashMap<Id, Box<str>>,
+}
+
+impl<'c> Gen<'c> {
+    fn new(
+        spec: &'c ContractSpec,
+        schema: &'c Schema,
+        vis: TokenStream,
+        naming: &'c mut Naming,
+        shared: &'c mut HashMap<String, TokenStream>,
+        keys: &'c HashMap<String, String>,
+    ) -> Gen<'c> {
+        naming.definitions(schema.nodes.iter().filter_map(|n| n.def.as_deref()).map(pascal_case));
+        Gen {
+            spec,
+            schema,
+            vis,
+            out: Vec::new(),
+            naming,
+            defs: HashMap::new(),
+            shared,
+            keys,
+            recursive: recursive_defs(schema),
+            tagged: tagged_members(schema),
+        }
+    }
 }
 
 /// The node a chain of bare `$ref`s ends at.
@@ -78,6 +129,24 @@ fn resolve(schema: &Schema, mut id: Id) -> Id {
         }
     }
     id
+}
+
+/// `TextResourceContents` -> `Text`, `Resource`, `Contents`.
+fn pascal_words(name: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for c in name.chars() {
+        match words.last_mut() {
+            Some(w) if !c.is_ascii_uppercase() => w.push(c),
+            _ => words.push(c.to_string()),
+        }
+    }
+    words
+}
+
+/// The values of a string enum: an `enum` whose values are all strings.
+fn string_enum(n: &Node) -> Option<Vec<Box<str>>> {
+    let values = n.enum_values.as_ref().filter(|v| !v.is_empty())?;
+    values.iter().map(|v| v.string.clone()).collect()
 }
 
 /// Every schema a node's type is built from.
@@ -133,7 +202,7 @@ fn tagged_members(schema: &Schema) -> HashMap<Id, Box<str>> {
 
 impl Gen<'_> {
     fn type_name(&mut self, wanted: &str) -> String {
-        unique(wanted.to_string(), &mut self.types)
+        self.naming.name(wanted)
     }
 
     /// The contract's own type, named as the item.
@@ -148,7 +217,7 @@ impl Gen<'_> {
             self.union(id, name, doc, attrs);
         } else {
             let ty = self.ty(id, &format!("{name}Value"), false);
-            let derives = serde_derives();
+            let derives = self.naming.derives();
             let doc = docs(doc);
             self.out.push(quote! {
                 #doc
@@ -189,23 +258,38 @@ impl Gen<'_> {
         let target = resolve(self.schema, id);
         let node = self.schema.node(target);
         if let Some(def) = node.def.clone() {
-            let ident = format_ident!("{}", self.def_type(target, &def));
+            let ident = self.def_type(target, &def);
             return if direct && self.recursive.contains(&target) {
                 quote! { ::std::boxed::Box<#ident> }
             } else {
-                quote! { #ident }
+                ident
             };
         }
         self.shape(target, name)
     }
 
-    /// The named type of a `$defs` entry, generated once.
-    fn def_type(&mut self, id: Id, def: &str) -> String {
-        if let Some(name) = self.defs.get(&id) {
-            return name.clone();
+    /// The named type of a `$defs` entry, generated once (once per module
+    /// when another message generated the same entry), or the user's
+    /// `replace` for it.
+    fn def_type(&mut self, id: Id, def: &str) -> TokenStream {
+        if let Some(ty) = self.defs.get(&id) {
+            return ty.clone();
         }
-        let name = self.type_name(&pascal_case(def));
-        self.defs.insert(id, name.clone());
+        let key = self.keys.get(def).cloned();
+        if let Some(ty) = key.as_ref().and_then(|k| self.shared.get(k)) {
+            self.defs.insert(id, ty.clone());
+            return ty.clone();
+        }
+        let wanted = pascal_case(def);
+        if let Some(ty) = self.naming.replacement(&wanted) {
+            self.defs.insert(id, ty.clone());
+            self.shared.extend(key.map(|k| (k, ty.clone())));
+            return ty;
+        }
+        let name = self.type_name(&wanted);
+        let ident = format_ident!("{}", name);
+        self.defs.insert(id, quote! { #ident });
+        self.shared.extend(key.map(|k| (k, quote! { #ident })));
         let node = self.schema.node(id);
         let mut doc = vec![node
             .description
@@ -218,14 +302,93 @@ impl Gen<'_> {
             self.object(id, &name, &doc, TokenStream::new());
         } else if self.union_of(node).is_some() {
             self.union(id, &name, &doc, TokenStream::new());
-        } else {
+        } else if !self.named_shape(id, &name, &doc) {
             let ty = self.shape(id, &format!("{name}Value"));
             let vis = self.vis.clone();
-            let ident = format_ident!("{}", name);
             let doc = docs(&doc);
             self.out.push(quote! { #doc #vis type #ident = #ty; });
         }
-        name
+        quote! { #ident }
+    }
+
+    /// The name a union of `$defs` entries takes from them: the words their
+    /// names end with in common (`TextResourceContents`,
+    /// `BlobResourceContents` -> `ResourceContents`), unless a definition or
+    /// another type has that name.
+    fn common_name(&self, defs: &[String]) -> Option<String> {
+        let words: Vec<Vec<String>> = defs.iter().map(|d| pascal_words(&pascal_case(d))).collect();
+        let shortest = words.iter().map(Vec::len).min()?;
+        let common = (0..shortest).take_while(|&i| words.iter().all(|w| w[w.len() - 1 - i] == words[0][words[0].len() - 1 - i])).count();
+        if common == 0 || common == shortest {
+            return None;
+        }
+        let name: String = words[0][words[0].len() - common..].concat();
+        let free = !self.naming.is_taken(&name) && !self.naming.is_definition(&name);
+        free.then_some(name)
+    }
+
+    /// Generates the enum `name` when the node is a string enum or a union
+    /// of JSON types; `false` (nothing generated) otherwise.
+    fn named_shape(&mut self, id: Id, name: &str, doc: &[String]) -> bool {
+        let node = self.schema.node(id);
+        if node.trivial || node.never || !self.exact(node) || node.any_of.is_some() || node.one_of.is_some() {
+            return false;
+        }
+        if let Some(values) = string_enum(node) {
+            self.string_enum(name, &values, doc);
+            return true;
+        }
+        let Some(types) = node.types.filter(|_| node.enum_values.is_none() && node.constant.is_none()) else {
+            return false;
+        };
+        let kinds: Vec<JsonType> =
+            types.iter().filter(|t| !(*t == JsonType::Integer && types.contains(JsonType::Number))).collect();
+        if kinds.len() < 2 {
+            return false;
+        }
+        self.type_union(id, name, &kinds, doc);
+        true
+    }
+
+    /// A Rust enum for a string enum, one variant per value.
+    fn string_enum(&mut self, name: &str, values: &[Box<str>], doc: &[String]) {
+        let ident = format_ident!("{}", name);
+        let vis = self.vis.clone();
+        let mut taken = HashSet::new();
+        let variants = values.iter().map(|text| {
+            let variant = format_ident!("{}", unique(pascal_case(text), &mut taken));
+            let doc = super::doc_line(&format!("`{}`.", text.escape_debug()));
+            let text = &**text;
+            quote! { #[doc = #doc] #[serde(rename = #text)] #variant, }
+        });
+        let variants: Vec<TokenStream> = variants.collect();
+        let derives = self.naming.derives();
+        let doc = docs(doc);
+        self.out.push(quote! { #doc #derives #vis enum #ident { #(#variants)* } });
+    }
+
+    /// An untagged enum with one variant per JSON type (`RequestId::{String,
+    /// Integer}`).
+    fn type_union(&mut self, id: Id, name: &str, kinds: &[JsonType], doc: &[String]) {
+        let slot = self.out.len();
+        self.out.push(TokenStream::new());
+        let ident = format_ident!("{}", name);
+        let vis = self.vis.clone();
+        let mut variants = Vec::new();
+        for &t in kinds {
+            let v = format_ident!("{}", pascal_case(t.name()));
+            let article = if t == JsonType::Integer { "an" } else { "a" };
+            let line = super::doc_line(&format!("The value as {article} {}.", t.name()));
+            if t == JsonType::Null {
+                variants.push(quote! { #[doc = #line] #v, });
+            } else {
+                let ty = self.single(id, t, &format!("{name}{}", pascal_case(t.name())));
+                variants.push(quote! { #[doc = #line] #v(#ty), });
+            }
+        }
+        let derives = self.naming.derives();
+        let doc = docs(doc);
+        self.out[slot] = quote! { #doc #derives #[serde(untagged)] #vis enum #ident { #(#variants)* } };
     }
 
     /// The type of a node that is not a `$defs` entry.
@@ -234,15 +397,37 @@ impl Gen<'_> {
         if node.trivial || node.never || !self.exact(node) {
             return quote! { ::protocolarc::Value };
         }
-        if self.union_of(node).is_some() {
-            let name = self.type_name(name);
+        if let Some(u) = self.union_of(node) {
+            let members: Option<Vec<String>> =
+                u.members.iter().map(|&m| self.schema.node(resolve(self.schema, m)).def.as_deref().map(str::to_string)).collect();
+            let key = members.as_ref().map(|defs| {
+                let keys: Vec<&str> = defs.iter().map(|d| self.keys.get(d).map_or(d.as_str(), String::as_str)).collect();
+                format!("union of {}", keys.join(" "))
+            });
+            if let Some(ty) = key.as_ref().and_then(|k| self.shared.get(k)) {
+                return ty.clone();
+            }
+            let wanted = members.as_deref().and_then(|defs| self.common_name(defs)).unwrap_or_else(|| name.to_string());
+            let name = self.type_name(&wanted);
             let doc = vec![format!("A union in `{}`.", self.spec.id())];
             self.union(id, &name, &doc, TokenStream::new());
             let ident = format_ident!("{}", name);
+            self.shared.extend(key.map(|k| (k, quote! { #ident })));
             return quote! { #ident };
         }
         if node.any_of.is_some() || node.one_of.is_some() {
             return quote! { ::protocolarc::Value };
+        }
+        if string_enum(node).is_some() || node.types.is_some_and(|t| t.iter().count() > 1) {
+            let name = self.type_name(name);
+            let doc = vec![node.description.as_deref().map_or_else(
+                || format!("A value in `{}`.", self.spec.id()),
+                str::to_string,
+            )];
+            if self.named_shape(id, &name, &doc) {
+                let ident = format_ident!("{}", name);
+                return quote! { #ident };
+            }
         }
         let types = match node.types {
             Some(t) => t,
@@ -353,7 +538,7 @@ impl Gen<'_> {
             });
         }
         let deny = (!keep_unknown).then(|| quote! { #[serde(deny_unknown_fields)] });
-        let derives = serde_derives();
+        let derives = self.naming.derives();
         let doc = docs(doc);
         self.out[slot] = quote! {
             #doc
@@ -404,7 +589,7 @@ impl Gen<'_> {
                 }
             }
         }
-        let derives = serde_derives();
+        let derives = self.naming.derives();
         let doc = docs(doc);
         let how = match tag {
             Some(t) => {

@@ -1,0 +1,4 @@
+#[protocolarc::catalog("mcp@2025-11-25", rename(Rol = Speaker))]
+pub mod mcp {}
+
+fn main() {}
