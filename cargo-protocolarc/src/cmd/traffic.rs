@@ -325,11 +325,11 @@ fn detected(
         }
         Some((Hint::Declared { method, version }, at)) => {
             if let Some(pair) = available.iter().find(|(n, r)| n == "mcp" && *r == version) {
-                let method = protocolarc::render::one_line(&method);
+                let method = protocolarc::one_line(&method);
                 writeln!(err, "note: protocol mcp@{version}, from the {method} request's _meta at {at}")?;
                 return Ok(pair.clone());
             }
-            let (shown, method) = (protocolarc::render::one_line(&version), protocolarc::render::one_line(&method));
+            let (shown, method) = (protocolarc::one_line(&version), protocolarc::one_line(&method));
             return Err(unknown(format!("{at}: the {method} request names protocolVersion '{shown}' in its _meta")));
         }
         Some((Hint::AgentCard(version), at)) => {
