@@ -213,12 +213,19 @@ const FRAME: &str = "jsonrpc-";
 ///   define it);
 /// - `a2a.agent_card` (`response`): the `AgentCard` message.
 ///
+/// Every message but the agent card's is closed (`additionalProperties:
+/// false`): ProtoJSON refuses a field the message does not define. The
+/// card, and every message only it reaches, stays open: a card is read as
+/// JSON (the a2a-sdk resolves it ignoring unknown fields, and its server
+/// with 0.3 compatibility serves the 0.3 card's fields beside 1.0's).
+///
 /// Every contract is made by [`import::schema_contract`] with one
 /// definition, as the JSON Schema catalogs are. A client-streaming rpc has
 /// no JSON-RPC binding and is an error.
 pub fn a2a_proto_catalog(text: &str, version: &str) -> Result<Vec<Generated>, ProtoError> {
     let file = proto::parse(text)?;
     let mut doc = proto::json_schema(&file)?;
+    close_messages(&mut doc, &file, "AgentCard");
     let start = proto::Pos { line: 1, column: 1 };
     let Some(first) = file.rpcs.first() else {
         return Err(ProtoError { line: 1, column: 1, message: "the file declares no service rpc".into() });
@@ -404,6 +411,39 @@ fn union_members(
 
 fn method_const(def: &Value) -> Option<String> {
     def.get("properties")?.get("method")?.get("const")?.as_str().map(str::to_string)
+}
+
+/// Closes every message definition of `file` in `doc`'s `$defs` but those
+/// `open` reaches (itself included) and no other message reaches.
+fn close_messages(doc: &mut Value, file: &proto::ProtoFile, open: &str) {
+    let Some(defs) = doc.get_mut("$defs").and_then(Value::as_object_mut) else { return };
+    let reach = |from: &str| -> Vec<String> {
+        let mut seen: Vec<String> = Vec::new();
+        let mut queue = vec![from.to_string()];
+        while let Some(name) = queue.pop() {
+            if seen.contains(&name) {
+                continue;
+            }
+            if let Some(body) = defs.get(&name) {
+                refs(body, &mut queue);
+            }
+            seen.push(name);
+        }
+        seen
+    };
+    let card = reach(open);
+    // What a closed message reaches is closed: a type the card shares
+    // with a message keeps the message's strictness.
+    let shared: Vec<String> =
+        file.messages.iter().filter(|m| !card.contains(&m.name)).flat_map(|m| reach(&m.name)).collect();
+    for m in &file.messages {
+        if card.contains(&m.name) && !shared.contains(&m.name) {
+            continue;
+        }
+        if let Some(Value::Object(def)) = defs.get_mut(&m.name) {
+            def.insert("additionalProperties".into(), Value::Bool(false));
+        }
+    }
 }
 
 /// `schema` as a root with the `$defs` it reaches (directly or not).

@@ -509,3 +509,36 @@ traffic mcp@2026-07-28: 3 messages, 2 passed, 1 failed; route.method 1
         out.stderr
     );
 }
+
+/// A2A 1.0 is ProtoJSON: a message refuses a field its proto message does
+/// not define (`field.additionalProperties`), as protobuf's JSON parser does
+/// by default. The agent card is read as JSON: the real a2a-sdk's card
+/// (`tests/data/traffic/a2a-sdk-1.0.jsonl`, line 1) carries the 0.3 card's
+/// fields beside 1.0's and passes, and the real session passes whole.
+#[test]
+fn a2a_1_0_messages_refuse_unknown_fields_and_the_card_is_json() {
+    let session = std::fs::read_to_string(root().join("tests/data/traffic/a2a-sdk-1.0.jsonl")).expect("the capture");
+    let lines: Vec<String> = session.lines().map(str::to_string).collect();
+    assert!(lines[0].contains(r#""preferredTransport":"JSONRPC","protocolVersion":"0.3""#));
+    assert!(lines[1].starts_with(r#"{"from":"client","message":{"method":"SendMessage","params":{"message":{"#));
+    let out = traffic("sides-a2a-strict", &lines, "a2a@1.0.1", &["--quiet"]);
+    expect(&out, 0, "traffic a2a@1.0.1: 8 messages, 8 passed, 0 failed\n");
+    // One unknown field in the request's message, one in the result's task.
+    let mut changed = lines.clone();
+    changed[1] = lines[1].replacen(r#""messageId":"#, r#""messageID":"m","messageId":"#, 1);
+    changed[2] = lines[2].replacen(r#"{"task":{"#, r#"{"task":{"state":"done","#, 1);
+    let out = traffic("sides-a2a-strict", &changed, "a2a@1.0.1", &["--quiet"]);
+    let fails: Vec<&str> = out.stdout.lines().filter(|l| !l.starts_with("traffic ")).collect();
+    assert_eq!(
+        fails,
+        [
+            "[FAIL] a2a.SendMessage.request@1.0.1 <- cap.jsonl:2",
+            "  ERROR field.additionalProperties params.message.messageID: key is not allowed: the object is closed (additionalProperties: false)",
+            "[FAIL] a2a.SendMessage.response@1.0.1 <- cap.jsonl:3",
+            "  ERROR field.additionalProperties result.task.state: key is not allowed: the object is closed (additionalProperties: false)",
+        ],
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.code, 1);
+}
