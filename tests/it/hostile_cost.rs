@@ -127,3 +127,80 @@ fn loss_reports_on_the_deepest_anyof_that_loads() {
         )
     );
 }
+
+/// `generate` on 100,000 properties with 50,000 required: each property's
+/// required-ness looked up once (by hash), so every field is written, the
+/// required ones as values, the others optional.
+#[test]
+fn generate_writes_a_hundred_thousand_fields_with_the_right_requiredness() {
+    let dir = scratch("hostile-cost-generate-wide");
+    let props: Vec<String> = (0..100_000).map(|i| format!(r#""p{i}": {{"type": "string"}}"#)).collect();
+    let required: Vec<String> = (0..50_000).map(|i| format!(r#""p{}""#, i * 2)).collect();
+    let text = format!(
+        r#"{{"name": "t.w", "revision": "1.0.0", "schema": {{"type": "object", "properties": {{{}}}, "required": [{}]}}}}"#,
+        props.join(","),
+        required.join(",")
+    );
+    let loaded = spec(&text);
+    let root = loaded.schema().expect("schema form").root();
+    assert_eq!((root.properties().count(), root.required().count()), (100_000, 50_000));
+    write_files(&dir, &[("w.json", text.as_bytes())]);
+    let out = run_in(bin!(), &dir, &["generate", "w.json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let value = out.stdout.matches(": ::std::string::String,\n").count();
+    let optional = out.stdout.matches(": ::std::option::Option<::std::string::String>,\n").count();
+    assert_eq!((value, optional), (50_000, 50_000));
+    assert!(out.stdout.contains("    /// `p0`, required.\n    pub p0: ::std::string::String,\n"));
+    assert!(out.stdout.contains("    pub p99999: ::std::option::Option<::std::string::String>,\n"));
+    assert_eq!(out.stdout.matches("`, required.\n").count(), 50_000);
+}
+
+/// `describe` on the same wide object: the required keys it declares no
+/// property for are found by hash (one here, `extra`).
+#[test]
+fn describe_finds_undeclared_required_keys_of_a_wide_object() {
+    let dir = scratch("hostile-cost-describe-wide");
+    let props: Vec<String> = (0..100_000).map(|i| format!(r#""p{i}": {{"type": "string"}}"#)).collect();
+    let mut required: Vec<String> = (0..50_000).map(|i| format!(r#""p{}""#, i * 2)).collect();
+    required.push(r#""extra""#.into());
+    let text = format!(
+        r#"{{"name": "t.w", "revision": "1.0.0", "schema": {{"type": "object", "properties": {{{}}}, "required": [{}]}}}}"#,
+        props.join(","),
+        required.join(",")
+    );
+    write_files(&dir, &[("w.json", text.as_bytes())]);
+    let out = run_in(bin!(), &dir, &["describe", "w.json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.matches("requires 'extra'").count(), 1, "{}", &out.stdout[..400]);
+    assert_eq!(out.stdout.lines().filter(|l| l.contains("requires")).count(), 1);
+}
+
+/// `diff` of two 200,000-value enums (one value dropped, one added): the
+/// two changes, each naming the one value.
+#[test]
+fn diff_of_two_wide_enums_names_the_values_that_changed() {
+    let values = |skip: usize, extra: &str| -> String {
+        let mut all: Vec<String> = (skip..200_000).map(|i| format!(r#""v{i}""#)).collect();
+        if !extra.is_empty() {
+            all.push(format!(r#""{extra}""#));
+        }
+        assert_eq!(all.len(), 200_000);
+        all.join(",")
+    };
+    let contract = |revision: &str, list: String| {
+        format!(
+            r#"{{"name": "t.e", "revision": "{revision}", "direction": "request", "schema": {{"type": "object", "properties": {{"e": {{"enum": [{list}]}}}}}}}}"#
+        )
+    };
+    let (a, b) = (spec(&contract("1.0.0", values(0, ""))), spec(&contract("2.0.0", values(1, "w"))));
+    let d = protocolarc::diff::diff(&a, &b).expect("same name");
+    let found: Vec<(&str, &str, &str, Option<&str>)> =
+        d.changes().iter().map(|c| (c.rule(), c.field(), c.message(), c.witness())).collect();
+    assert_eq!(
+        found,
+        [
+            ("field.enum.restricted", "e", "dropped {'v0'}", Some(r#"{"e":"v0"}"#)),
+            ("field.enum.expanded", "e", "added {'w'}", None)
+        ]
+    );
+}
