@@ -132,6 +132,9 @@ pub(crate) struct Memo {
     findings: RefCell<Option<FindingsAt>>,
     /// The top-level members a caller asked about ([`collect_top`]).
     top: Option<RefCell<TopMembers>>,
+    /// (node, value) visits of every walk on this memo: what tests hold
+    /// linear in the schema's size times the data's ([`counted`]).
+    steps: std::cell::Cell<usize>,
 }
 
 /// Where the values of some top-level members of a document sit, as the
@@ -313,6 +316,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     pub(crate) fn value(&mut self, id: Id, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Result<(), M::Stop> {
         let schema = self.schema;
         let node = schema.node(id);
+        self.memo.steps.set(self.memo.steps.get() + 1);
         if chain > MAX_CHAIN {
             return Err(self.w.mode.too_deep(path));
         }
@@ -1197,6 +1201,13 @@ pub(crate) fn collect(schema: &Schema, data: &[u8]) -> crate::report::Report {
 /// either way; only the time differs.
 pub(crate) fn check(schema: &Schema, data: &[u8]) -> crate::report::Report {
     check_in(schema, data, &Memo::default(), Recent::first())
+}
+
+/// [`check`], and the (node, value) visits it made.
+pub(crate) fn counted(schema: &Schema, data: &[u8]) -> (crate::report::Report, usize) {
+    let memo = Memo::default();
+    let report = check_in(schema, data, &memo, Recent::first());
+    (report, memo.steps.get())
 }
 
 /// [`check`], and where the root object's `top` members sit.
