@@ -69,6 +69,15 @@ impl ContractSpec {
         Some(crate::walk::schema::collect_top(self.schema.as_ref()?, data, top))
     }
 
+    /// [`ContractSpec::validate_json`] for a schema-form contract, and the
+    /// (schema node, value) visits the walk made: for tests that hold the
+    /// cost linear, counted in steps rather than time. `None` for a
+    /// fields-form contract.
+    #[doc(hidden)]
+    pub fn validate_json_counted(&self, data: &[u8]) -> Option<(Report, usize)> {
+        Some(crate::walk::schema::counted(self.schema.as_ref()?, data))
+    }
+
     /// The finding engine alone, without the one-pass check in front: for a
     /// caller that has already run a one-pass check (as
     /// `Contract::validate_json` has), and what every fast path is tested

@@ -311,3 +311,32 @@ fn import_writes_nothing_when_one_target_is_a_link() {
     assert_eq!(names(&dir.join("out")), ["s_t2_1.0.0.json"]);
     assert_eq!(std::fs::read_to_string(dir.join("victim")).unwrap(), "keep");
 }
+
+/// Bidi controls (U+202E, U+2066) from a contract's keys or a capture's
+/// method are shown escaped, never raw, by `describe` and in `route.method`.
+#[test]
+fn bidi_controls_are_shown_escaped() {
+    let dir = scratch("hostile-bidi");
+    let contract = "{\"name\": \"t.b\", \"revision\": \"1.0.0\", \"schema\": {\"type\": \"object\", \"properties\": \
+                    {\"k\\u2066x\": {\"type\": \"string\", \"title\": \"T\\u202eT\"}}}}";
+    let capture = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/\\u2066call\\u202e\"}\n";
+    std::fs::write(dir.join("b.json"), contract).unwrap();
+    std::fs::write(dir.join("b.jsonl"), capture).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(contract).unwrap();
+    assert!(doc["schema"]["properties"].as_object().unwrap().contains_key("k\u{2066}x"));
+    let out = run_in(bin!(), &dir, &["describe", "b.json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("\n  [\"k\\u2066x\"]  string  optional\n"), "{}", out.stdout);
+    assert!(!out.stdout.contains(['\u{2066}', '\u{202e}']));
+    let out = run_in(bin!(), &dir, &["traffic", "b.jsonl", "--protocol", "mcp@2025-06-18"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stdout.contains(
+            "  ERROR route.method method: no contract mcp.tools/\\u{2066}call\\u{202e}.request in the catalog of \
+             mcp@2025-06-18: the method is unknown to this protocol revision\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains(['\u{2066}', '\u{202e}']));
+}

@@ -495,14 +495,15 @@ impl Gen<'_> {
         let tag = self.tagged.get(&id).cloned();
         let mut taken = HashSet::from([UNKNOWN_FIELDS.to_string()]);
         let mut fields = Vec::new();
-        for (key, prop) in &node.properties {
+        for (i, (key, prop)) in node.properties.iter().enumerate() {
             if tag.as_deref() == Some(&**key) || self.schema.node(resolve(self.schema, *prop)).never {
                 continue;
             }
             let field_name = unique(snake_case(key), &mut taken);
             let field_ident = ident_of(&field_name);
             let ty = self.ty(*prop, &format!("{name}{}", pascal_case(key)), true);
-            let required = node.required.iter().any(|r| r == key);
+            // Looked up once per property (computed by hash at compile time).
+            let required = node.property_required[i].is_some();
             let described = self.schema.node(*prop).description.clone();
             let sentence = described
                 .map_or_else(|| format!("`{key}`, {}.", if required { "required" } else { "optional" }), String::from);

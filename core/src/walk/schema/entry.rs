@@ -31,6 +31,13 @@ pub(crate) fn check(schema: &Schema, data: &[u8]) -> crate::report::Report {
     check_in(schema, data, &Memo::default(), Recent::first())
 }
 
+/// [`check`], and the (node, value) visits it made.
+pub(crate) fn counted(schema: &Schema, data: &[u8]) -> (crate::report::Report, usize) {
+    let memo = Memo::default();
+    let report = check_in(schema, data, &memo, Recent::first());
+    (report, memo.steps.get())
+}
+
 /// [`check`], and where the root object's `top` members sit.
 pub(crate) fn collect_top(schema: &Schema, data: &[u8], top: TopMembers) -> (crate::report::Report, TopMembers) {
     let memo = Memo { top: Some(RefCell::new(top)), ..Memo::default() };

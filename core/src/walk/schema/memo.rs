@@ -17,6 +17,9 @@ pub(crate) struct Memo {
     pub(super) findings: RefCell<Option<FindingsAt>>,
     /// The top-level members a caller asked about ([`collect_top`]).
     pub(super) top: Option<RefCell<TopMembers>>,
+    /// (node, value) visits of every walk on this memo: what tests hold
+    /// linear in the schema's size times the data's ([`super::counted`]).
+    pub(super) steps: std::cell::Cell<usize>,
 }
 
 /// Verdicts by (node, value offset): the first [`Verdicts::INLINE`] in a

@@ -67,7 +67,7 @@ use crate::rules::Rule;
 use crate::walk::{Collect, Fail, Message, Mode, Others, Path, Seen, Walk};
 
 use entry::distinct;
-pub(crate) use entry::{check, collect, collect_top, passes, passes_node};
+pub(crate) use entry::{check, collect, collect_top, counted, passes, passes_node};
 pub(crate) use memo::Memo;
 pub(crate) use mode::{First, Lean};
 pub use top::TopMembers;
@@ -110,6 +110,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     pub(crate) fn value(&mut self, id: Id, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Result<(), M::Stop> {
         let schema = self.schema;
         let node = schema.node(id);
+        self.memo.steps.set(self.memo.steps.get() + 1);
         if chain > MAX_CHAIN {
             return Err(self.w.mode.too_deep(path));
         }
