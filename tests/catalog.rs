@@ -304,3 +304,48 @@ fn the_macro_bundles_the_generated_catalogs() {
         assert!(bundled[path] == *bytes, "protocolarc-derive/catalog/{path} is not protocols/{path}: copy it again");
     }
 }
+
+/// The example of `docs/typed-rust.md`, compiled here: the page shows the
+/// lines between the markers.
+mod docs_example {
+    // docs:begin
+    use protocolarc::Contract;
+
+    /// MCP 2025-11-25: every message and every definition, once.
+    #[protocolarc::catalog("mcp@2025-11-25")]
+    pub mod mcp {}
+
+    pub fn describe(request: &[u8], result: &[u8]) -> Result<String, protocolarc::Report> {
+        let call = mcp::ToolsCallRequest::from_json(request)?; // Err(report) when the validator finds an error
+        let id = match &call.id {
+            mcp::RequestId::String(s) => s.clone(), // `string | integer` is an enum
+            mcp::RequestId::Integer(n) => n.to_string(),
+        };
+        let result = mcp::ToolsCallResponse::from_json(result)?;
+        let texts: Vec<&str> = result
+            .content
+            .iter()
+            .filter_map(|block| match block {
+                mcp::ContentBlock::Text(t) => Some(t.text.as_str()), // a tagged union is an enum
+                _ => None,
+            })
+            .collect();
+        Ok(format!("{} ({id}): {}", call.params.name, texts.join(" ")))
+    }
+    // docs:end
+}
+
+#[test]
+fn the_guide_shows_the_compiled_catalog_example() {
+    let request = br#"{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "get_weather"}}"#;
+    let result = br#"{"content": [{"type": "text", "text": "22.5 C"}, {"type": "image", "data": "AA==", "mimeType": "image/png"}]}"#;
+    assert_eq!(docs_example::describe(request, result).unwrap(), "get_weather (7): 22.5 C");
+    let bad = docs_example::describe(br#"{"jsonrpc": "2.0", "id": 7, "method": "tools/call"}"#, result).unwrap_err();
+    assert_eq!(bad.findings()[0].to_string(), "ERROR field.required params: required field is missing");
+    let source = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog.rs")).unwrap();
+    let start = source.find("    // docs:begin\n").unwrap() + "    // docs:begin\n".len();
+    let end = source.find("    // docs:end").unwrap();
+    let shown: String = source[start..end].lines().map(|l| l.strip_prefix("    ").unwrap_or(l)).map(|l| format!("{l}\n")).collect();
+    let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/typed-rust.md")).unwrap();
+    assert!(guide.contains(&format!("```rust\n{shown}```")), "docs/typed-rust.md's catalog example is not the compiled one:\n{shown}");
+}
