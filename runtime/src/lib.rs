@@ -147,6 +147,36 @@ pub use catalog::{Catalog, CatalogError};
 /// }
 /// assert!(matches!(&result.content[1], ContentBlock::ResourceLink(l) if l.name == "a.rs"));
 /// ```
+///
+/// # Options
+///
+/// `rename(Old = New)` renames a generated type, `replace(Definition =
+/// path::To)` puts your own type wherever a `$defs` entry is used, and
+/// `derives(Trait, ...)` adds derives to every generated type:
+///
+/// ```
+/// use protocolarc::Contract;
+///
+/// /// A SKU as this program keeps it.
+/// #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+/// pub struct Sku(pub String);
+///
+/// #[protocolarc::contract(
+///     "../tests/data/catalog/contracts/shop_order_1.0.0.json",
+///     rename(Currency = Money),
+///     replace(Sku = Sku),
+///     derives(Eq, Hash)
+/// )]
+/// pub struct Order;
+///
+/// let order = Order::from_json(br#"{"sku": "ABC-1", "price": {"amount": 5, "currency": "EUR"}}"#).unwrap();
+/// assert_eq!((order.sku.0.as_str(), &order.price.currency), ("ABC-1", &Money::EUR));
+/// let unique: std::collections::HashSet<Order> = [order.clone(), order].into_iter().collect();
+/// assert_eq!(unique.len(), 1);
+/// ```
+///
+/// A whole protocol revision, every message and definition in one module, is
+/// [`macro@catalog`]'s: `#[protocolarc::catalog("mcp@2025-11-25")] pub mod mcp {}`.
 #[cfg(feature = "derive")]
 pub use protocolarc_derive::contract;
 /// Typed protocol modules: one protocol revision's messages as Rust types,
@@ -185,9 +215,12 @@ pub use protocolarc_derive::contract;
 /// #[protocolarc::catalog("mcp@2025-11-25", replace(RequestId = super::MyId), rename(Role = Speaker))]
 /// pub mod mcp {}
 ///
-/// let ping: mcp::PingRequest = protocolarc::Contract::from_json(br#"{"jsonrpc": "2.0", "id": "a", "method": "ping"}"#).unwrap();
-/// assert_eq!(ping.id, MyId::Text("a".into()));
-/// assert_eq!(mcp::Speaker::Assistant, mcp::Speaker::Assistant);
+/// fn main() {
+///     let ping: mcp::PingRequest =
+///         protocolarc::Contract::from_json(br#"{"jsonrpc": "2.0", "id": "a", "method": "ping"}"#).unwrap();
+///     assert_eq!(ping.id, MyId::Text("a".into()));
+///     assert_eq!(serde_json::to_string(&mcp::Speaker::Assistant).unwrap(), r#""assistant""#);
+/// }
 /// ```
 #[cfg(feature = "derive")]
 pub use protocolarc_derive::catalog;
