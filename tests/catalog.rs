@@ -106,7 +106,8 @@ fn typed_round_trip(table: &Table, contract: &str, body: &[u8], label: &str) -> 
     let runtime = spec().validate_json(body);
     match parse(body) {
         Ok(back) => {
-            let (a, b): (Value, Value) = (serde_json::from_slice(body).unwrap(), serde_json::from_slice(&back).unwrap());
+            let (a, b): (Value, Value) =
+                (serde_json::from_slice(body).unwrap(), serde_json::from_slice(&back).unwrap());
             assert_eq!(a, b, "{label}: the round trip through the typed value changed the body");
             assert!(runtime.is_valid(), "{label}: typed Ok, runtime {runtime}");
             Ok(())
@@ -126,7 +127,10 @@ fn typed_round_trip(table: &Table, contract: &str, body: &[u8], label: &str) -> 
 /// document, earlier), which says the method it answers.
 #[test]
 fn every_mcp_2025_11_25_doc_message_parses_into_the_typed_module() {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/catalog/mcp-spec-docs-2025-11-25.jsonl")).unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("data/catalog/mcp-spec-docs-2025-11-25.jsonl"),
+    )
+    .unwrap();
     let table = mcp_table();
     assert_eq!(table.len(), 52, "every message of the catalog has a type");
     let (mut judged, mut unpaired, mut failures) = (0, Vec::new(), Vec::new());
@@ -173,14 +177,18 @@ fn a2a_1_0_captures_parse_into_the_typed_module() {
     assert_eq!(table.len(), 24);
     let (mut valid, mut invalid) = (0, Vec::new());
     for file in ["a2a-stream-v1.0.jsonl", "a2a-card-v1.0.0-then-messages.jsonl"] {
-        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/traffic").join(file)).unwrap();
+        let text =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/traffic").join(file)).unwrap();
         let mut pending = BTreeMap::new();
         for (i, line) in text.lines().enumerate() {
             let label = format!("{file}:{}", i + 1);
             let message: Value = serde_json::from_str(line).unwrap();
             let (contract, body) = if message.get("jsonrpc").is_none() {
                 ("a2a.agent_card".to_string(), line.as_bytes().to_vec())
-            } else if message.get("error").is_none() && message.get("method").is_none() && !pending.contains_key(&message["id"].to_string()) {
+            } else if message.get("error").is_none()
+                && message.get("method").is_none()
+                && !pending.contains_key(&message["id"].to_string())
+            {
                 panic!("{label}: a result with no request");
             } else {
                 route("a2a", &message, &mut pending).unwrap()
@@ -243,7 +251,12 @@ fn definitions_are_shared_named_types() {
     // The union of `TextResourceContents` and `BlobResourceContents` is named
     // for what they share, once, for both the embedded resource and resources/read.
     let read = mcp::ResourcesReadResponse::from_json(br#"{"contents": [{"uri": "file:///a", "text": "x"}]}"#).unwrap();
-    let embedded = mcp::EmbeddedResource { resource: read.contents[0].clone(), annotations: None, meta: None, unknown_fields: Default::default() };
+    let embedded = mcp::EmbeddedResource {
+        resource: read.contents[0].clone(),
+        annotations: None,
+        meta: None,
+        unknown_fields: Default::default(),
+    };
     assert!(matches!(embedded.resource, mcp::ResourceContents::TextResourceContents(ref t) if t.text == "x"));
     // Tagged unions stay tagged.
     let result = mcp::ToolsCallResponse::from_json(br#"{"content": [{"type": "text", "text": "3"}]}"#).unwrap();
@@ -345,7 +358,11 @@ fn the_guide_shows_the_compiled_catalog_example() {
     let source = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog.rs")).unwrap();
     let start = source.find("    // docs:begin\n").unwrap() + "    // docs:begin\n".len();
     let end = source.find("    // docs:end").unwrap();
-    let shown: String = source[start..end].lines().map(|l| l.strip_prefix("    ").unwrap_or(l)).map(|l| format!("{l}\n")).collect();
+    let shown: String =
+        source[start..end].lines().map(|l| l.strip_prefix("    ").unwrap_or(l)).map(|l| format!("{l}\n")).collect();
     let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/typed-rust.md")).unwrap();
-    assert!(guide.contains(&format!("```rust\n{shown}```")), "docs/typed-rust.md's catalog example is not the compiled one:\n{shown}");
+    assert!(
+        guide.contains(&format!("```rust\n{shown}```")),
+        "docs/typed-rust.md's catalog example is not the compiled one:\n{shown}"
+    );
 }
