@@ -106,7 +106,8 @@ fn typed_round_trip(table: &Table, contract: &str, body: &[u8], label: &str) -> 
     let runtime = spec().validate_json(body);
     match parse(body) {
         Ok(back) => {
-            let (a, b): (Value, Value) = (serde_json::from_slice(body).unwrap(), serde_json::from_slice(&back).unwrap());
+            let (a, b): (Value, Value) =
+                (serde_json::from_slice(body).unwrap(), serde_json::from_slice(&back).unwrap());
             assert_eq!(a, b, "{label}: the round trip through the typed value changed the body");
             assert!(runtime.is_valid(), "{label}: typed Ok, runtime {runtime}");
             Ok(())
@@ -126,7 +127,10 @@ fn typed_round_trip(table: &Table, contract: &str, body: &[u8], label: &str) -> 
 /// document, earlier), which says the method it answers.
 #[test]
 fn every_mcp_2025_11_25_doc_message_parses_into_the_typed_module() {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/catalog/mcp-spec-docs-2025-11-25.jsonl")).unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("data/catalog/mcp-spec-docs-2025-11-25.jsonl"),
+    )
+    .unwrap();
     let table = mcp_table();
     assert_eq!(table.len(), 52, "every message of the catalog has a type");
     let (mut judged, mut unpaired, mut failures) = (0, Vec::new(), Vec::new());
@@ -173,14 +177,18 @@ fn a2a_1_0_captures_parse_into_the_typed_module() {
     assert_eq!(table.len(), 24);
     let (mut valid, mut invalid) = (0, Vec::new());
     for file in ["a2a-stream-v1.0.jsonl", "a2a-card-v1.0.0-then-messages.jsonl"] {
-        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/traffic").join(file)).unwrap();
+        let text =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/traffic").join(file)).unwrap();
         let mut pending = BTreeMap::new();
         for (i, line) in text.lines().enumerate() {
             let label = format!("{file}:{}", i + 1);
             let message: Value = serde_json::from_str(line).unwrap();
             let (contract, body) = if message.get("jsonrpc").is_none() {
                 ("a2a.agent_card".to_string(), line.as_bytes().to_vec())
-            } else if message.get("error").is_none() && message.get("method").is_none() && !pending.contains_key(&message["id"].to_string()) {
+            } else if message.get("error").is_none()
+                && message.get("method").is_none()
+                && !pending.contains_key(&message["id"].to_string())
+            {
                 panic!("{label}: a result with no request");
             } else {
                 route("a2a", &message, &mut pending).unwrap()
@@ -243,7 +251,12 @@ fn definitions_are_shared_named_types() {
     // The union of `TextResourceContents` and `BlobResourceContents` is named
     // for what they share, once, for both the embedded resource and resources/read.
     let read = mcp::ResourcesReadResponse::from_json(br#"{"contents": [{"uri": "file:///a", "text": "x"}]}"#).unwrap();
-    let embedded = mcp::EmbeddedResource { resource: read.contents[0].clone(), annotations: None, meta: None, unknown_fields: Default::default() };
+    let embedded = mcp::EmbeddedResource {
+        resource: read.contents[0].clone(),
+        annotations: None,
+        meta: None,
+        unknown_fields: Default::default(),
+    };
     assert!(matches!(embedded.resource, mcp::ResourceContents::TextResourceContents(ref t) if t.text == "x"));
     // Tagged unions stay tagged.
     let result = mcp::ToolsCallResponse::from_json(br#"{"content": [{"type": "text", "text": "3"}]}"#).unwrap();
@@ -303,4 +316,53 @@ fn the_macro_bundles_the_generated_catalogs() {
     for (path, bytes) in &generated {
         assert!(bundled[path] == *bytes, "protocolarc-derive/catalog/{path} is not protocols/{path}: copy it again");
     }
+}
+
+/// The example of `docs/typed-rust.md`, compiled here: the page shows the
+/// lines between the markers.
+mod docs_example {
+    // docs:begin
+    use protocolarc::Contract;
+
+    /// MCP 2025-11-25: every message and every definition, once.
+    #[protocolarc::catalog("mcp@2025-11-25")]
+    pub mod mcp {}
+
+    pub fn describe(request: &[u8], result: &[u8]) -> Result<String, protocolarc::Report> {
+        let call = mcp::ToolsCallRequest::from_json(request)?; // Err(report) when the validator finds an error
+        let id = match &call.id {
+            mcp::RequestId::String(s) => s.clone(), // `string | integer` is an enum
+            mcp::RequestId::Integer(n) => n.to_string(),
+        };
+        let result = mcp::ToolsCallResponse::from_json(result)?;
+        let texts: Vec<&str> = result
+            .content
+            .iter()
+            .filter_map(|block| match block {
+                mcp::ContentBlock::Text(t) => Some(t.text.as_str()), // a tagged union is an enum
+                _ => None,
+            })
+            .collect();
+        Ok(format!("{} ({id}): {}", call.params.name, texts.join(" ")))
+    }
+    // docs:end
+}
+
+#[test]
+fn the_guide_shows_the_compiled_catalog_example() {
+    let request = br#"{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "get_weather"}}"#;
+    let result = br#"{"content": [{"type": "text", "text": "22.5 C"}, {"type": "image", "data": "AA==", "mimeType": "image/png"}]}"#;
+    assert_eq!(docs_example::describe(request, result).unwrap(), "get_weather (7): 22.5 C");
+    let bad = docs_example::describe(br#"{"jsonrpc": "2.0", "id": 7, "method": "tools/call"}"#, result).unwrap_err();
+    assert_eq!(bad.findings()[0].to_string(), "ERROR field.required params: required field is missing");
+    let source = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog.rs")).unwrap();
+    let start = source.find("    // docs:begin\n").unwrap() + "    // docs:begin\n".len();
+    let end = source.find("    // docs:end").unwrap();
+    let shown: String =
+        source[start..end].lines().map(|l| l.strip_prefix("    ").unwrap_or(l)).map(|l| format!("{l}\n")).collect();
+    let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/typed-rust.md")).unwrap();
+    assert!(
+        guide.contains(&format!("```rust\n{shown}```")),
+        "docs/typed-rust.md's catalog example is not the compiled one:\n{shown}"
+    );
 }

@@ -49,7 +49,8 @@ impl Parse for Args {
                 }
                 compatible_with = Some(input.parse()?);
             } else if !option(&name, input, &mut options)? {
-                let msg = format!("unknown argument `{name}` (expected `compatible_with`, `rename`, `replace` or `derives`)");
+                let msg =
+                    format!("unknown argument `{name}` (expected `compatible_with`, `rename`, `replace` or `derives`)");
                 return Err(syn::Error::new(name.span(), msg));
             }
         }

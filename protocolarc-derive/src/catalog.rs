@@ -48,12 +48,16 @@ fn bundled(lit: &syn::LitStr) -> Result<Vec<Message>, syn::Error> {
     let mut messages = Vec::new();
     for (path, text) in FILES.iter().filter(|(path, _)| path.starts_with(&dir)) {
         let label = format!("{wanted}/{}", &path[dir.len()..]);
-        let spec = ContractSpec::from_slice(text.as_bytes(), &label).map_err(|e| syn::Error::new(lit.span(), e.to_string()))?;
+        let spec = ContractSpec::from_slice(text.as_bytes(), &label)
+            .map_err(|e| syn::Error::new(lit.span(), e.to_string()))?;
         messages.push(Message { spec, json: text.to_string(), text: quote! { #text }, label });
     }
     if messages.is_empty() || !wanted.contains('@') {
-        let mut known: Vec<String> =
-            FILES.iter().filter_map(|(path, _)| path.rsplit_once('/')).map(|(dir, _)| dir.replacen('/', "@", 1)).collect();
+        let mut known: Vec<String> = FILES
+            .iter()
+            .filter_map(|(path, _)| path.rsplit_once('/'))
+            .map(|(dir, _)| dir.replacen('/', "@", 1))
+            .collect();
         known.dedup();
         let msg = format!("no bundled catalog `{wanted}` (bundled: {})", known.join(", "));
         return Err(syn::Error::new(lit.span(), msg));
@@ -87,7 +91,8 @@ fn directory(lit: &syn::LitStr) -> Result<Vec<Message>, syn::Error> {
     for path in files {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         let label = format!("{}/{name}", rel.trim_end_matches('/'));
-        let json = std::fs::read_to_string(&path).map_err(|e| err(format!("cannot read contract {label}: {}", protocolarc_core::io_reason(&e))))?;
+        let json = std::fs::read_to_string(&path)
+            .map_err(|e| err(format!("cannot read contract {label}: {}", protocolarc_core::io_reason(&e))))?;
         let spec = ContractSpec::from_slice(json.as_bytes(), &label).map_err(|e| err(e.to_string()))?;
         let text = codegen::include_text(&label);
         messages.push(Message { spec, json, text, label });

@@ -83,6 +83,51 @@ pub use protocolarc_core::{
 };
 
 pub use catalog::{Catalog, CatalogError};
+/// Typed protocol modules: one protocol revision's messages as Rust types,
+/// one type per message (implementing [`Contract`] for its contract) and one
+/// per `$defs` definition, shared by every message that uses it.
+///
+/// ```
+/// use protocolarc::Contract;
+///
+/// #[protocolarc::catalog("mcp@2025-11-25")]
+/// pub mod mcp {}
+///
+/// let body = br#"{"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+///                 "params": {"name": "search", "arguments": {"q": "rust"}}}"#;
+/// let call = mcp::ToolsCallRequest::from_json(body).unwrap();
+/// assert_eq!(call.id, mcp::RequestId::Integer(7.into()));
+/// assert_eq!(call.params.name, "search");
+///
+/// let result = br#"{"content": [{"type": "text", "text": "found"}]}"#;
+/// let result = mcp::ToolsCallResponse::from_json(result).unwrap();
+/// assert!(matches!(&result.content[0], mcp::ContentBlock::Text(t) if t.text == "found"));
+/// assert!(mcp::ToolsCallResponse::from_json(br#"{"content": 3}"#).is_err());
+/// ```
+///
+/// `catalog(dir = "contracts")` makes the same module from a directory of
+/// your own contracts (relative to `CARGO_MANIFEST_DIR`), and the
+/// `rename(Old = New)`, `replace(Definition = path::To)` and
+/// `derives(Trait, ...)` options work as on [`macro@contract`]:
+///
+/// ```
+/// /// Request ids as this program keeps them.
+/// #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+/// #[serde(untagged)]
+/// pub enum MyId { Text(String), Number(i64) }
+///
+/// #[protocolarc::catalog("mcp@2025-11-25", replace(RequestId = super::MyId), rename(Role = Speaker))]
+/// pub mod mcp {}
+///
+/// fn main() {
+///     let ping: mcp::PingRequest =
+///         protocolarc::Contract::from_json(br#"{"jsonrpc": "2.0", "id": "a", "method": "ping"}"#).unwrap();
+///     assert_eq!(ping.id, MyId::Text("a".into()));
+///     assert_eq!(serde_json::to_string(&mcp::Speaker::Assistant).unwrap(), r#""assistant""#);
+/// }
+/// ```
+#[cfg(feature = "derive")]
+pub use protocolarc_derive::catalog;
 /// `#[protocolarc::contract("path.json")] pub struct Name;`: Rust types and a
 /// compiled validator from a contract file.
 ///
@@ -148,50 +193,38 @@ pub use catalog::{Catalog, CatalogError};
 /// }
 /// assert!(matches!(&result.content[1], ContentBlock::ResourceLink(l) if l.name == "a.rs"));
 /// ```
-#[cfg(feature = "derive")]
-pub use protocolarc_derive::contract;
-/// Typed protocol modules: one protocol revision's messages as Rust types,
-/// one type per message (implementing [`Contract`] for its contract) and one
-/// per `$defs` definition, shared by every message that uses it.
+///
+/// # Options
+///
+/// `rename(Old = New)` renames a generated type, `replace(Definition =
+/// path::To)` puts your own type wherever a `$defs` entry is used, and
+/// `derives(Trait, ...)` adds derives to every generated type:
 ///
 /// ```
 /// use protocolarc::Contract;
 ///
-/// #[protocolarc::catalog("mcp@2025-11-25")]
-/// pub mod mcp {}
+/// /// A SKU as this program keeps it.
+/// #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+/// pub struct Sku(pub String);
 ///
-/// let body = br#"{"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-///                 "params": {"name": "search", "arguments": {"q": "rust"}}}"#;
-/// let call = mcp::ToolsCallRequest::from_json(body).unwrap();
-/// assert_eq!(call.id, mcp::RequestId::Integer(7.into()));
-/// assert_eq!(call.params.name, "search");
+/// #[protocolarc::contract(
+///     "../tests/data/catalog/contracts/shop_order_1.0.0.json",
+///     rename(Currency = Money),
+///     replace(Sku = Sku),
+///     derives(Eq, Hash)
+/// )]
+/// pub struct Order;
 ///
-/// let result = br#"{"content": [{"type": "text", "text": "found"}]}"#;
-/// let result = mcp::ToolsCallResponse::from_json(result).unwrap();
-/// assert!(matches!(&result.content[0], mcp::ContentBlock::Text(t) if t.text == "found"));
-/// assert!(mcp::ToolsCallResponse::from_json(br#"{"content": 3}"#).is_err());
+/// let order = Order::from_json(br#"{"sku": "ABC-1", "price": {"amount": 5, "currency": "EUR"}}"#).unwrap();
+/// assert_eq!((order.sku.0.as_str(), &order.price.currency), ("ABC-1", &Money::EUR));
+/// let unique: std::collections::HashSet<Order> = [order.clone(), order].into_iter().collect();
+/// assert_eq!(unique.len(), 1);
 /// ```
 ///
-/// `catalog(dir = "contracts")` makes the same module from a directory of
-/// your own contracts (relative to `CARGO_MANIFEST_DIR`), and the
-/// `rename(Old = New)`, `replace(Definition = path::To)` and
-/// `derives(Trait, ...)` options work as on [`macro@contract`]:
-///
-/// ```
-/// /// Request ids as this program keeps them.
-/// #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-/// #[serde(untagged)]
-/// pub enum MyId { Text(String), Number(i64) }
-///
-/// #[protocolarc::catalog("mcp@2025-11-25", replace(RequestId = super::MyId), rename(Role = Speaker))]
-/// pub mod mcp {}
-///
-/// let ping: mcp::PingRequest = protocolarc::Contract::from_json(br#"{"jsonrpc": "2.0", "id": "a", "method": "ping"}"#).unwrap();
-/// assert_eq!(ping.id, MyId::Text("a".into()));
-/// assert_eq!(mcp::Speaker::Assistant, mcp::Speaker::Assistant);
-/// ```
+/// A whole protocol revision, every message and definition in one module, is
+/// [`macro@catalog`]'s: `#[protocolarc::catalog("mcp@2025-11-25")] pub mod mcp {}`.
 #[cfg(feature = "derive")]
-pub use protocolarc_derive::catalog;
+pub use protocolarc_derive::contract;
 /// The JSON values generated types hold (open fields, maps of undeclared
 /// keys, numbers), re-exported so a user needs no `serde_json` of their own.
 pub use serde_json::{Map, Number, Value};

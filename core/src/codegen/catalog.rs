@@ -38,11 +38,17 @@ pub struct Message {
 
 /// The items of a module holding every message, their types named for
 /// `vis`; `what` names the catalog in errors.
-pub fn expand_catalog(messages: &[Message], vis: &TokenStream, opts: &Options, what: &str) -> Result<TokenStream, String> {
+pub fn expand_catalog(
+    messages: &[Message],
+    vis: &TokenStream,
+    opts: &Options,
+    what: &str,
+) -> Result<TokenStream, String> {
     let mut order: Vec<&Message> = messages.iter().collect();
     order.sort_by(|a, b| a.spec.name().cmp(b.spec.name()).then(a.spec.revision().cmp(b.spec.revision())));
     let mut naming = Naming::new(opts.clone(), []);
-    let definitions = order.iter().filter_map(|m| m.spec.schema()).flat_map(|s| s.nodes.iter().filter_map(|n| n.def.as_deref()));
+    let definitions =
+        order.iter().filter_map(|m| m.spec.schema()).flat_map(|s| s.nodes.iter().filter_map(|n| n.def.as_deref()));
     naming.definitions(definitions.map(pascal_case).collect::<Vec<_>>());
     // Message types are named first: the definitions give way to them.
     let names: Vec<String> = order.iter().map(|m| naming.name(&message_type(m.spec.name()))).collect();
@@ -209,7 +215,9 @@ mod whole {
         eprintln!("{}", names.join("\n"));
         assert!(!names.iter().any(|n| n == "EmbeddedResourceResource" || n == "ResourcesReadResponseContentsItem"));
         assert_eq!(names.iter().filter(|n| *n == "ResourceContents").count(), 1);
-        for shared in ["RequestId", "ContentBlock", "Role", "Icon", "Implementation", "ToolsCallRequest", "ToolsCallResponse"] {
+        for shared in
+            ["RequestId", "ContentBlock", "Role", "Icon", "Implementation", "ToolsCallRequest", "ToolsCallResponse"]
+        {
             assert_eq!(names.iter().filter(|n| *n == shared).count(), 1, "{shared}");
         }
         let text = out.to_string();

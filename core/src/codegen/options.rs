@@ -90,9 +90,13 @@ impl Naming {
     /// generated type, with the names that exist nearest to it.
     pub fn unused(&self, what: &str) -> Result<(), String> {
         let mut missing = BTreeMap::new();
-        for (key, option) in self.opts.rename.iter().map(|(k, _)| (k, "rename")).chain(
-            self.opts.replace.iter().map(|(k, _)| (k, "replace")),
-        ) {
+        for (key, option) in self
+            .opts
+            .rename
+            .iter()
+            .map(|(k, _)| (k, "rename"))
+            .chain(self.opts.replace.iter().map(|(k, _)| (k, "replace")))
+        {
             if !self.used.contains(key) {
                 missing.insert(key.clone(), option);
             }
@@ -102,11 +106,14 @@ impl Naming {
         names.sort();
         let near: Vec<&str> = names
             .iter()
-            .filter(|n| n.to_lowercase().contains(&key.to_lowercase()) || key.to_lowercase().contains(&n.to_lowercase()))
+            .filter(|n| {
+                n.to_lowercase().contains(&key.to_lowercase()) || key.to_lowercase().contains(&n.to_lowercase())
+            })
             .take(5)
             .map(|n| n.as_str())
             .collect();
-        let hint = if near.is_empty() { String::new() } else { format!(" (types with a like name: {})", near.join(", ")) };
+        let hint =
+            if near.is_empty() { String::new() } else { format!(" (types with a like name: {})", near.join(", ")) };
         let which = if option == "replace" { "`$defs` type" } else { "type" };
         Err(format!("{option}({key} = ...): {what} generates no {which} named `{key}`{hint}"))
     }

@@ -318,7 +318,9 @@ impl Gen<'_> {
     fn common_name(&self, defs: &[String]) -> Option<String> {
         let words: Vec<Vec<String>> = defs.iter().map(|d| pascal_words(&pascal_case(d))).collect();
         let shortest = words.iter().map(Vec::len).min()?;
-        let common = (0..shortest).take_while(|&i| words.iter().all(|w| w[w.len() - 1 - i] == words[0][words[0].len() - 1 - i])).count();
+        let common = (0..shortest)
+            .take_while(|&i| words.iter().all(|w| w[w.len() - 1 - i] == words[0][words[0].len() - 1 - i]))
+            .count();
         if common == 0 || common == shortest {
             return None;
         }
@@ -398,10 +400,14 @@ impl Gen<'_> {
             return quote! { ::protocolarc::Value };
         }
         if let Some(u) = self.union_of(node) {
-            let members: Option<Vec<String>> =
-                u.members.iter().map(|&m| self.schema.node(resolve(self.schema, m)).def.as_deref().map(str::to_string)).collect();
+            let members: Option<Vec<String>> = u
+                .members
+                .iter()
+                .map(|&m| self.schema.node(resolve(self.schema, m)).def.as_deref().map(str::to_string))
+                .collect();
             let key = members.as_ref().map(|defs| {
-                let keys: Vec<&str> = defs.iter().map(|d| self.keys.get(d).map_or(d.as_str(), String::as_str)).collect();
+                let keys: Vec<&str> =
+                    defs.iter().map(|d| self.keys.get(d).map_or(d.as_str(), String::as_str)).collect();
                 format!("union of {}", keys.join(" "))
             });
             if let Some(ty) = key.as_ref().and_then(|k| self.shared.get(k)) {
@@ -420,10 +426,10 @@ impl Gen<'_> {
         }
         if string_enum(node).is_some() || node.types.is_some_and(|t| t.iter().count() > 1) {
             let name = self.type_name(name);
-            let doc = vec![node.description.as_deref().map_or_else(
-                || format!("A value in `{}`.", self.spec.id()),
-                str::to_string,
-            )];
+            let doc = vec![node
+                .description
+                .as_deref()
+                .map_or_else(|| format!("A value in `{}`.", self.spec.id()), str::to_string)];
             if self.named_shape(id, &name, &doc) {
                 let ident = format_ident!("{}", name);
                 return quote! { #ident };
