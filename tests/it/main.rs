@@ -52,4 +52,5 @@ mod tool_snapshots;
 mod traffic;
 mod traffic_sides;
 mod typed;
+mod values_together;
 mod wide_diff;
