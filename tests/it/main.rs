@@ -18,6 +18,7 @@ mod diff_rules;
 mod embedded_catalog;
 mod example;
 mod fields_v2;
+mod full_size_enum;
 mod fuzz;
 mod generated;
 mod git_ci;

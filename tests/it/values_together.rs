@@ -197,3 +197,21 @@ fn not_is_judged_on_the_values_the_schema_beside_it_holds() {
         (Impact::Forward, &["forward field.not.tightened <data>: no not -> not"]),
     );
 }
+
+#[test]
+fn contains_beside_max_contains_changes_both_ways() {
+    // Fewer elements match: the minimum is harder to meet, the maximum easier.
+    let old = r#"{"type": "array", "contains": {"type": "string"}, "maxContains": 2}"#;
+    let new = r#"{"type": "array", "contains": {"type": "string", "minLength": 2}, "maxContains": 2}"#;
+    let (o, n) = (schema("1.0.0", old), schema("2.0.0", new));
+    assert!(o.validate_json(br#"["a"]"#).is_valid() && !n.validate_json(br#"["a"]"#).is_valid());
+    assert!(n.validate_json(br#"["a", "a", "aa"]"#).is_valid() && !o.validate_json(br#"["a", "a", "aa"]"#).is_valid());
+    for direction in [ContractDirection::Request, ContractDirection::Response] {
+        let (verdict, changes) = judged(old, new, direction);
+        assert_eq!(verdict, Impact::Breaking, "{direction:?}");
+        assert_eq!(changes.len(), 1, "{changes:?}");
+        let want = "breaking field.contains.changed <data>: contains: field.minLength.tightened <data>: (none) -> \
+                    minLength 2 (beside maxContains)";
+        assert!(changes[0].starts_with(want), "{direction:?}: {changes:?}");
+    }
+}

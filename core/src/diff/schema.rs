@@ -12,8 +12,13 @@
 //!
 //! A pair of nodes is compared once: a `$defs` entry used at several paths
 //! is reported at the first path that reaches it (in document order), and a
-//! recursive schema ends where a pair repeats. What the engine cannot compare
-//! (an `allOf` that gained a member, a changed `not` or `if`, overlapping
+//! recursive schema ends where a pair repeats. A node's keywords are
+//! judged together (`lattice.rs`: integer bounds and steps; a pattern with
+//! its length bounds), and a schema applied beside others (an `allOf`
+//! member, a `$ref` beside siblings, `then`/`else`, a dependent schema, a
+//! union member, `not`, `if`) on the value classes the schema holding it
+//! lets through, its keys on the classes the instance's own `properties`
+//! give them. What the engine cannot compare (a changed `if`, overlapping
 //! `oneOf` members that changed, ...) is `schema.undecided`: breaking, never
 //! a silent "compatible". The list is in the rule's record.
 
@@ -624,12 +629,24 @@ impl<'s> Cx<'s> {
                 let dropped = missing(&o, &n, types.1);
                 if !dropped.is_empty() {
                     self.push(rules::ENUM_RESTRICTED, path, format!("dropped {}", label(&dropped)));
+                    self.hint_strings(&dropped);
                 }
                 let added = missing(&n, &o, types.0);
                 if !added.is_empty() {
                     self.push(rules::ENUM_EXPANDED, path, format!("added {}", label(&added)));
+                    self.hint_strings(&added);
                 }
             }
+        }
+    }
+
+    /// The first string values that tell the revisions apart, as hints for
+    /// the last change's witness (a wide enum's witness search samples only
+    /// a few of its values).
+    fn hint_strings(&mut self, values: &[&Literal]) {
+        let hints = values.iter().filter_map(|l| l.string.as_deref()).take(LISTED).map(str::to_string).collect();
+        if let Some(d) = self.out.0.last_mut() {
+            d.hints = hints;
         }
     }
 
@@ -865,7 +882,12 @@ impl<'s> Cx<'s> {
             }
             self.pair(na.items, nb.items, &elements);
         }
-        self.summarised(na.contains, nb.contains, "contains", path);
+        match (na.contains, nb.contains) {
+            (Some(x), Some(y)) if na.max_contains.is_some() || nb.max_contains.is_some() => {
+                self.capped_contains(x, y, path)
+            }
+            _ => self.summarised(na.contains, nb.contains, "contains", path),
+        }
         if na.contains.is_some() && nb.contains.is_some() {
             counts(
                 &mut self.out,
@@ -897,6 +919,20 @@ impl<'s> Cx<'s> {
             _ => self.scratch(a, b),
         };
         self.summed(inner, keyword, path, false);
+    }
+
+    /// `contains` under a `maxContains`: a schema that matches fewer
+    /// elements makes the minimum harder and the maximum easier to meet (and
+    /// the reverse), so any difference inside it changes both ways.
+    fn capped_contains(&mut self, a: Id, b: Id, path: &str) {
+        let mut inner = self.scratch(Some(a), Some(b));
+        inner.retain(|d| d.rule != rules::ANNOTATION_CHANGED);
+        if let Some(first) = inner.first() {
+            let more = if inner.len() > 1 { format!(" (and {} more)", inner.len() - 1) } else { String::new() };
+            let msg =
+                format!("contains: {} {}: {}{more} (beside maxContains)", first.rule.id, first.field, first.message);
+            self.out.keyword("contains", Direction::Changed, shown(path), msg);
+        }
     }
 
     /// The changes inside a keyword's schema as one keyword change:
