@@ -114,20 +114,18 @@ const DOCUMENTED: &[(usize, &str, Impact, &[&str], &str)] = &[
     (
         125,
         "Conditional: then",
-        Impact::Breaking,
-        &["field.type.narrowed"],
-        "a `then` schema is compared on its own, without the schema beside it: `data` gaining `type: string` there \
-      reads as a narrowing although the outer schema already requires a string (conservative: breaking, never a \
-      false compatible); Apicurio sees the outer schema too",
+        Impact::Compatible,
+        &[],
+        "`then` gives `data` the unanchored pattern [a-z]*, which matches every string (an empty match), and the \
+      outer schema already makes `data` a string: `then` turning it into `type: string` accepts the same documents",
     ),
     (
         126,
         "Conditional: else",
-        Impact::Breaking,
-        &["field.type.narrowed"],
-        "a `else` schema is compared on its own, without the schema beside it: `data` gaining `type: string` there \
-      reads as a narrowing although the outer schema already requires a string (conservative: breaking, never a \
-      false compatible); Apicurio sees the outer schema too",
+        Impact::Compatible,
+        &[],
+        "`else` gives `data` the unanchored pattern [A-Z]*, which matches every string (an empty match), and the \
+      outer schema already makes `data` a string: `else` turning it into `type: string` accepts the same documents",
     ),
 ];
 

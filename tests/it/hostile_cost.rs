@@ -288,9 +288,9 @@ proptest! {
         prop_assert_eq!(report.is_valid(), spec.validate_json(&bytes).is_valid());
         prop_assert!(steps <= 4 * nodes * values(&data), "{} steps, {} nodes, {} values", steps, nodes, values(&data));
 
-        match protocolarc::render::describe::within_budget(&spec) {
+        match cargo_protocolarc::render::describe::within_budget(&spec) {
             Ok(()) => {
-                let rows = protocolarc::render::describe::text(&spec).lines().count();
+                let rows = cargo_protocolarc::render::describe::text(&spec).lines().count();
                 prop_assert!(rows <= (8 * nodes).max(100_000) + 8, "{} rows", rows);
             }
             Err(e) => prop_assert!(e.contains("the description expands past"), "{}", e),

@@ -8,8 +8,13 @@
 //! `enum`/`const`, formats, string and number bounds, patterns,
 //! `propertyNames`, `dependentRequired`, `patternProperties`, object bounds
 //! and now and then `allOf`, `not`, `if`/`then`/`else` and boolean schemas
-//! (`gen.rs`). The new revision is the old one after one to three mutations
-//! (`gen::MUTATIONS`). Both revisions carry one random `direction`.
+//! (`gen.rs`); integer and number bounds whole and fractional, inclusive and
+//! exclusive, with fractional steps; patterns that include one another. The
+//! new revision is the old one after one to three mutations
+//! (`gen::MUTATIONS`), one of which adds beside an object's `properties` (or
+//! removes) a schema applied to the same instance that constrains a key it
+//! declares: `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`, `if`/`else` or
+//! `dependentSchemas`. Both revisions carry one random `direction`.
 //!
 //! The claims (SPEC §11), for a verdict `compatible` or `forward`:
 //! - request: every body the old revision accepts (no error finding) is

@@ -1,6 +1,7 @@
 //! What a change is before its witness (`Detected`), and the comparisons of
 //! value classes, bounds and counts that `schema.rs` reports them with.
 
+use super::lattice;
 use super::rules::{self, ChangeRule, Direction};
 use crate::contract::{Constraints, JsonType, TypeSet};
 use crate::json::number::Decimal;
@@ -104,8 +105,21 @@ fn bound<'a>(
     }
 }
 
-/// How a bound moved; `lower` tells which side of the range it guards.
-fn bound_direction(old: Option<Bound<'_>>, new: Option<Bound<'_>>, lower: bool) -> Option<Direction> {
+/// How a bound moved; `lower` tells which side of the range it guards,
+/// `integers` that only integers are judged (where `exclusiveMinimum: 4`
+/// is `minimum: 5`).
+fn bound_direction(old: Option<Bound<'_>>, new: Option<Bound<'_>>, lower: bool, integers: bool) -> Option<Direction> {
+    if integers {
+        let int = |b: Option<Bound<'_>>| b.map(|b| lattice::integer_bound(b.value, b.exclusive, lower));
+        match (int(old), int(new)) {
+            (Some(Some(o)), Some(Some(n))) => {
+                let inward = if lower { n > o } else { n < o };
+                return (o != n).then_some(if inward { Direction::Tightened } else { Direction::Relaxed });
+            }
+            (None, None) => return None,
+            _ => {}
+        }
+    }
     match (old, new) {
         (None, None) => None,
         (None, Some(_)) => Some(Direction::Tightened),
@@ -125,9 +139,13 @@ fn bound_direction(old: Option<Bound<'_>>, new: Option<Bound<'_>>, lower: bool) 
     }
 }
 
-pub(super) fn constraints(out: &mut Out, path: &str, o: &Constraints, n: &Constraints, shared: TypeSet) {
-    if shared.has_numbers() {
-        numbers(out, path, o, n);
+/// The keyword changes between two nodes' constraints, on the values both
+/// may hold: `shared` their common types, `common` the value classes both
+/// hold (their bounds and enums considered), so that numbers both hold
+/// that are all integers are judged as integers.
+pub(super) fn constraints(out: &mut Out, path: &str, o: &Constraints, n: &Constraints, shared: TypeSet, common: u8) {
+    if shared.has_numbers() && common & lattice::NUMBERS != 0 {
+        numbers(out, path, o, n, common & lattice::NUMBERS == lattice::INTEGERS);
     }
     if shared.has_strings() {
         strings(out, path, o, n);
@@ -137,7 +155,7 @@ pub(super) fn constraints(out: &mut Out, path: &str, o: &Constraints, n: &Constr
     }
 }
 
-fn numbers(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
+fn numbers(out: &mut Out, path: &str, o: &Constraints, n: &Constraints, integers: bool) {
     for (lower, keyword) in [(true, "minimum"), (false, "maximum")] {
         fn pick(c: &Constraints, lower: bool) -> Option<Bound<'_>> {
             if lower {
@@ -147,9 +165,12 @@ fn numbers(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
             }
         }
         let (ob, nb) = (pick(o, lower), pick(n, lower));
-        if let Some(d) = bound_direction(ob, nb, lower) {
+        if let Some(d) = bound_direction(ob, nb, lower, integers) {
             out.keyword(keyword, d, path, format!("{} -> {}", Bound::show(ob), Bound::show(nb)));
         }
+    }
+    if integers && integer_steps(out, path, o.multiple_of.as_ref(), n.multiple_of.as_ref()) {
+        return;
     }
     match (&o.multiple_of, &n.multiple_of) {
         (None, Some(m)) => {
@@ -172,6 +193,32 @@ fn numbers(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
     }
 }
 
+/// `multipleOf` on integers: each value stands for the integers it lets
+/// through (`0.5` for all of them, as none). Returns `false`, with nothing
+/// reported, when a value is too large to judge so.
+fn integer_steps(out: &mut Out, path: &str, o: Option<&Decimal>, n: Option<&Decimal>) -> bool {
+    let step = |m: Option<&Decimal>| m.map_or(Some(1), lattice::integer_divisor);
+    let (Some(a), Some(b)) = (step(o), step(n)) else { return false };
+    if a == b {
+        return true;
+    }
+    let d = if b % a == 0 {
+        Direction::Tightened
+    } else if a % b == 0 {
+        Direction::Relaxed
+    } else {
+        Direction::Changed
+    };
+    let msg = match (o, n) {
+        (None, Some(m)) => format!("(none) -> multipleOf {}", m.raw()),
+        (Some(m), None) => format!("multipleOf {} -> (none)", m.raw()),
+        (Some(x), Some(y)) => format!("multipleOf {} -> {}", x.raw(), y.raw()),
+        (None, None) => return true,
+    };
+    out.keyword("multipleOf", d, path, msg);
+    true
+}
+
 /// A field's pattern, unless every string matches it: such a pattern
 /// rejects nothing, the same as none.
 fn effective_pattern(c: &Constraints) -> Option<&crate::contract::Pattern> {
@@ -179,6 +226,38 @@ fn effective_pattern(c: &Constraints) -> Option<&crate::contract::Pattern> {
 }
 
 fn strings(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
+    let before = out.0.len();
+    keyword_strings(out, path, o, n);
+    if out.0.len() == before || (effective_pattern(o).is_none() && effective_pattern(n).is_none()) {
+        return;
+    }
+    // With a pattern, its keywords are judged together: a length bound the
+    // pattern already implies changes nothing; otherwise the strings that
+    // tell the revisions apart guide the witness search.
+    use super::regex_inclusion::{compare_strings, Inclusion, Lengths, Strings};
+    fn side(c: &Constraints) -> Strings<'_> {
+        Strings {
+            pattern: effective_pattern(c).map(|p| p.source()),
+            lengths: Lengths { min: c.min_length.unwrap_or(0), max: c.max_length },
+        }
+    }
+    let hints = match compare_strings(side(o), side(n)) {
+        Inclusion::Equal => return out.0.truncate(before),
+        Inclusion::Tightened { witness } | Inclusion::Relaxed { witness } => vec![witness],
+        Inclusion::Changed { old_only, new_only } => vec![old_only, new_only],
+        Inclusion::Unknown(_) => return,
+    };
+    for d in &mut out.0[before..] {
+        for h in &hints {
+            if !d.hints.contains(h) {
+                d.hints.push(h.clone());
+            }
+        }
+    }
+}
+
+/// The string keywords compared one by one.
+fn keyword_strings(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
     counts(
         out,
         path,

@@ -13,6 +13,7 @@
 
 mod annotations;
 mod detect;
+mod lattice;
 mod memo;
 mod regex_inclusion;
 pub mod rules;

@@ -134,7 +134,30 @@ fn utf8(state: u8, byte: u8) -> Option<u8> {
     }
 }
 
-type State = (Run, Run, u8);
+/// A string's length bounds (`minLength`, `maxLength`), in characters.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Lengths {
+    pub min: u64,
+    pub max: Option<u64>,
+}
+
+impl Lengths {
+    fn allow(self, count: u64) -> bool {
+        count >= self.min && self.max.is_none_or(|m| count <= m)
+    }
+}
+
+/// What a node holds of strings: a pattern (none: every string) and
+/// length bounds.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Strings<'p> {
+    pub pattern: Option<&'p str>,
+    pub lengths: Lengths,
+}
+
+/// The pattern runs, the UTF-8 decoder, and the characters read so far
+/// (up to the count past which no length bound tells strings apart).
+type State = (Run, Run, u8, u64);
 
 /// Every byte, in the order the search tries them: among strings of one
 /// length, a witness a reader can read (letters, digits, printable ASCII)
@@ -156,24 +179,36 @@ fn byte_order() -> Vec<u8> {
 /// How the strings `new` accepts compare with those `old` accepts, under
 /// search semantics.
 pub(super) fn compare(old: &str, new: &str) -> Inclusion {
+    let side = |p| Strings { pattern: Some(p), lengths: Lengths::default() };
+    compare_strings(side(old), side(new))
+}
+
+/// How the strings `new` accepts compare with those `old` accepts, each
+/// with its pattern and length bounds judged together (a `minLength` the
+/// pattern already implies changes nothing).
+pub(super) fn compare_strings(old: Strings<'_>, new: Strings<'_>) -> Inclusion {
     match search(old, new) {
         Ok(found) => found,
         Err(why) => Inclusion::Unknown(why),
     }
 }
 
-fn search(old: &str, new: &str) -> Result<Inclusion, String> {
-    let (mut a, mut b) = (Side::new(old)?, Side::new(new)?);
+fn search(old: Strings<'_>, new: Strings<'_>) -> Result<Inclusion, String> {
+    let (mut a, mut b) = (Side::new(old.pattern.unwrap_or(""))?, Side::new(new.pattern.unwrap_or(""))?);
+    // Past `cap` characters, every length bound decides alike.
+    let bound = |l: Lengths| l.min.max(l.max.map_or(0, |m| m.saturating_add(1)));
+    let cap = bound(old.lengths).max(bound(new.lengths));
     let order = byte_order();
-    let first: State = (a.start()?, b.start()?, 0);
+    let first: State = (a.start()?, b.start()?, 0, 0);
     let mut states: Vec<(State, usize, u8)> = vec![(first, usize::MAX, 0)];
     let mut index: HashMap<State, usize> = HashMap::from([(first, 0)]);
     let mut queue = VecDeque::from([0usize]);
     let (mut only_old, mut only_new): (Option<usize>, Option<usize>) = (None, None);
     while let Some(i) = queue.pop_front() {
-        let ((ra, rb, u), _, _) = states[i];
+        let ((ra, rb, u, count), _, _) = states[i];
         if u == 0 {
-            let (x, y) = (a.accepts(ra)?, b.accepts(rb)?);
+            let x = old.lengths.allow(count) && a.accepts(ra)?;
+            let y = new.lengths.allow(count) && b.accepts(rb)?;
             if x && !y && only_old.is_none() {
                 only_old = Some(i);
             }
@@ -184,14 +219,16 @@ fn search(old: &str, new: &str) -> Result<Inclusion, String> {
                 break;
             }
         }
-        // Both matched, or both dead: every longer string agrees.
-        let settled = |r: Run| matches!(r, Run::Matched) || matches!(r, Run::At(s) if s.is_dead());
-        if settled(ra) && settled(rb) && (ra == Run::Matched) == (rb == Run::Matched) {
+        // Both dead, or both matched with every length bound past: every
+        // longer string agrees.
+        let dead = |r: Run| matches!(r, Run::At(s) if s.is_dead());
+        if (dead(ra) && dead(rb)) || (ra == Run::Matched && rb == Run::Matched && count >= cap) {
             continue;
         }
         for &byte in &order {
             let Some(v) = utf8(u, byte) else { continue };
-            let next = (a.step(ra, byte)?, b.step(rb, byte)?, v);
+            let counted = if v == 0 { count.saturating_add(1).min(cap) } else { count };
+            let next = (a.step(ra, byte)?, b.step(rb, byte)?, v, counted);
             if let Entry::Vacant(e) = index.entry(next) {
                 if states.len() >= MAX_STATES {
                     return Err(format!("the search passed {MAX_STATES} states"));
@@ -247,6 +284,21 @@ mod tests {
         // Search semantics: an unanchored pattern accepts any string around a match.
         assert_eq!(compare("b", "^b"), tightened("ab"));
         assert_eq!(compare("^x", ""), relaxed(""));
+    }
+
+    #[test]
+    fn lengths_the_pattern_implies_change_nothing() {
+        let with = |pattern, min, max| Strings { pattern: Some(pattern), lengths: Lengths { min, max } };
+        let three = "^[a-z]{3}$";
+        assert_eq!(compare_strings(with(three, 1, None), with(three, 3, None)), Inclusion::Equal);
+        assert_eq!(compare_strings(with(three, 0, None), with(three, 0, Some(3))), Inclusion::Equal);
+        assert_eq!(compare_strings(with(three, 0, None), with(three, 0, Some(2))), tightened("aaa"));
+        // Counted in characters, not bytes.
+        assert_eq!(compare_strings(with("^é+$", 0, None), with("^é+$", 0, Some(1))), tightened("éé"));
+        // Lengths alone, and against no pattern.
+        let open = |min, max| Strings { pattern: None, lengths: Lengths { min, max } };
+        assert_eq!(compare_strings(open(0, Some(5)), open(0, Some(4))), tightened("aaaaa"));
+        assert_eq!(compare_strings(open(2, None), with("^[a-z]{2,}", 0, None)), tightened("a0"));
     }
 
     #[test]

@@ -12,8 +12,13 @@
 //!
 //! A pair of nodes is compared once: a `$defs` entry used at several paths
 //! is reported at the first path that reaches it (in document order), and a
-//! recursive schema ends where a pair repeats. What the engine cannot compare
-//! (an `allOf` that gained a member, a changed `not` or `if`, overlapping
+//! recursive schema ends where a pair repeats. A node's keywords are
+//! judged together (`lattice.rs`: integer bounds and steps; a pattern with
+//! its length bounds), and a schema applied beside others (an `allOf`
+//! member, a `$ref` beside siblings, `then`/`else`, a dependent schema, a
+//! union member, `not`, `if`) on the value classes the schema holding it
+//! lets through, its keys on the classes the instance's own `properties`
+//! give them. What the engine cannot compare (a changed `if`, overlapping
 //! `oneOf` members that changed, ...) is `schema.undecided`: breaking, never
 //! a silent "compatible". The list is in the rule's record.
 
@@ -22,11 +27,12 @@ use std::rc::Rc;
 use std::sync::LazyLock;
 
 use super::detect::{bits_label, classes, constraints, counts, Detected, Out};
+use super::lattice;
 use super::memo::Memo;
 use super::rules::{self, ChangeRule, Direction};
 use super::{Impact, CONTRACT_FIELD};
 use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Union};
-use crate::contract::{join_key, ContractSpec, TypeSet};
+use crate::contract::{join_key, ContractSpec, JsonType, TypeSet};
 use crate::validate::DATA_FIELD;
 use crate::walk::schema::passes_node;
 
@@ -37,6 +43,9 @@ static TRUE: LazyLock<Node> = LazyLock::new(Node::default);
 /// Listed values (`enum`, `const`) two nodes are judged on at most, to
 /// tell whether they accept the same ones.
 const MAX_LITERALS_JUDGED: usize = 256;
+
+/// Every value class (as `detect::classes`).
+const ALL_CLASSES: u8 = 0x7f;
 
 /// How deep comparisons may nest inside one another (a `not` inside a
 /// union member inside `propertyNames`...): past it, a difference is
@@ -85,6 +94,21 @@ struct Cx<'s> {
     keys: Vec<Rc<[HashSet<Box<str>>; 2]>>,
     /// Fresh comparisons already made, shared with every nested one.
     memo: Rc<Memo>,
+    /// The value classes the instance being compared can hold under both
+    /// revisions' schemas around the one compared (an outer `type: string`
+    /// beside a `then`): what a conjunct says of other values is moot.
+    within: u8,
+    /// Node pairs compared within fewer classes than all (a conjunct under
+    /// an outer type), with those classes: such a comparison does not stand
+    /// for one within all classes.
+    seen_within: HashSet<(Option<Id>, Option<Id>, u8)>,
+    /// For each instance being compared, innermost last: the node pair the
+    /// instance was reached at (whose own properties hold under every
+    /// schema applied beside it).
+    instances: Vec<(Option<Id>, Option<Id>)>,
+    /// The classes the next new instance is compared within (a key's value
+    /// that the instance's own `properties` already type).
+    next_within: u8,
 }
 
 /// A finding path's text for a change at `path` (`<data>` for the value
@@ -169,9 +193,14 @@ fn types(n: &Node) -> TypeSet {
     }
 }
 
-/// The value classes a node can hold: its types, narrowed by its literals.
+/// The value classes a node can hold: its types, narrowed by its numeric
+/// keywords (a `multipleOf: 1` number holds integers) and its literals.
 fn effective(n: &Node) -> u8 {
-    let declared = classes(types(n));
+    let mut declared = classes(types(n));
+    if declared & lattice::NUMBERS != 0 {
+        let integers = declared & lattice::NUMBERS == lattice::INTEGERS;
+        declared = declared & !lattice::NUMBERS | lattice::number_classes(&n.constraints, integers);
+    }
     match literals(n) {
         Some(ls) => declared & ls.iter().fold(0u8, |acc, l| acc | literal_bits(l)),
         None => declared,
@@ -184,8 +213,8 @@ fn effective(n: &Node) -> u8 {
 fn type_text(n: &Node, effective: u8) -> String {
     match n.field {
         Some(_) if effective == classes(types(n)) => types(n).label(),
-        Some(_) => format!("{} (by enum)", bits_label(effective)),
-        None => bits_label(effective),
+        Some(_) if literals(n).is_some() => format!("{} (by enum)", bits_label(effective)),
+        _ => bits_label(effective),
     }
 }
 
@@ -243,6 +272,16 @@ fn instance_keys(s: &Schema, id: Option<Id>) -> HashSet<Box<str>> {
     keys
 }
 
+/// The value classes the `properties` entry for `key` of node `id` (bare
+/// references followed) allows; all of them when it declares none.
+fn key_classes(s: &Schema, id: Option<Id>, key: &str) -> u8 {
+    let n = node(s, resolve(s, id));
+    n.properties
+        .iter()
+        .find(|(k, _)| &**k == key)
+        .map_or(ALL_CLASSES, |(_, p)| effective(node(s, resolve(s, Some(*p)))))
+}
+
 /// Whether a node does nothing but apply one union (`{"anyOf": [...]}`).
 fn only_union(n: &Node) -> Option<(&'static str, &Union)> {
     let plain = n.has_no_own_keyword()
@@ -270,6 +309,10 @@ impl<'s> Cx<'s> {
             conjunct: false,
             keys: Vec::new(),
             memo: Rc::clone(memo),
+            within: ALL_CLASSES,
+            seen_within: HashSet::new(),
+            instances: Vec::new(),
+            next_within: ALL_CLASSES,
         }
     }
 
@@ -369,6 +412,26 @@ impl<'s> Cx<'s> {
         })
     }
 
+    /// [`Cx::scratch`] on the values the instance being compared can hold
+    /// (for a schema applied to that same instance: `not`, `if`).
+    fn scratch_within(&self, a: Option<Id>, b: Option<Id>) -> Vec<Detected> {
+        if self.nested >= MAX_NESTED {
+            return self.scratch(a, b);
+        }
+        // Not memoized: the memo's comparisons stand within all classes.
+        let mut cx = Cx::new(self.a, self.b, self.nested + 1, &self.memo);
+        cx.within = self.within;
+        cx.conjunct = true;
+        cx.pair(a, b, "");
+        cx.out.0
+    }
+
+    /// Whether two schemas applied to the instance being compared accept
+    /// the same of the values it can hold (their annotations may differ).
+    fn alike_within(&self, a: Id, b: Id) -> bool {
+        self.scratch_within(Some(a), Some(b)).iter().all(|d| d.rule == rules::ANNOTATION_CHANGED)
+    }
+
     /// Whether two subschemas accept the same values, as far as the engine
     /// can tell (their annotations may differ).
     fn same(&self, a: Option<Id>, b: Option<Id>) -> bool {
@@ -433,14 +496,19 @@ impl<'s> Cx<'s> {
     /// unless [`Cx::conjunct`] called.
     fn pair(&mut self, a: Option<Id>, b: Option<Id>, path: &str) {
         let instance = !std::mem::take(&mut self.conjunct);
+        let outer = self.within;
         if instance {
             let keys = [instance_keys(self.a, a), instance_keys(self.b, b)];
             self.keys.push(Rc::new(keys));
+            self.instances.push((a, b));
+            self.within = std::mem::replace(&mut self.next_within, ALL_CLASSES);
         }
         self.compare(a, b, path);
         if instance {
             self.keys.pop();
+            self.instances.pop();
         }
+        self.within = outer;
     }
 
     fn compare(&mut self, a: Option<Id>, b: Option<Id>, path: &str) {
@@ -451,7 +519,12 @@ impl<'s> Cx<'s> {
             self.annotations(raw_a, raw_b, path);
             return;
         }
-        if !self.seen.insert((a, b)) {
+        let fresh = if self.within == ALL_CLASSES {
+            self.seen.insert((a, b))
+        } else {
+            !self.seen.contains(&(a, b)) && self.seen_within.insert((a, b, self.within))
+        };
+        if !fresh {
             return;
         }
         self.annotations(raw_a, raw_b, path);
@@ -470,7 +543,13 @@ impl<'s> Cx<'s> {
         if self.wrapped(a, b, path) {
             return;
         }
-        let (ea, eb) = (effective(na), effective(nb));
+        let (mut ea, mut eb) = (effective(na) & self.within, effective(nb) & self.within);
+        if types(na).intersect(types(nb)).contains(JsonType::Number) && ea & eb & lattice::INTEGERS != 0 {
+            // Non-integers both revisions' types allow and one's numeric
+            // keywords exclude: the keywords' change, reported with them.
+            let numbers = lattice::NUMBERS & self.within;
+            (ea, eb) = (ea | numbers, eb | numbers);
+        }
         if ea != eb {
             let rule = if ea & eb == ea {
                 rules::TYPE_WIDENED
@@ -485,9 +564,11 @@ impl<'s> Cx<'s> {
             // Nothing both accept: the type change says it all.
             return;
         }
+        // Schemas applied beside these judge only what both these hold.
+        self.within = ea & eb;
         let shared = types(na).intersect(types(nb));
         self.literals(na, nb, (types(na), types(nb)), path);
-        constraints(&mut self.out, shown(path), &na.constraints, &nb.constraints, shared);
+        constraints(&mut self.out, shown(path), &na.constraints, &nb.constraints, shared, ea & eb);
         if shared.has_strings() {
             let field = shown(path);
             match (na.format, nb.format) {
@@ -561,12 +642,24 @@ impl<'s> Cx<'s> {
                 let dropped = missing(&o, &n, types.1);
                 if !dropped.is_empty() {
                     self.push(rules::ENUM_RESTRICTED, path, format!("dropped {}", label(&dropped)));
+                    self.hint_strings(&dropped);
                 }
                 let added = missing(&n, &o, types.0);
                 if !added.is_empty() {
                     self.push(rules::ENUM_EXPANDED, path, format!("added {}", label(&added)));
+                    self.hint_strings(&added);
                 }
             }
+        }
+    }
+
+    /// The first string values that tell the revisions apart, as hints for
+    /// the last change's witness (a wide enum's witness search samples only
+    /// a few of its values).
+    fn hint_strings(&mut self, values: &[&Literal]) {
+        let hints = values.iter().filter_map(|l| l.string.as_deref()).take(LISTED).map(str::to_string).collect();
+        if let Some(d) = self.out.0.last_mut() {
+            d.hints = hints;
         }
     }
 
@@ -589,8 +682,18 @@ impl<'s> Cx<'s> {
         };
         let required = |n: &Node, k: &str| n.required.iter().any(|r| &**r == k);
         let in_properties = |n: &Node, k: &str| n.properties.iter().any(|(p, _)| &**p == k);
+        // In a schema applied beside the instance's own (a `then`, an
+        // `allOf` member), a key's value is judged on what the instance's
+        // own `properties` let it hold: those are compared on their own.
+        let root = self.instances.last().copied().filter(|&(ra, rb)| {
+            !(std::ptr::eq(node(self.a, resolve(self.a, ra)), na)
+                && std::ptr::eq(node(self.b, resolve(self.b, rb)), nb))
+        });
         for key in keys {
             let sub = join_key(path, key);
+            if let Some((ra, rb)) = root {
+                self.next_within = key_classes(self.a, ra, key) & key_classes(self.b, rb, key);
+            }
             let (ra, rb) = (required(na, key), required(nb, key));
             let conjunct = std::ptr::eq(na, &*TRUE) || std::ptr::eq(nb, &*TRUE);
             if conjunct && !in_properties(na, key) && !in_properties(nb, key) {
@@ -661,7 +764,9 @@ impl<'s> Cx<'s> {
                 }
                 (None, None) => {}
             }
+            self.next_within = ALL_CLASSES;
         }
+        self.next_within = ALL_CLASSES;
         let root = path.is_empty();
         match (na.closed, nb.closed) {
             (false, true) => {
@@ -790,7 +895,12 @@ impl<'s> Cx<'s> {
             }
             self.pair(na.items, nb.items, &elements);
         }
-        self.summarised(na.contains, nb.contains, "contains", path);
+        match (na.contains, nb.contains) {
+            (Some(x), Some(y)) if na.max_contains.is_some() || nb.max_contains.is_some() => {
+                self.capped_contains(x, y, path)
+            }
+            _ => self.summarised(na.contains, nb.contains, "contains", path),
+        }
         if na.contains.is_some() && nb.contains.is_some() {
             counts(
                 &mut self.out,
@@ -822,6 +932,20 @@ impl<'s> Cx<'s> {
             _ => self.scratch(a, b),
         };
         self.summed(inner, keyword, path, false);
+    }
+
+    /// `contains` under a `maxContains`: a schema that matches fewer
+    /// elements makes the minimum harder and the maximum easier to meet (and
+    /// the reverse), so any difference inside it changes both ways.
+    fn capped_contains(&mut self, a: Id, b: Id, path: &str) {
+        let mut inner = self.scratch(Some(a), Some(b));
+        inner.retain(|d| d.rule != rules::ANNOTATION_CHANGED);
+        if let Some(first) = inner.first() {
+            let more = if inner.len() > 1 { format!(" (and {} more)", inner.len() - 1) } else { String::new() };
+            let msg =
+                format!("contains: {} {}: {}{more} (beside maxContains)", first.rule.id, first.field, first.message);
+            self.out.keyword("contains", Direction::Changed, shown(path), msg);
+        }
     }
 
     /// The changes inside a keyword's schema as one keyword change:
@@ -859,16 +983,23 @@ impl<'s> Cx<'s> {
                 self.union(kind, ua, ub, path);
             }
         }
-        match (na.not, nb.not) {
+        // A `not` whose schema holds none of the values both revisions
+        // hold here rejects none of them: the same as none.
+        let moot = |s: &Schema, id: Option<Id>| {
+            id.is_some_and(|id| effective(node(s, resolve(s, Some(id)))) & self.within == 0)
+        };
+        let (not_a, not_b) = (na.not.filter(|_| !moot(self.a, na.not)), nb.not.filter(|_| !moot(self.b, nb.not)));
+        match (not_a, not_b) {
             (None, None) => {}
             (None, Some(_)) => self.out.keyword("not", Direction::Tightened, shown(path), "no not -> not".into()),
             (Some(_), None) => self.out.keyword("not", Direction::Relaxed, shown(path), "not -> no not".into()),
-            // The schema under `not` judged as a whole, its sense flipped.
-            (Some(x), Some(y)) => self.summed(self.scratch(Some(x), Some(y)), "not", path, true),
+            // The schema under `not` judged as a whole, its sense flipped,
+            // on the values both revisions hold here.
+            (Some(x), Some(y)) => self.summed(self.scratch_within(Some(x), Some(y)), "not", path, true),
         }
         match (&na.condition, &nb.condition) {
             (None, None) => {}
-            (Some(x), Some(y)) if self.same(Some(x.test), Some(y.test)) => {
+            (Some(x), Some(y)) if self.alike_within(x.test, y.test) => {
                 if x.then.is_some() || y.then.is_some() {
                     self.conjunct(x.then, y.then, path);
                 }
@@ -887,13 +1018,13 @@ impl<'s> Cx<'s> {
         let mut matched: Vec<Option<(usize, bool)>> = vec![None; ma.len()];
         let mut taken = vec![false; mb.len()];
         for (i, &m) in ma.iter().enumerate() {
-            if let Some(j) = (0..mb.len()).find(|&j| !taken[j] && self.same(Some(m), Some(mb[j]))) {
+            if let Some(j) = (0..mb.len()).find(|&j| !taken[j] && self.alike_within(m, mb[j])) {
                 matched[i] = Some((j, true));
                 taken[j] = true;
             }
         }
         let name = |s: &Schema, id: Id| s.node(id).label.clone();
-        let bits = |s: &Schema, id: Id| effective(node(s, resolve(s, Some(id))));
+        let bits = |s: &Schema, id: Id| effective(node(s, resolve(s, Some(id)))) & self.within;
         for pass in 0..2 {
             for (i, &m) in ma.iter().enumerate() {
                 if matched[i].is_some() {

@@ -27,8 +27,15 @@ pub const FORMATS: [(&str, &[&str]); 8] = [
 ];
 
 /// Patterns, each with strings it matches.
-pub const PATTERNS: [(&str, &[&str]); 4] =
-    [("^a", &["a", "ab", "abc"]), ("^[a-z]+$", &["abc", "b", "x"]), ("^[0-9]+$", &["123", "7"]), ("b$", &["ab", "b"])];
+pub const PATTERNS: [(&str, &[&str]); 6] = [
+    ("^a", &["a", "ab", "abc"]),
+    ("^[a-z]+$", &["abc", "b", "x"]),
+    ("^[0-9]+$", &["123", "7"]),
+    ("b$", &["ab", "b"]),
+    // Inside `^[a-z]+$`, and one that implies a length bound.
+    ("^[a-c]+$", &["abc", "b"]),
+    ("^[a-z]{1,3}$", &["ab", "xyz"]),
+];
 
 /// Strings bodies are made of (format and pattern samples come on top).
 pub const STRINGS: [&str; 10] = ["", "a", "ab", "b", "abc", "xyz", "123", "not a uri", "2025-13-01T00:00:00Z", "x_1"];
@@ -115,17 +122,21 @@ fn number_schema(c: &mut Choices) -> Value {
     match c.below(6) {
         0 => {}
         1 | 2 => {
+            // Whole and fractional bounds: on integers, `exclusiveMinimum: 0.5`
+            // is `minimum: 1`.
+            let lower = c.pick(&[-1.0, 0.0, 1.0, 2.0, 0.5, 1.5]);
             if c.one_in(3) {
-                m.insert("exclusiveMinimum".into(), json!(c.below(3) as i64 - 1));
+                m.insert("exclusiveMinimum".into(), num(lower));
             } else {
-                m.insert("minimum".into(), json!(c.below(4) as i64 - 1));
+                m.insert("minimum".into(), num(lower));
             }
             if c.one_in(2) {
-                m.insert("maximum".into(), json!(4 + c.below(8)));
+                let half = if c.one_in(3) { 0.5 } else { 0.0 };
+                m.insert("maximum".into(), num(4.0 + c.below(8) as f64 + half));
             }
         }
         3 => {
-            m.insert("multipleOf".into(), c.pick(&[json!(2), json!(0.5), json!(3), json!(1)]));
+            m.insert("multipleOf".into(), c.pick(&[json!(2), json!(0.5), json!(3), json!(1), json!(0.4), json!(1.5)]));
         }
         4 => {
             m.insert("enum".into(), json!([1, 2, 5]));
@@ -463,7 +474,7 @@ pub fn at_mut<'v>(s: &'v mut Value, path: &[Step]) -> Option<&'v mut Value> {
 }
 
 /// The mutations a revision is made with, by name (for the statistics).
-pub const MUTATIONS: [&str; 20] = [
+pub const MUTATIONS: [&str; 21] = [
     "add property",
     "remove property",
     "toggle required",
@@ -483,13 +494,14 @@ pub const MUTATIONS: [&str; 20] = [
     "change contains bounds",
     "change object bounds",
     "toggle items false",
+    "add/remove applicator beside properties",
     "regenerate",
 ];
 
 /// Applies mutation `op` to the schema `s`; false when it does not apply.
 pub fn mutate(s: &mut Value, op: usize, c: &mut Choices, defs: &[&str]) -> bool {
     if let Value::Bool(b) = s {
-        if op == 19 {
+        if op == MUTATIONS.len() - 1 {
             *s = Value::Bool(!*b);
             return true;
         }
@@ -706,12 +718,60 @@ pub fn mutate(s: &mut Value, op: usize, c: &mut Choices, defs: &[&str]) -> bool 
             }
             true
         }
+        19 => applicator(m, c, &prop_keys),
         _ => {
             // No reference: a regenerated `$defs` entry must not name itself.
             *s = schema(c, 1, &[]);
             true
         }
     }
+}
+
+/// Keywords that apply a schema to the instance beside its own keywords.
+const APPLICATORS: [&str; 8] = ["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"];
+
+/// Removes the schemas an object applies beside its `properties`, or adds
+/// one that constrains a key it declares: `allOf`, `anyOf`, `oneOf`, `not`,
+/// `if`/`then`/`else` or `dependentSchemas`.
+fn applicator(m: &mut Map<String, Value>, c: &mut Choices, keys: &[String]) -> bool {
+    if APPLICATORS.iter().any(|k| m.contains_key(*k)) {
+        for k in APPLICATORS {
+            m.remove(k);
+        }
+        return true;
+    }
+    if keys.is_empty() {
+        return false;
+    }
+    let key = c.pick(keys);
+    let other = c.pick(keys);
+    let constraint = c.pick(&[
+        json!({"maximum": 3}),
+        json!({"type": "string"}),
+        json!({"minimum": 1}),
+        json!({"exclusiveMinimum": 0.5}),
+        json!({"multipleOf": 2}),
+        json!({"enum": [1, 2, "a"]}),
+        json!({"pattern": "^a"}),
+        json!({"maxLength": 2}),
+    ]);
+    let on = json!({"properties": {key.clone(): constraint}});
+    match c.below(7) {
+        0 => m.insert("allOf".into(), json!([on])),
+        1 => m.insert("anyOf".into(), json!([on, {"required": [other]}])),
+        2 => m.insert("oneOf".into(), json!([on])),
+        3 => m.insert("not".into(), json!({"properties": {key.clone(): constraint}, "required": [key]})),
+        4 => {
+            m.insert("if".into(), json!({"required": [other]}));
+            m.insert("then".into(), on)
+        }
+        5 => {
+            m.insert("if".into(), json!({"required": [other]}));
+            m.insert("else".into(), on)
+        }
+        _ => m.insert("dependentSchemas".into(), json!({other: on})),
+    };
+    true
 }
 
 fn has_type(m: &Map<String, Value>, t: &str) -> bool {
