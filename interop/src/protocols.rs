@@ -640,7 +640,7 @@ mod tests {
         // The result is the response message; a stream's, the message of each event; Empty an object.
         assert_eq!(
             got[3].contract["schema"],
-            json!({ "type": "object", "properties": { "id": { "type": "string" } } })
+            json!({ "type": "object", "properties": { "id": { "type": "string" } }, "additionalProperties": false })
         );
         assert_eq!(got[5].contract["schema"], got[3].contract["schema"]);
         assert_eq!(got[1].contract["schema"], json!({ "type": "object" }));
