@@ -28,7 +28,9 @@ MESSAGES = [
     {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
     {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 3}}},
 ]
-SHOWN = ["content-type", "mcp-session-id", "mcp-protocol-version"]
+# Every header, in order, but the date (the clock's, not the server's
+# answer) and those of the connection itself (each hop has its own).
+SKIPPED = {"date", "connection", "keep-alive"}
 
 
 def main(url):
@@ -46,9 +48,11 @@ def main(url):
 
 
 def show(response, session):
-    headers = {name: response.headers.get(name) for name in SHOWN}
-    if session and headers["mcp-session-id"] == session:
-        headers["mcp-session-id"] = "SESSION"
+    headers = [
+        [name, "SESSION" if value == session else value]
+        for name, value in response.headers.multi_items()
+        if name not in SKIPPED
+    ]
     body = response.content.decode("latin-1").replace(session or "\0", "SESSION")
     print(json.dumps({"status": response.status_code, "headers": headers, "body": body}, sort_keys=True))
 

@@ -76,7 +76,8 @@ impl Upstream {
 }
 
 /// Headers that belong to one connection, not to the message: each side of
-/// the proxy has its own.
+/// the proxy has its own. The others keep their order (a rebuilt map, since
+/// removing from a `HeaderMap` moves its last entry into the gap).
 pub(crate) fn strip_hop_by_hop(headers: &mut HeaderMap) {
     let named: Vec<HeaderName> = headers
         .get_all(header::CONNECTION)
@@ -85,23 +86,34 @@ pub(crate) fn strip_hop_by_hop(headers: &mut HeaderMap) {
         .flat_map(|value| value.split(','))
         .filter_map(|name| HeaderName::from_bytes(name.trim().as_bytes()).ok())
         .collect();
-    for name in named {
-        headers.remove(name);
+    let hop = |name: &HeaderName| HOP_BY_HOP.contains(&name.as_str()) || named.contains(name);
+    if !headers.keys().any(hop) {
+        return;
     }
-    for name in [
-        header::CONNECTION,
-        header::TRANSFER_ENCODING,
-        header::TE,
-        header::TRAILER,
-        header::UPGRADE,
-        header::PROXY_AUTHENTICATE,
-        header::PROXY_AUTHORIZATION,
-    ] {
-        headers.remove(name);
+    let mut kept = HeaderMap::with_capacity(headers.len());
+    let mut current = None;
+    for (name, value) in std::mem::take(headers) {
+        if let Some(name) = name {
+            current = Some(name);
+        }
+        if let Some(name) = current.as_ref().filter(|name| !hop(name)) {
+            kept.append(name.clone(), value);
+        }
     }
-    headers.remove("keep-alive");
-    headers.remove("proxy-connection");
+    *headers = kept;
 }
+
+const HOP_BY_HOP: [&str; 9] = [
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "transfer-encoding",
+    "te",
+    "trailer",
+    "upgrade",
+    "proxy-authenticate",
+    "proxy-authorization",
+];
 
 #[cfg(test)]
 mod tests {
@@ -132,8 +144,12 @@ mod tests {
         headers.insert("keep-alive", HeaderValue::from_static("timeout=5"));
         headers.insert(header::TRANSFER_ENCODING, HeaderValue::from_static("chunked"));
         headers.insert("mcp-session-id", HeaderValue::from_static("abc"));
+        headers.append("x-kept", HeaderValue::from_static("2"));
+        headers.append("x-kept", HeaderValue::from_static("3"));
+        headers.insert("content-type", HeaderValue::from_static("text/event-stream"));
         strip_hop_by_hop(&mut headers);
-        assert_eq!(headers.len(), 1);
-        assert_eq!(headers["mcp-session-id"], "abc");
+        let left: Vec<(&str, &str)> =
+            headers.iter().map(|(name, value)| (name.as_str(), value.to_str().unwrap())).collect();
+        assert_eq!(left, [("mcp-session-id", "abc"), ("x-kept", "2"), ("x-kept", "3"), ("content-type", "text/event-stream")]);
     }
 }
