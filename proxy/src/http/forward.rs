@@ -8,15 +8,16 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
-use http_body_util::{BodyExt, Limited};
+use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::http::request::Parts;
 use hyper::http::response;
-use hyper::{Method, Request, Response, StatusCode, Uri};
+use hyper::{Method, Request, Response, Uri};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 
+use super::body::{read, Read};
 use super::replies::{self, Refusal};
 use super::sessions::{lock, Sessions, Shared};
 use super::stream::JudgedStream;
@@ -73,32 +74,40 @@ impl Connection {
     }
 }
 
-/// Serves one request; every failure becomes a response that says why.
+/// Serves one request; every failure becomes a response that says why,
+/// and an event in the session's report.
 pub(crate) async fn handle(connection: Arc<Connection>, request: Request<Incoming>) -> Result<Response<Body>, Infallible> {
-    Ok(exchange(&connection, request).await.unwrap_or_else(|refusal| {
-        eprintln!("protocolarc proxy: {}", refusal.text());
+    let session = text(request.headers(), SESSION);
+    let judge = connection.judge(session.as_deref());
+    Ok(exchange(&connection, request, session, &judge).await.unwrap_or_else(|refusal| {
+        lock(&judge).event(refusal.event(), &refusal.text());
         refusal.response()
     }))
 }
 
-async fn exchange(connection: &Connection, request: Request<Incoming>) -> Result<Response<Body>, Refusal> {
+async fn exchange(
+    connection: &Connection,
+    request: Request<Incoming>,
+    session: Option<String>,
+    judge: &Shared,
+) -> Result<Response<Body>, Refusal> {
     let proxy = &connection.proxy;
     let (parts, body) = request.into_parts();
-    let session = text(&parts.headers, SESSION);
-    let judge = connection.judge(session.as_deref());
-    let body = read(body, proxy.cap).await.map_err(|error| match error {
-        Unread::TooLarge => Refusal::RequestTooLarge(proxy.cap),
-        Unread::Failed(error) => Refusal::RequestUnread(error),
-    })?;
-    let body = if parts.method == Method::POST && !body.is_empty() {
-        match lock(&judge).message(Side::Client, &body) {
-            Action::Forward => body,
-            Action::Replace(replacement) => replacement.into(),
+    let body = match read(body, proxy.cap).await.map_err(Refusal::RequestUnread)? {
+        Read::Whole(body) if parts.method == Method::POST && !body.is_empty() => {
+            match lock(judge).message(Side::Client, &body) {
+                Action::Forward => replies::full(body),
+                Action::Replace(replacement) => replies::full(replacement),
+                Action::Answer(answer) => return Ok(replies::answer(&parts.headers, answer)),
+                Action::Drop => return Ok(replies::accepted()),
+            }
+        }
+        Read::Whole(body) => replies::full(body),
+        Read::Over { seen, body } => match lock(judge).too_large(Side::Client, seen) {
             Action::Answer(answer) => return Ok(replies::answer(&parts.headers, answer)),
             Action::Drop => return Ok(replies::accepted()),
-        }
-    } else {
-        body
+            Action::Forward | Action::Replace(_) => body,
+        },
     };
     let response = proxy
         .client
@@ -113,14 +122,14 @@ async fn exchange(connection: &Connection, request: Request<Incoming>) -> Result
         }
         _ => {}
     }
-    let answers = ServerAnswers::new(proxy, &parts, served.or(session));
+    let answers = ServerAnswers::new(proxy, judge, &parts, served.or(session));
     respond(proxy, &parts, judge, answers, response).await
 }
 
 async fn respond(
     proxy: &Arc<Proxy>,
     request: &Parts,
-    judge: Shared,
+    judge: &Shared,
     answers: ServerAnswers,
     response: Response<Incoming>,
 ) -> Result<Response<Body>, Refusal> {
@@ -128,7 +137,7 @@ async fn respond(
     strip_hop_by_hop(&mut parts.headers);
     let content_type = text(&parts.headers, header::CONTENT_TYPE.as_str()).unwrap_or_default();
     if content_type.starts_with("text/event-stream") {
-        let stream = JudgedStream::new(body, judge, proxy.cap, answers);
+        let stream = JudgedStream::new(body, judge.clone(), proxy.cap, answers);
         return Ok(Response::from_parts(parts, stream.boxed()));
     }
     let card = request.method == Method::GET && is_agent_card(&request.uri);
@@ -136,23 +145,28 @@ async fn respond(
     if !(card || message) {
         return Ok(Response::from_parts(parts, body.map_err(BoxError::from).boxed()));
     }
-    let bytes = read(body, proxy.cap).await.map_err(|error| match error {
-        Unread::TooLarge => Refusal::AnswerTooLarge(proxy.cap),
-        Unread::Failed(error) => Refusal::AnswerUnread(error),
-    })?;
+    let bytes = match read(body, proxy.cap).await.map_err(Refusal::AnswerUnread)? {
+        Read::Whole(bytes) => bytes,
+        Read::Over { seen, body } => {
+            return match lock(judge).too_large(Side::Server, seen) {
+                Action::Forward | Action::Replace(_) => Ok(Response::from_parts(parts, body)),
+                Action::Answer(_) | Action::Drop => Err(Refusal::AnswerDropped),
+            }
+        }
+    };
     if bytes.is_empty() {
         return Ok(with_bytes(parts, bytes));
     }
-    let action = if card { lock(&judge).card(&bytes) } else { lock(&judge).message(Side::Server, &bytes) };
-    Ok(match action {
-        Action::Forward => with_bytes(parts, bytes),
-        Action::Replace(replacement) => with_bytes(parts, replacement.into()),
+    let action = if card { lock(judge).card(&bytes) } else { lock(judge).message(Side::Server, &bytes) };
+    match action {
+        Action::Forward => Ok(with_bytes(parts, bytes)),
+        Action::Replace(replacement) => Ok(with_bytes(parts, replacement.into())),
         Action::Answer(answer) => {
             answers.send(answer);
-            replies::accepted()
+            Err(Refusal::AnswerDropped)
         }
-        Action::Drop => replies::accepted(),
-    })
+        Action::Drop => Err(Refusal::AnswerDropped),
+    }
 }
 
 fn with_bytes(mut parts: response::Parts, bytes: Bytes) -> Response<Body> {
@@ -171,20 +185,6 @@ fn text(headers: &HeaderMap, name: &str) -> Option<String> {
     headers.get(name).and_then(|value| value.to_str().ok()).map(str::to_string)
 }
 
-enum Unread {
-    TooLarge,
-    Failed(String),
-}
-
-/// A whole body, refused past `cap` bytes without reading further.
-async fn read(body: Incoming, cap: usize) -> Result<Bytes, Unread> {
-    match Limited::new(body, cap).collect().await {
-        Ok(collected) => Ok(collected.to_bytes()),
-        Err(error) if error.is::<http_body_util::LengthLimitError>() => Err(Unread::TooLarge),
-        Err(error) => Err(Unread::Failed(error.to_string())),
-    }
-}
-
 /// The innermost cause of an error (hyper's outer ones say only
 /// "client error").
 fn cause(error: &(dyn std::error::Error + 'static)) -> String {
@@ -199,12 +199,13 @@ fn cause(error: &(dyn std::error::Error + 'static)) -> String {
 /// upstream, in the session the server's message came in.
 pub(crate) struct ServerAnswers {
     proxy: Arc<Proxy>,
+    judge: Shared,
     uri: Uri,
     headers: HeaderMap,
 }
 
 impl ServerAnswers {
-    fn new(proxy: &Arc<Proxy>, request: &Parts, session: Option<String>) -> ServerAnswers {
+    fn new(proxy: &Arc<Proxy>, judge: &Shared, request: &Parts, session: Option<String>) -> ServerAnswers {
         let mut headers = HeaderMap::new();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
         headers.insert(header::ACCEPT, HeaderValue::from_static("application/json, text/event-stream"));
@@ -214,7 +215,7 @@ impl ServerAnswers {
         if let Some(version) = request.headers.get(PROTOCOL_VERSION) {
             headers.insert(PROTOCOL_VERSION, version.clone());
         }
-        ServerAnswers { proxy: proxy.clone(), uri: request.uri.clone(), headers }
+        ServerAnswers { proxy: proxy.clone(), judge: judge.clone(), uri: request.uri.clone(), headers }
     }
 
     /// Sends `answer` upstream without waiting: the stream it answers goes on.
@@ -223,14 +224,15 @@ impl ServerAnswers {
         parts.method = Method::POST;
         parts.uri = self.uri.clone();
         parts.headers = self.headers.clone();
-        let request = self.proxy.upstream.request(&parts, answer.into());
-        let proxy = self.proxy.clone();
+        let request = self.proxy.upstream.request(&parts, replies::full(answer));
+        let (proxy, judge) = (self.proxy.clone(), self.judge.clone());
         tokio::spawn(async move {
-            match proxy.client.request(request).await {
-                Ok(response) if response.status().is_success() || response.status() == StatusCode::ACCEPTED => {}
-                Ok(response) => eprintln!("protocolarc proxy: the upstream refused the proxy's answer: {}", response.status()),
-                Err(error) => eprintln!("protocolarc proxy: the proxy's answer did not reach the upstream: {}", cause(&error)),
-            }
+            let failed = match proxy.client.request(request).await {
+                Ok(response) if response.status().is_success() => return,
+                Ok(response) => format!("the upstream refused the proxy's answer: {}", response.status()),
+                Err(error) => format!("the proxy's answer did not reach the upstream: {}", cause(&error)),
+            };
+            lock(&judge).event("upstream", &failed);
         });
     }
 }

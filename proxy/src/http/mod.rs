@@ -4,6 +4,7 @@
 //! (streamed answers, the agent card). A reverse proxy on tokio and hyper:
 //! every byte passes unchanged unless the judge's action says otherwise.
 
+mod body;
 mod forward;
 mod replies;
 mod server;
@@ -22,12 +23,11 @@ pub use upstream::Upstream;
 /// Past this many sessions the oldest session's judge is forgotten.
 const SESSIONS: usize = 10_000;
 
-/// `--listen` and `--upstream`, and the cap on one body or one event.
+/// `--listen ADDR` and `--upstream URL`.
 #[derive(Clone, Debug)]
 pub struct HttpOptions {
     pub listen: String,
     pub upstream: Upstream,
-    pub cap: usize,
 }
 
 /// Serves until SIGINT or SIGTERM. Prints `listening on http://ADDR` to
@@ -48,8 +48,8 @@ pub fn serve(options: &HttpOptions, config: Arc<Config>) -> Result<(), String> {
         let proxy = Proxy {
             upstream: options.upstream.clone(),
             client: server::client(),
+            cap: config.max_message(),
             sessions: sessions::Sessions::new(config, SESSIONS),
-            cap: options.cap,
         };
         server::run(listener, Arc::new(proxy)).await
     })

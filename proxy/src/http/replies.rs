@@ -1,6 +1,6 @@
 //! What the proxy answers on its own: a judge's answer to a client's
 //! message (in the form the client asked for), 202 for a dropped
-//! notification, and the refusals (oversized body, upstream down), each
+//! notification, and the refusals (upstream down, an answer refused), each
 //! with a body that says why.
 
 use bytes::Bytes;
@@ -45,27 +45,35 @@ pub(crate) fn accepted() -> Response<Body> {
 /// Why the proxy could not pass an exchange on.
 #[derive(Debug)]
 pub(crate) enum Refusal {
-    RequestTooLarge(usize),
     RequestUnread(String),
     UpstreamDown(String, String),
-    AnswerTooLarge(usize),
     AnswerUnread(String),
+    /// The judge let the upstream's answer (a JSON body, an agent card) not
+    /// through, and an HTTP exchange cannot end without an answer.
+    AnswerDropped,
 }
 
 impl Refusal {
     pub(crate) fn text(&self) -> String {
         match self {
-            Refusal::RequestTooLarge(cap) => format!("the request body is over the {cap}-byte cap"),
             Refusal::RequestUnread(error) => format!("the request body could not be read: {error}"),
             Refusal::UpstreamDown(url, error) => format!("upstream {url} unreachable: {error}"),
-            Refusal::AnswerTooLarge(cap) => format!("the upstream's answer is over the {cap}-byte cap"),
+            Refusal::AnswerDropped => "the upstream's answer was refused (see the findings)".to_string(),
             Refusal::AnswerUnread(error) => format!("the upstream's answer could not be read: {error}"),
+        }
+    }
+
+    /// The report's name for what happened.
+    pub(crate) fn event(&self) -> &'static str {
+        match self {
+            Refusal::RequestUnread(_) => "disconnect",
+            Refusal::UpstreamDown(..) | Refusal::AnswerUnread(_) => "upstream",
+            Refusal::AnswerDropped => "refused",
         }
     }
 
     pub(crate) fn response(&self) -> Response<Body> {
         let status = match self {
-            Refusal::RequestTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Refusal::RequestUnread(_) => StatusCode::BAD_REQUEST,
             _ => StatusCode::BAD_GATEWAY,
         };
@@ -97,6 +105,7 @@ mod tests {
         let down = Refusal::UpstreamDown("http://127.0.0.1:1".into(), "connection refused".into());
         assert_eq!(down.response().status(), StatusCode::BAD_GATEWAY);
         assert_eq!(down.text(), "upstream http://127.0.0.1:1 unreachable: connection refused");
-        assert_eq!(Refusal::RequestTooLarge(8).response().status(), StatusCode::PAYLOAD_TOO_LARGE);
+        assert_eq!(down.event(), "upstream");
+        assert_eq!(Refusal::RequestUnread("reset".into()).response().status(), StatusCode::BAD_REQUEST);
     }
 }

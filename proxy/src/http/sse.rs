@@ -5,7 +5,7 @@
 //! decoded fields (line endings, comments and field order lost), which a
 //! byte-transparent proxy cannot re-emit.
 
-/// An event's pending bytes passed the cap before it ended.
+/// An event's pending bytes (`.0` of them) passed the cap before it ended.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Oversize(pub usize);
 
@@ -30,7 +30,7 @@ impl Splitter {
             self.line_start = 0;
         }
         if self.pending.len() > self.cap {
-            return Err(Oversize(self.cap));
+            return Err(Oversize(self.pending.len()));
         }
         Ok(events)
     }
@@ -202,6 +202,6 @@ mod tests {
     fn an_event_longer_than_the_cap_is_refused() {
         let mut splitter = Splitter::new(8);
         assert_eq!(splitter.push(b"data: 1\n\n").unwrap().len(), 1);
-        assert_eq!(splitter.push(b"data: 123456789"), Err(Oversize(8)));
+        assert_eq!(splitter.push(b"data: 123456789"), Err(Oversize(15)));
     }
 }

@@ -32,9 +32,15 @@ impl JudgedStream {
     /// receive waits in `ready` (at most one frame's events).
     fn take(&mut self, bytes: &[u8]) -> Result<(), BoxError> {
         let Some(splitter) = self.splitter.as_mut() else { return Ok(()) };
-        let events = splitter.push(bytes).map_err(|over| {
-            format!("an upstream event passed the {}-byte cap: stream cut", over.0)
-        })?;
+        let events = match splitter.push(bytes) {
+            Ok(events) => events,
+            Err(over) => {
+                // Reported as any oversized message; an event stream cannot
+                // go on past an event it could not pass whole.
+                lock(&self.judge).too_large(Side::Server, over.0);
+                return Err(format!("an upstream event passed the {}-byte cap: the stream is cut", over.0).into());
+            }
+        };
         for event in events {
             if let Some(out) = self.judged(event) {
                 self.ready.push_back(out);

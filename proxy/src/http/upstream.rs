@@ -2,8 +2,7 @@
 //! there for a client's request (same method, path, query, headers and body,
 //! minus the hop-by-hop headers, with the upstream's own Host).
 
-use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
+use hyper::body::Body as _;
 use hyper::header::{self, HeaderMap, HeaderName, HeaderValue};
 use hyper::http::request::Parts;
 use hyper::{Request, Uri};
@@ -59,15 +58,17 @@ impl Upstream {
     }
 
     /// The request to send upstream: the client's, with `body` (the bytes
-    /// the judge let through) and its length.
-    pub(crate) fn request(&self, parts: &Parts, body: Bytes) -> Request<Body> {
+    /// the judge let through) and its length when it is known.
+    pub(crate) fn request(&self, parts: &Parts, body: Body) -> Request<Body> {
         let mut headers = parts.headers.clone();
         strip_hop_by_hop(&mut headers);
         headers.insert(header::HOST, self.host.clone());
-        if !body.is_empty() || headers.contains_key(header::CONTENT_LENGTH) {
-            headers.insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
+        if let Some(length) = body.size_hint().exact() {
+            if length > 0 || headers.contains_key(header::CONTENT_LENGTH) {
+                headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+            }
         }
-        let mut request = Request::new(Full::new(body).map_err(|never| match never {}).boxed());
+        let mut request = Request::new(body);
         *request.method_mut() = parts.method.clone();
         *request.uri_mut() = self.uri(&parts.uri);
         *request.headers_mut() = headers;
