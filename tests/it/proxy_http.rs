@@ -167,16 +167,16 @@ fn live_verdicts(report: &[Value]) -> Vec<(Value, Value, Value)> {
         .map(|line| {
             let contracts: Vec<Value> = line["contract"]
                 .as_str()
-                .map(|c| c.split(" + ").map(|id| Value::from(id)).collect())
+                .map(|c| c.split(" + ").map(Value::from).collect())
                 .unwrap_or_default();
             (Value::from(contracts), line["status"].clone(), line["findings"].clone())
         })
         .collect()
 }
 
-fn replayed_verdicts(record: &Path) -> Vec<(Value, Value, Value)> {
+fn replayed_verdicts(record: &Path, args: &[&str]) -> Vec<(Value, Value, Value)> {
     let mut command = Command::new(bin!());
-    command.args(["protocolarc", "traffic"]).arg(record).args(["--format", "json"]);
+    command.args(["protocolarc", "traffic"]).arg(record).args(["--format", "json"]).args(args);
     let out = finish(command);
     let doc: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
@@ -234,13 +234,13 @@ fn the_mcp_sdk_session_passes_through_and_traffic_on_the_record_gives_the_live_v
         methods_from(&recorded, "client"),
         ["initialize", "notifications/initialized", "tools/list", "tools/call", "tools/call"]
     );
-    assert_eq!(recorded.len(), 16, "8 requests or notifications, 8 answers");
+    assert_eq!(recorded.len(), 15, "8 requests or notifications, 7 answers");
     let sessions: std::collections::BTreeSet<&str> = recorded.iter().filter_map(|l| l["session"].as_str()).collect();
     assert_eq!(sessions.len(), 1, "{sessions:?}");
     let live = live_verdicts(&json_lines(&report));
-    assert_eq!(live.len(), 16);
+    assert_eq!(live.len(), 15);
     assert!(live.iter().all(|(contracts, status, _)| status == "pass" && contracts.as_array().is_some_and(|c| !c.is_empty())), "{live:?}");
-    assert_eq!(replayed_verdicts(&record), live);
+    assert_eq!(replayed_verdicts(&record, &[]), live);
 }
 
 #[test]
@@ -265,14 +265,18 @@ fn the_a2a_sdk_streams_a_task_through_the_proxy_and_the_card_is_judged() {
     let Some(python) = python() else { return };
     let work = scratch("proxy_http_a2a");
     let port = free_port();
-    let report = work.join("report.jsonl");
+    let (report, record) = (work.join("report.jsonl"), work.join("record.jsonl"));
+    // The client reads the card on one connection and calls on another: no
+    // session header ties them, so the revision is named (ARCHITECTURE.md).
     let (proxy, address, _stderr) = proxy(&[
+        "--protocol",
+        "a2a@1.0.1",
         "--upstream",
         &format!("http://127.0.0.1:{port}"),
         "--report",
         report.to_str().expect("utf-8"),
         "--record",
-        work.join("record.jsonl").to_str().expect("utf-8"),
+        record.to_str().expect("utf-8"),
     ]);
     let public = format!("http://{address}/");
     let _agent = upstream(&python, "proxy_http_a2a_server.py", port, &[&public]);
@@ -289,13 +293,14 @@ fn the_a2a_sdk_streams_a_task_through_the_proxy_and_the_card_is_judged() {
     );
     terminate(proxy);
     let verdicts: Vec<Value> = json_lines(&report).into_iter().filter(|l| l.get("status").is_some()).collect();
+    assert_eq!(replayed_verdicts(&record, &["--protocol", "a2a@1.0.1"]), live_verdicts(&verdicts));
     let methods: Vec<(String, String)> = verdicts
         .iter()
         .map(|v| (v["from"].as_str().unwrap_or("").to_string(), v["method"].as_str().unwrap_or("-").to_string()))
         .collect();
     // The card, the streamed call and its five events, the task read back.
     assert_eq!(verdicts.len(), 9, "{methods:?}");
-    assert!(verdicts[0]["contract"].as_str().is_some_and(|c| c.contains("card")), "{:?}", verdicts[0]);
+    assert_eq!(verdicts[0]["contract"], "a2a.agent_card@1.0.1");
     assert_eq!(methods[1], ("client".to_string(), "SendStreamingMessage".to_string()));
     assert!(methods[2..7].iter().all(|(from, _)| from == "server"), "{methods:?}");
     assert_eq!(methods[7], ("client".to_string(), "GetTask".to_string()));
@@ -331,21 +336,54 @@ fn enforcing_an_invalid_tool_result_reaches_the_client_as_the_32603_error() {
     assert_eq!(failed.len(), 1, "{failed:?}");
     assert_eq!(failed[0]["from"], "server");
     assert_eq!(failed[0]["method"], "tools/call");
+    assert_eq!(failed[0]["findings"][0]["rule"], "field.type");
+    assert_eq!(failed[0]["findings"][0]["field"], "result.content");
 }
 
-/// A raw HTTP/1.1 exchange: the status line and the body.
-fn post(address: &str, body: &str) -> (String, String) {
+/// A raw HTTP/1.1 POST: the status line, the content type and the body.
+fn post_accepting(address: &str, accept: &str, body: &str) -> (String, String, String) {
     let mut stream = TcpStream::connect(address).expect("connects");
     stream.set_read_timeout(Some(PATIENCE)).expect("timeout");
     let request = format!(
-        "POST /mcp HTTP/1.1\r\nhost: {address}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        "POST /mcp HTTP/1.1\r\nhost: {address}\r\ncontent-type: application/json\r\naccept: {accept}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).expect("writes");
     let mut answer = String::new();
     stream.read_to_string(&mut answer).expect("reads");
     let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
-    (head.lines().next().unwrap_or("").to_string(), body.to_string())
+    let content_type = head
+        .lines()
+        .find_map(|line| line.strip_prefix("content-type: "))
+        .unwrap_or("")
+        .to_string();
+    (head.lines().next().unwrap_or("").to_string(), content_type, body.to_string())
+}
+
+fn post(address: &str, body: &str) -> (String, String) {
+    let (status, _, body) = post_accepting(address, "application/json, text/event-stream", body);
+    (status, body)
+}
+
+#[test]
+fn enforcing_the_proxy_answers_a_refused_request_itself_in_the_form_the_client_accepts() {
+    // No upstream listens: what is refused never leaves the proxy.
+    let port = free_port();
+    let (proxy, address, _stderr) =
+        proxy(&["--enforce", "--protocol", "mcp@2025-11-25", "--upstream", &format!("http://127.0.0.1:{port}")]);
+    let call = r#"{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {}}"#;
+    let (status, content_type, body) = post_accepting(&address, "application/json, text/event-stream", call);
+    assert_eq!((status.as_str(), content_type.as_str()), ("HTTP/1.1 200 OK", "application/json"));
+    let error: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
+    assert_eq!((error["id"].clone(), error["error"]["code"].clone()), (Value::from(7), Value::from(-32602)), "{body}");
+    assert_eq!(error["error"]["data"]["findings"][0]["field"], "params.name", "{body}");
+    let (status, content_type, stream) = post_accepting(&address, "text/event-stream", call);
+    assert_eq!((status.as_str(), content_type.as_str()), ("HTTP/1.1 200 OK", "text/event-stream"));
+    assert_eq!(stream, format!("event: message\ndata: {body}\n\n"));
+    let note = r#"{"jsonrpc": "2.0", "method": "notifications/progress", "params": {}}"#;
+    let (status, body) = post(&address, note);
+    assert_eq!((status.as_str(), body.as_str()), ("HTTP/1.1 202 Accepted", ""));
+    terminate(proxy);
 }
 
 #[test]

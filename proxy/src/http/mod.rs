@@ -18,6 +18,7 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 use crate::judge::Config;
+use forward::Proxy;
 pub use upstream::Upstream;
 
 /// Past this many sessions the oldest session's judge is forgotten.
@@ -54,5 +55,3 @@ pub fn serve(options: &HttpOptions, config: Arc<Config>) -> Result<(), String> {
         server::run(listener, Arc::new(proxy)).await
     })
 }
-
-use forward::Proxy;
