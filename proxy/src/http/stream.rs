@@ -65,6 +65,16 @@ impl JudgedStream {
     }
 }
 
+/// A stream dropped before its end: the client went away (or the proxy is
+/// stopping); the upstream stream goes with it, and the report says so.
+impl Drop for JudgedStream {
+    fn drop(&mut self) {
+        if self.splitter.is_some() {
+            lock(&self.judge).event("disconnect", "the client left an event stream before its end: the upstream stream is dropped");
+        }
+    }
+}
+
 impl Body for JudgedStream {
     type Data = Bytes;
     type Error = BoxError;
