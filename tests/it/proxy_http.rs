@@ -165,10 +165,8 @@ fn live_verdicts(report: &[Value]) -> Vec<(Value, Value, Value)> {
         .iter()
         .filter(|line| line.get("status").is_some())
         .map(|line| {
-            let contracts: Vec<Value> = line["contract"]
-                .as_str()
-                .map(|c| c.split(" + ").map(Value::from).collect())
-                .unwrap_or_default();
+            let contracts: Vec<Value> =
+                line["contract"].as_str().map(|c| c.split(" + ").map(Value::from).collect()).unwrap_or_default();
             (Value::from(contracts), line["status"].clone(), line["findings"].clone())
         })
         .collect()
@@ -178,8 +176,9 @@ fn replayed_verdicts(record: &Path, args: &[&str]) -> Vec<(Value, Value, Value)>
     let mut command = Command::new(bin!());
     command.args(["protocolarc", "traffic"]).arg(record).args(["--format", "json"]).args(args);
     let out = finish(command);
-    let doc: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    });
     doc["results"]
         .as_array()
         .expect("results")
@@ -213,7 +212,11 @@ fn the_mcp_sdk_session_passes_through_and_traffic_on_the_record_gives_the_live_v
         report.to_str().expect("utf-8"),
     ]);
     let url = format!("http://{address}/mcp");
-    let out = client(&python, "proxy_http_mcp_client.py", &[&url, "ask", r#"{"question": "q1"}"#, "add", r#"{"a": 2, "b": 3}"#]);
+    let out = client(
+        &python,
+        "proxy_http_mcp_client.py",
+        &[&url, "ask", r#"{"question": "q1"}"#, "add", r#"{"a": 2, "b": 3}"#],
+    );
     assert_eq!(
         stdout(&out),
         r#"{"initialized": "sdk-echo-http"}
@@ -226,10 +229,7 @@ fn the_mcp_sdk_session_passes_through_and_traffic_on_the_record_gives_the_live_v
     let recorded = json_lines(&record);
     // The server's requests came on the tools/call's event stream, the
     // client's answers as POSTs of their own: all judged in one session.
-    assert_eq!(
-        methods_from(&recorded, "server"),
-        ["sampling/createMessage", "elicitation/create", "roots/list"]
-    );
+    assert_eq!(methods_from(&recorded, "server"), ["sampling/createMessage", "elicitation/create", "roots/list"]);
     assert_eq!(
         methods_from(&recorded, "client"),
         ["initialize", "notifications/initialized", "tools/list", "tools/call", "tools/call"]
@@ -239,7 +239,11 @@ fn the_mcp_sdk_session_passes_through_and_traffic_on_the_record_gives_the_live_v
     assert_eq!(sessions.len(), 1, "{sessions:?}");
     let live = live_verdicts(&json_lines(&report));
     assert_eq!(live.len(), 15);
-    assert!(live.iter().all(|(contracts, status, _)| status == "pass" && contracts.as_array().is_some_and(|c| !c.is_empty())), "{live:?}");
+    assert!(
+        live.iter()
+            .all(|(contracts, status, _)| status == "pass" && contracts.as_array().is_some_and(|c| !c.is_empty())),
+        "{live:?}"
+    );
     assert_eq!(replayed_verdicts(&record, &[]), live);
 }
 
@@ -255,7 +259,10 @@ fn a_raw_client_receives_the_same_bytes_with_and_without_the_proxy() {
     // What is compared: five exchanges, the answers as event streams, the
     // session header present (its value the placeholder).
     assert_eq!(direct.lines().count(), 5, "{direct}");
-    assert!(direct.contains(r#"data: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[{\"text\":\"5\""#), "{direct}");
+    assert!(
+        direct.contains(r#"data: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[{\"text\":\"5\""#),
+        "{direct}"
+    );
     assert!(direct.contains(r#"["mcp-session-id", "SESSION"]"#), "{direct}");
     assert_eq!(proxied, direct);
 }
@@ -315,7 +322,8 @@ fn enforcing_an_invalid_tool_result_reaches_the_client_as_the_32603_error() {
     let _server = upstream(&python, "proxy_http_bad_server.py", port, &[]);
     let add = ["add", r#"{"a": 2, "b": 3}"#];
     // Direct, the client meets the invalid result itself.
-    let direct = client(&python, "proxy_http_mcp_client.py", &[&format!("http://127.0.0.1:{port}/mcp"), add[0], add[1]]);
+    let direct =
+        client(&python, "proxy_http_mcp_client.py", &[&format!("http://127.0.0.1:{port}/mcp"), add[0], add[1]]);
     assert!(!direct.status.success());
     assert!(String::from_utf8_lossy(&direct.stderr).contains("Input should be a valid list"));
     let report = work.join("report.jsonl");
@@ -352,11 +360,7 @@ fn post_accepting(address: &str, accept: &str, body: &str) -> (String, String, S
     let mut answer = String::new();
     stream.read_to_string(&mut answer).expect("reads");
     let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
-    let content_type = head
-        .lines()
-        .find_map(|line| line.strip_prefix("content-type: "))
-        .unwrap_or("")
-        .to_string();
+    let content_type = head.lines().find_map(|line| line.strip_prefix("content-type: ")).unwrap_or("").to_string();
     (head.lines().next().unwrap_or("").to_string(), content_type, body.to_string())
 }
 
@@ -395,15 +399,24 @@ fn an_unreachable_upstream_gets_502_with_its_cause_and_sigterm_stops_the_proxy()
         proxy(&["--upstream", &format!("http://127.0.0.1:{port}"), "--report", report.to_str().expect("utf-8")]);
     let (status, body) = post(&address, r#"{"jsonrpc": "2.0", "id": 1, "method": "ping"}"#);
     assert_eq!(status, "HTTP/1.1 502 Bad Gateway");
-    assert_eq!(body, format!("protocolarc proxy: upstream http://127.0.0.1:{port} unreachable: Connection refused (os error 111)\n"));
+    assert_eq!(
+        body,
+        format!("protocolarc proxy: upstream http://127.0.0.1:{port} unreachable: Connection refused (os error 111)\n")
+    );
     terminate(proxy);
     let events: Vec<Value> = json_lines(&report).into_iter().filter(|l| l.get("event").is_some()).collect();
-    assert!(events.iter().any(|e| e["event"] == "upstream" && e["message"].as_str().is_some_and(|m| m.contains("unreachable"))), "{events:?}");
+    assert!(
+        events
+            .iter()
+            .any(|e| e["event"] == "upstream" && e["message"].as_str().is_some_and(|m| m.contains("unreachable"))),
+        "{events:?}"
+    );
 }
 
 #[test]
 fn an_upstream_that_is_not_plain_http_is_a_usage_error() {
-    let out = protocolarc_tests::run(bin!(), &["proxy", "--listen", "127.0.0.1:0", "--upstream", "https://127.0.0.1:1/"]);
+    let out =
+        protocolarc_tests::run(bin!(), &["proxy", "--listen", "127.0.0.1:0", "--upstream", "https://127.0.0.1:1/"]);
     assert_eq!(out.code, 3);
     assert!(out.stderr.contains("https upstreams are not supported"), "{}", out.stderr);
 }

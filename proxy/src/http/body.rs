@@ -14,7 +14,10 @@ use super::forward::{Body, BoxError};
 pub(crate) enum Read {
     Whole(Bytes),
     /// Longer than the cap: `seen` bytes read so far, `body` all of it.
-    Over { seen: usize, body: Body },
+    Over {
+        seen: usize,
+        body: Body,
+    },
 }
 
 /// Reads `body` whole, or stops once it passes `cap` bytes.

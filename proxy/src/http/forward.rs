@@ -76,7 +76,10 @@ impl Connection {
 
 /// Serves one request; every failure becomes a response that says why,
 /// and an event in the session's report.
-pub(crate) async fn handle(connection: Arc<Connection>, request: Request<Incoming>) -> Result<Response<Body>, Infallible> {
+pub(crate) async fn handle(
+    connection: Arc<Connection>,
+    request: Request<Incoming>,
+) -> Result<Response<Body>, Infallible> {
     let session = text(request.headers(), SESSION);
     let judge = connection.judge(session.as_deref());
     Ok(exchange(&connection, request, session, &judge).await.unwrap_or_else(|refusal| {
@@ -117,9 +120,7 @@ async fn exchange(
     let served = text(response.headers(), SESSION);
     match (&session, &served) {
         (None, Some(id)) => connection.adopt(id),
-        (Some(id), _) if parts.method == Method::DELETE && response.status().is_success() => {
-            proxy.sessions.remove(id)
-        }
+        (Some(id), _) if parts.method == Method::DELETE && response.status().is_success() => proxy.sessions.remove(id),
         _ => {}
     }
     let answers = ServerAnswers::new(proxy, judge, &parts, served.or(session));

@@ -153,7 +153,8 @@ mod tests {
 
     #[test]
     fn events_come_out_byte_for_byte_whatever_the_chunking() {
-        let stream: &[u8] = b"event: message\r\ndata: {\"id\":1}\r\n\r\n: ping\n\nid: 7\rdata: a\rdata: b\r\rdata: tail";
+        let stream: &[u8] =
+            b"event: message\r\ndata: {\"id\":1}\r\n\r\n: ping\n\nid: 7\rdata: a\rdata: b\r\rdata: tail";
         let whole = split(&[stream]);
         let bytes: Vec<&[u8]> = stream.chunks(1).collect();
         assert_eq!(split(&bytes), whole);
@@ -187,10 +188,7 @@ mod tests {
     #[test]
     fn a_replaced_event_keeps_its_other_lines_and_line_endings() {
         let event = b"event: message\r\nid: 3\r\ndata: {\"old\":\r\ndata: 1}\r\n\r\n";
-        assert_eq!(
-            with_data(event, b"{\"new\":2}"),
-            b"event: message\r\nid: 3\r\ndata: {\"new\":2}\r\n\r\n".to_vec()
-        );
+        assert_eq!(with_data(event, b"{\"new\":2}"), b"event: message\r\nid: 3\r\ndata: {\"new\":2}\r\n\r\n".to_vec());
         assert_eq!(event_bytes(), b"event: message\ndata: {\"x\":1}\n\n".to_vec());
     }
 

@@ -70,7 +70,8 @@ impl JudgedStream {
 impl Drop for JudgedStream {
     fn drop(&mut self) {
         if self.splitter.is_some() {
-            lock(&self.judge).event("disconnect", "the client left an event stream before its end: the upstream stream is dropped");
+            lock(&self.judge)
+                .event("disconnect", "the client left an event stream before its end: the upstream stream is dropped");
         }
     }
 }

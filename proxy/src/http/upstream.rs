@@ -151,6 +151,9 @@ mod tests {
         strip_hop_by_hop(&mut headers);
         let left: Vec<(&str, &str)> =
             headers.iter().map(|(name, value)| (name.as_str(), value.to_str().unwrap())).collect();
-        assert_eq!(left, [("mcp-session-id", "abc"), ("x-kept", "2"), ("x-kept", "3"), ("content-type", "text/event-stream")]);
+        assert_eq!(
+            left,
+            [("mcp-session-id", "abc"), ("x-kept", "2"), ("x-kept", "3"), ("content-type", "text/event-stream")]
+        );
     }
 }
