@@ -420,3 +420,35 @@ fn an_upstream_that_is_not_plain_http_is_a_usage_error() {
     assert_eq!(out.code, 3);
     assert!(out.stderr.contains("https upstreams are not supported"), "{}", out.stderr);
 }
+
+#[test]
+fn a_client_that_leaves_an_event_stream_takes_the_upstream_stream_with_it() {
+    let Some(python) = python() else { return };
+    let work = scratch("proxy_http_disconnect");
+    let (port, dropped, report) = (free_port(), work.join("dropped"), work.join("report.jsonl"));
+    let _server = upstream(&python, "proxy_http_bad_server.py", port, &[dropped.to_str().expect("utf-8")]);
+    let (proxy, address, _stderr) =
+        proxy(&["--upstream", &format!("http://127.0.0.1:{port}"), "--report", report.to_str().expect("utf-8")]);
+    let mut stream = TcpStream::connect(&address).expect("connects");
+    stream.set_read_timeout(Some(PATIENCE)).expect("timeout");
+    let request = format!("GET /mcp HTTP/1.1\r\nhost: {address}\r\naccept: text/event-stream\r\n\r\n");
+    stream.write_all(request.as_bytes()).expect("writes");
+    let mut seen = Vec::new();
+    let mut buffer = [0u8; 1024];
+    while !String::from_utf8_lossy(&seen).contains(": ping\n\n") {
+        let n = stream.read(&mut buffer).expect("reads");
+        assert!(n > 0, "the stream ended: {}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buffer[..n]);
+    }
+    assert!(String::from_utf8_lossy(&seen).starts_with("HTTP/1.1 200 OK\r\n"));
+    drop(stream);
+    let started = Instant::now();
+    while !dropped.exists() {
+        assert!(started.elapsed() < Duration::from_secs(20), "the upstream stream was not dropped");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    terminate(proxy);
+    let events: Vec<Value> = json_lines(&report).into_iter().filter(|l| l.get("event").is_some()).collect();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0]["event"], "disconnect");
+}

@@ -3,10 +3,14 @@ answers with an invalid CallToolResult (`content` is a string, not an array
 of content blocks): what a broken or hostile server sends. Everything else
 it answers is valid, so a client completes its session up to that call.
 
-Usage: proxy_http_bad_server.py PORT"""
+Its GET event stream sends a comment every 50 ms and, when the connection
+is gone (the proxy dropped it), writes `dropped` to DROPPED_FILE and stops.
+
+Usage: proxy_http_bad_server.py PORT [DROPPED_FILE]"""
 
 import json
 import sys
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SESSION = "bad-server-session"
@@ -43,7 +47,19 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(200, body)
 
     def do_GET(self):
-        self.answer(405, b"")
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("mcp-session-id", SESSION)
+        self.end_headers()
+        try:
+            for _ in range(1200):
+                self.wfile.write(b": ping\n\n")
+                self.wfile.flush()
+                time.sleep(0.05)
+        except OSError:
+            if len(sys.argv) > 2:
+                with open(sys.argv[2], "w") as dropped:
+                    dropped.write("dropped")
 
     def do_DELETE(self):
         self.answer(200, b"")
