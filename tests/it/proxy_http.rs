@@ -85,7 +85,16 @@ fn upstream(python: &Path, name: &str, port: u16, args: &[&str]) -> Running {
 /// `127.0.0.1:PORT`) read from the line it prints once bound, and the rest
 /// of its stderr.
 fn proxy(args: &[&str]) -> (Running, String, Receiver<String>) {
-    let mut child = Command::new(bin!())
+    proxy_with(args, None)
+}
+
+/// The proxy with `PROTOCOLARC_MAX_LINE_BYTES` (its message cap) set.
+fn proxy_with(args: &[&str], cap: Option<usize>) -> (Running, String, Receiver<String>) {
+    let mut command = Command::new(bin!());
+    if let Some(cap) = cap {
+        command.env("PROTOCOLARC_MAX_LINE_BYTES", cap.to_string());
+    }
+    let mut child = command
         .args(["protocolarc", "proxy", "--listen", "127.0.0.1:0"])
         .args(args)
         .stdin(Stdio::null())
@@ -451,4 +460,29 @@ fn a_client_that_leaves_an_event_stream_takes_the_upstream_stream_with_it() {
     let events: Vec<Value> = json_lines(&report).into_iter().filter(|l| l.get("event").is_some()).collect();
     assert_eq!(events.len(), 1, "{events:?}");
     assert_eq!(events[0]["event"], "disconnect");
+}
+
+#[test]
+fn a_body_over_the_message_cap_is_streamed_on_observing_and_refused_enforcing() {
+    let work = scratch("proxy_http_oversized");
+    let (port, report) = (free_port(), work.join("report.jsonl"));
+    let upstream_url = format!("http://127.0.0.1:{port}");
+    let long =
+        format!(r#"{{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {{"pad": "{}"}}}}"#, "x".repeat(200));
+    assert!(long.len() > 128);
+    // Observing, it goes on unjudged: to an upstream that is down here, so 502.
+    let (proxy, address, _stderr) =
+        proxy_with(&["--upstream", &upstream_url, "--report", report.to_str().expect("utf-8")], Some(128));
+    assert_eq!(post(&address, &long).0, "HTTP/1.1 502 Bad Gateway");
+    terminate(proxy);
+    let events: Vec<String> =
+        json_lines(&report).iter().filter_map(|l| l["event"].as_str().map(str::to_string)).collect();
+    assert_eq!(events, ["oversized", "upstream"]);
+    // Enforcing, the proxy refuses it under the id null (the id was not read).
+    let (proxy, address, _stderr) = proxy_with(&["--enforce", "--upstream", &upstream_url], Some(128));
+    let (status, body) = post(&address, &long);
+    terminate(proxy);
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    let error: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
+    assert_eq!((error["id"].clone(), error["error"]["code"].clone()), (Value::Null, Value::from(-32600)), "{body}");
 }
