@@ -52,9 +52,11 @@ impl Connection {
         Connection { proxy, name, judge: Mutex::new(None) }
     }
 
+    /// The judge of a request: its session's, a fresh one for a session
+    /// the proxy does not know (yet), else the connection's.
     fn judge(&self, session: Option<&str>) -> Shared {
         if let Some(id) = session {
-            return self.proxy.sessions.get(id);
+            return self.proxy.sessions.get(id).unwrap_or_else(|| self.proxy.sessions.fresh(id.to_string()));
         }
         let mut slot = self.judge.lock().unwrap_or_else(PoisonError::into_inner);
         slot.get_or_insert_with(|| self.proxy.sessions.fresh(self.name.clone())).clone()
@@ -118,9 +120,11 @@ async fn exchange(
         .await
         .map_err(|error| Refusal::UpstreamDown(proxy.upstream.shown().to_string(), cause(&error)))?;
     let served = text(response.headers(), SESSION);
+    let accepted = response.status().is_success();
     match (&session, &served) {
         (None, Some(id)) => connection.adopt(id),
-        (Some(id), _) if parts.method == Method::DELETE && response.status().is_success() => proxy.sessions.remove(id),
+        (Some(id), _) if parts.method == Method::DELETE && accepted => proxy.sessions.remove(id),
+        (Some(id), _) if accepted => proxy.sessions.adopt(id, judge.clone()),
         _ => {}
     }
     let answers = ServerAnswers::new(proxy, judge, &parts, served.or(session));

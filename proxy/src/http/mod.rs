@@ -22,7 +22,7 @@ use forward::Proxy;
 pub use upstream::Upstream;
 
 /// Past this many sessions the oldest session's judge is forgotten.
-const SESSIONS: usize = 10_000;
+const SESSIONS: usize = 4_096;
 
 /// `--listen ADDR` and `--upstream URL`.
 #[derive(Clone, Debug)]

@@ -3,7 +3,9 @@
 //! and the DELETE of one session are judged by the judge that saw its
 //! `initialize`. Bounded: past the cap the oldest session's judge is
 //! forgotten (its next message is judged by a fresh judge, as a proxy
-//! behind a non-sticky balancer would).
+//! behind a non-sticky balancer would), and a session id the proxy has not
+//! seen is filed only once the server accepts a request under it (so ids a
+//! client makes up fill nothing).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -40,23 +42,21 @@ impl Sessions {
         Arc::new(Mutex::new(Judge::new(self.config.clone(), name)))
     }
 
-    /// The judge of session `id`, made when the proxy has not seen it.
-    pub(crate) fn get(&self, id: &str) -> Shared {
-        if let Some(judge) = self.map().judges.get(id) {
-            return judge.clone();
-        }
-        let judge = self.fresh(id.to_string());
-        self.adopt(id, judge.clone());
-        judge
+    /// The judge of session `id`, if the proxy knows the session.
+    pub(crate) fn get(&self, id: &str) -> Option<Shared> {
+        self.map().judges.get(id).cloned()
     }
 
-    /// Files `judge` (the one that saw the session's first request) under
-    /// the id the server gave the session.
+    /// Files `judge` under session `id` (the id the server gave the session
+    /// whose first request it judged, or one the server has just accepted),
+    /// unless the session has one already.
     pub(crate) fn adopt(&self, id: &str, judge: Shared) {
         let mut map = self.map();
-        if map.judges.insert(id.to_string(), judge).is_none() {
-            map.order.push_back(id.to_string());
+        if map.judges.contains_key(id) {
+            return;
         }
+        map.judges.insert(id.to_string(), judge);
+        map.order.push_back(id.to_string());
         while map.order.len() > self.cap {
             if let Some(oldest) = map.order.pop_front() {
                 map.judges.remove(&oldest);
@@ -77,5 +77,40 @@ impl Sessions {
 
     fn map(&self) -> MutexGuard<'_, Map> {
         self.map.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sessions(cap: usize) -> Sessions {
+        let options = crate::judge::Options {
+            catalog: std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../protocols"),
+            protocol: None,
+            tools: None,
+            enforce: false,
+            relay: true,
+            report: None,
+            record: None,
+            max_message: 1024,
+        };
+        Sessions::new(Arc::new(Config::new(options).expect("the bundled catalog")), cap)
+    }
+
+    #[test]
+    fn a_session_keeps_its_first_judge_and_the_oldest_goes_past_the_cap() {
+        let sessions = sessions(2);
+        let first = sessions.fresh("a".into());
+        sessions.adopt("a", first.clone());
+        sessions.adopt("a", sessions.fresh("again".into()));
+        assert!(Arc::ptr_eq(&sessions.get("a").expect("filed"), &first));
+        sessions.adopt("b", sessions.fresh("b".into()));
+        sessions.adopt("c", sessions.fresh("c".into()));
+        assert!(sessions.get("a").is_none());
+        assert!(sessions.contains("b") && sessions.contains("c"));
+        sessions.remove("b");
+        assert!(!sessions.contains("b"));
+        assert!(sessions.get("unknown").is_none());
     }
 }
