@@ -9,6 +9,7 @@
 //! out the judge's [`Action`]. A judge holds one session; nothing is shared
 //! between sessions but the read-only [`Config`].
 
+pub mod http;
 pub mod judge;
 pub mod stdio;
 

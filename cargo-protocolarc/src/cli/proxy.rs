@@ -18,6 +18,13 @@ through. An MCP host runs it instead of the server command. The proxy exits with
 status; SIGINT and SIGTERM are passed on to the server; when the client closes its side, the \
 server's stdin is closed.
 
+HTTP: `proxy [FLAGS] --listen ADDR --upstream URL` stands in front of a server that listens: \
+MCP Streamable HTTP (a POST answered by JSON or an event stream, the GET stream, DELETE; \
+each session's messages judged together by its Mcp-Session-Id) and A2A JSON-RPC over HTTP \
+(streamed answers; the agent card judged). Each event of a stream is judged as it passes. \
+It prints `listening on http://ADDR` on stderr once bound and exits 0 on SIGINT or SIGTERM \
+(docs/proxy-http.md).
+
 The protocol revision is --protocol NAME@REVISION, else the session's first message tells, as \
 `traffic` tells it: an MCP initialize request's protocolVersion, an A2A agent card, a method \
 only A2A has; else the newest MCP revision. Each message is judged exactly as `traffic` judges \
@@ -95,7 +102,14 @@ pub(crate) struct ProxyArgs {
     /// No checks, no report, no record: a plain relay (the benchmark's baseline).
     #[arg(long)]
     pub relay: bool,
-    /// The server command and its arguments, after `--`.
-    #[arg(last = true, required = true, value_name = "SERVER_CMD")]
+    /// HTTP: listen on ADDR (host:port; port 0 picks one) and proxy to --upstream, instead of
+    /// running a server command.
+    #[arg(long, value_name = "ADDR", requires = "upstream", conflicts_with = "server")]
+    pub listen: Option<String>,
+    /// HTTP: the server's URL (http://host:port[/prefix]); the client's path and query follow it.
+    #[arg(long, value_name = "URL", requires = "listen")]
+    pub upstream: Option<String>,
+    /// The server command and its arguments, after `--` (not with --listen).
+    #[arg(last = true, required_unless_present = "listen", value_name = "SERVER_CMD")]
     pub server: Vec<OsString>,
 }

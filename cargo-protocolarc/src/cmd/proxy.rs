@@ -8,6 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use protocolarc::input::Limits;
+use protocolarc_proxy::http::{HttpOptions, Upstream};
 use protocolarc_proxy::{Config, Options};
 
 use super::Ctx;
@@ -31,11 +32,22 @@ pub(crate) fn run(cx: &Ctx, args: ProxyArgs) -> Result<i32, Failure> {
         max_message: limits.max_line,
     };
     let config = Config::new(options).map_err(Failure::Input)?;
+    if let (Some(listen), Some(upstream)) = (&args.listen, &args.upstream) {
+        return http(config, listen, upstream);
+    }
     let mut server = args.server.into_iter();
     let Some(program) = server.next() else {
         return Err(Failure::Input("proxy: name the server command after --".into()));
     };
     protocolarc_proxy::stdio::run(Arc::new(config), program, server.collect()).map_err(Failure::Input)
+}
+
+/// `--listen ADDR --upstream URL`: the HTTP proxy, until SIGINT or SIGTERM.
+fn http(config: Config, listen: &str, upstream: &str) -> Result<i32, Failure> {
+    let upstream = Upstream::parse(upstream).map_err(Failure::Input)?;
+    let options = HttpOptions { listen: listen.to_string(), upstream };
+    protocolarc_proxy::http::serve(&options, Arc::new(config)).map_err(Failure::Input)?;
+    Ok(0)
 }
 
 /// A report or record file, created (truncated), written through a buffer
