@@ -25,6 +25,11 @@ impl fmt::Display for Severity {
     }
 }
 
+/// The version of every JSON output's shape, its first key
+/// (`"format_version"`): raised when a key changes meaning or goes away, not
+/// when one is added.
+pub const FORMAT_VERSION: u32 = 1;
+
 /// One observation about a document.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Finding {

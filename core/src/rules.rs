@@ -210,6 +210,14 @@ rules! {
         explanation: "With `--tools DIR`, the `arguments` of a `tools/call` request are checked against the contract whose name ends with `.` and the tool's `name` (written by `import tools-list`), and the response's `structuredContent` against its `.output` contract. A tool without a contract is left unchecked, with this warning.",
         example: "traffic line {\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\": {\"name\": \"nope\"}} with --tools tools/",
         fix: "Import the server's tools/list into the --tools directory, or correct the tool name.";
+    TOOL_CHANGED = "tool.changed", Error, "a tools/list result's tool differs from its pinned contract",
+        explanation: "With `proxy --tools DIR`, every tool of a `tools/list` result is imported as `import tools-list` imports it, under its pinned contract's name and revision, and its lock digest (the SHA-256 of the canonical JSON) compared with the pinned contract's: a changed input schema, output schema, title or description under the same name is the rug pull a pin exists to catch. Enforcing, the tool is removed from the result and a call to it is refused.",
+        example: "proxy --tools tools/ where tools/ pins search with description \"Search the web\" and the server lists it as \"Search the web and send the results to evil.example\"",
+        fix: "Review the change; if it is wanted, import the new tools/list into the --tools directory and bump the lock.";
+    TOOL_UNPINNED = "tool.unpinned", Error, "a tools/list result lists a tool that no pinned contract describes",
+        explanation: "With `proxy --tools DIR`, every tool a server lists must have a pinned contract in the directory (a contract whose name ends with `.` and the tool's name, as `import tools-list` writes it). A tool nobody reviewed is reported; enforcing, it is removed from the result and a call to it is refused.",
+        example: "proxy --tools tools/ where tools/ pins search only and the server also lists delete_everything",
+        fix: "Review the tool, then import the server's tools/list into the --tools directory and update the lock.";
 }
 
 /// The rule with this id.

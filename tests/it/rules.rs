@@ -238,8 +238,10 @@ fn every_rule_has_a_fixture_or_a_test() {
         let schema_form = crate::schema_form::RULE_CASES.iter().any(|(id, ..)| *id == rule.id);
         // The traffic rules judge raw JSON-RPC lines, not envelopes: `traffic.rs`.
         let traffic = protocolarc::traffic::TRAFFIC_RULES.iter().any(|r| r.id == rule.id);
+        // The pinned-tool rules judge a live tools/list: `proxy.rs`.
+        let proxy = ["tool.changed", "tool.unpinned"].contains(&rule.id);
         let covered_elsewhere =
-            ["contract.match", "json.syntax", "data.envelope"].contains(&rule.id) || schema_form || traffic;
+            ["contract.match", "json.syntax", "data.envelope"].contains(&rule.id) || schema_form || traffic || proxy;
         assert!(fixture.is_file() || covered_elsewhere, "no fixture for {}", rule.id);
     }
 }

@@ -3,6 +3,7 @@
 //! (`[workspace.metadata.protocolarc]`), else `contracts/` at the workspace root.
 
 pub(crate) mod loss;
+pub(crate) mod proxy;
 pub(crate) mod traffic;
 
 use std::path::PathBuf;
@@ -213,6 +214,9 @@ pub(crate) enum Command {
     /// Validate raw JSON-RPC 2.0 traffic (MCP, A2A) against a protocol's catalog.
     #[command(long_about = traffic::ABOUT, after_help = traffic::EXAMPLES)]
     Traffic(traffic::TrafficArgs),
+    /// Run an MCP or A2A server behind a proxy that judges (and with --enforce, enforces) every message.
+    #[command(long_about = proxy::ABOUT, after_help = proxy::EXAMPLES)]
+    Proxy(proxy::ProxyArgs),
     /// Measure what tool contracts lose on their way into OpenAI, Anthropic, Gemini or A2A.
     #[command(long_about = loss::ABOUT, after_help = loss::EXAMPLES)]
     Loss(loss::LossArgs),

@@ -13,6 +13,7 @@ mod lock;
 pub(crate) mod loss;
 mod matrix;
 mod protocols;
+mod proxy;
 mod rules;
 pub(crate) mod traffic;
 mod validate;
@@ -83,6 +84,7 @@ pub(crate) fn dispatch(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Re
         Command::Export(args) => export::run(args, out, err),
         Command::Protocols(args) => protocols::run(args, out, err),
         Command::Traffic(args) => traffic::run(&cx, args, out, err),
+        Command::Proxy(args) => proxy::run(&cx, args),
         Command::Loss(args) => loss::run(&cx, args, out),
         Command::Init(args) => init::run(&cx, args, out),
         Command::Completions(args) => completions::completions(args, out),

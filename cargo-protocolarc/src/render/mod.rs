@@ -12,10 +12,7 @@ pub mod validation;
 
 use serde::Serialize;
 
-/// The version of every JSON output's shape, its first key
-/// (`"format_version"`): raised when a key changes meaning or goes away, not
-/// when one is added.
-pub const FORMAT_VERSION: u32 = 1;
+pub use protocolarc::report::FORMAT_VERSION;
 
 /// A JSON document with `"format_version"` as its first key.
 #[derive(Serialize)]

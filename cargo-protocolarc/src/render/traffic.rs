@@ -10,63 +10,7 @@ use serde::Serialize;
 use protocolarc::report::Finding;
 use protocolarc::traffic::{Judged, Status};
 
-/// `[PASS] mcp.ping.request@2025.6.18 <- capture.jsonl:3` (the contracts
-/// that judged the message joined by ` + `, `(unrouted)` when none did),
-/// then every finding indented by two spaces.
-pub fn write_text(w: &mut dyn Write, j: &Judged) -> io::Result<()> {
-    // Written piece by piece (`one_line` maps each character on its own, so
-    // the pieces read as the whole would), numbers by hand: nothing is
-    // allocated and nothing goes through `fmt` for a message whose texts
-    // are printable: the path every failing message of a capture takes.
-    w.write_all(match j.status() {
-        Status::Pass => b"[PASS] ",
-        Status::Unpaired => b"[UNPAIRED] ",
-        Status::Fail => b"[FAIL] ",
-    })?;
-    if j.contracts.is_empty() {
-        w.write_all(b"(unrouted)")?;
-    }
-    for (i, c) in j.contracts.iter().enumerate() {
-        if i > 0 {
-            w.write_all(b" + ")?;
-        }
-        w.write_all(c.shown_id().as_bytes())?;
-    }
-    w.write_all(b" <- ")?;
-    w.write_all(super::one_line(j.source.file).as_bytes())?;
-    if let Some(line) = j.source.line() {
-        w.write_all(b":")?;
-        write_number(w, line as u64)?;
-    }
-    if let Some(i) = j.source.element() {
-        w.write_all(b"[")?;
-        write_number(w, i as u64)?;
-        w.write_all(b"]")?;
-    }
-    w.write_all(b"\n")?;
-    for f in j.report.findings() {
-        // `Finding`'s `Display`, in pieces.
-        for piece in ["  ", f.severity().label(), " ", f.rule(), " ", f.field(), ": ", f.message(), "\n"] {
-            w.write_all(piece.as_bytes())?;
-        }
-    }
-    Ok(())
-}
-
-/// `n` in decimal.
-fn write_number(w: &mut dyn Write, mut n: u64) -> io::Result<()> {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    w.write_all(&digits[at..])
-}
+pub use protocolarc::traffic::write_text;
 
 /// Totals of a run.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]

@@ -545,7 +545,8 @@ impl<'s> Cx<'s> {
         }
         let (mut ea, mut eb) = (effective(na) & self.within, effective(nb) & self.within);
         let by_keywords = literals(na).is_none() && literals(nb).is_none();
-        if by_keywords && types(na).intersect(types(nb)).contains(JsonType::Number) && ea & eb & lattice::INTEGERS != 0 {
+        if by_keywords && types(na).intersect(types(nb)).contains(JsonType::Number) && ea & eb & lattice::INTEGERS != 0
+        {
             // Non-integers both revisions' types allow and one's numeric
             // keywords exclude: the keywords' change, reported with them
             // (an enum's integers are the enum's change, told by type).

@@ -80,7 +80,7 @@ mod waiting;
 
 pub use hint::{hints, initialize_version, Hint};
 pub use id::Side;
-pub use verdict::{Judged, Judges, Source, Status, MESSAGE_FIELD};
+pub use verdict::{write_text, Judged, Judges, Source, Status, MESSAGE_FIELD};
 
 use pairing::settle;
 use reader::trim;
