@@ -31,6 +31,7 @@ mod mcp_history;
 mod patterns;
 mod pinning;
 mod protocols;
+mod proxy;
 mod readme;
 mod real_schemas;
 mod rebuild;
