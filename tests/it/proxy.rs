@@ -367,3 +367,32 @@ fn the_proxy_exits_with_the_servers_status_and_streams_what_is_too_long() {
     let received = by_id(&refused.client);
     assert_eq!(answer_to(&received, Value::Null)["error"]["code"], -32600, "{received:?}");
 }
+
+/// The official `mcp` client and server through the stdio proxy
+/// (`tests/sdk/proxy_run.py`): a full session with server-to-client
+/// requests, `traffic` on the record == the live verdicts, an invalid
+/// CallToolResult reaching the client as -32603, the rug pull blocked. The
+/// Python environment is `PROTOCOLARC_SDK_VENV`, as for `sdk.rs`: set and
+/// broken, the test fails; unset, it says on stderr that it did not run.
+#[test]
+fn the_official_sdk_client_and_server_through_the_proxy() {
+    let Some(venv) = std::env::var_os("PROTOCOLARC_SDK_VENV") else {
+        eprintln!("proxy sdk: NOT RUN: PROTOCOLARC_SDK_VENV is not set (see tests/it/sdk.rs)");
+        return;
+    };
+    let python = PathBuf::from(venv).join("bin/python");
+    assert!(python.is_file(), "PROTOCOLARC_SDK_VENV has no bin/python");
+    let work = scratch("proxy-sdk");
+    let started = std::time::Instant::now();
+    let out = Command::new(&python)
+        .arg(root().join("tests/sdk/proxy_run.py"))
+        .arg(bin!())
+        .arg(root())
+        .arg(&work)
+        .output()
+        .expect("python runs");
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert_eq!(stdout.lines().last(), Some("15 passed, 0 failed"), "{stdout}{stderr}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(120), "took {:?}", started.elapsed());
+}
