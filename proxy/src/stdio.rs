@@ -15,7 +15,7 @@ use std::io;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::process::Command;
 use tokio::sync::Mutex as AsyncMutex;
 
@@ -100,13 +100,27 @@ async fn session(config: Arc<Config>, program: OsString, args: Vec<OsString>) ->
 /// for the whole command (the CLI holds it), and the proxy writes past it.
 fn client_output() -> Result<Box<dyn AsyncWrite + Send + Unpin>, String> {
     let fd = duplicate(&std::io::stdout()).map_err(|e| format!("cannot use stdout: {}", protocolarc::io_reason(&e)))?;
+    // A pipe (what an MCP host gives its server) is polled by the runtime;
+    // anything else (a file, a terminal) is written on a blocking thread.
+    #[cfg(unix)]
+    if fd.metadata().is_ok_and(|m| std::os::unix::fs::FileTypeExt::is_fifo(&m.file_type())) {
+        if let Ok(pipe) = tokio::net::unix::pipe::Sender::from_file(fd.try_clone().map_err(|e| e.to_string())?) {
+            return Ok(Box::new(pipe));
+        }
+    }
     Ok(Box::new(tokio::fs::File::from_std(fd)))
 }
 
 /// This process's stdin, the client's output, through its own descriptor.
-fn client_input() -> Result<tokio::fs::File, String> {
+fn client_input() -> Result<Box<dyn AsyncRead + Send + Unpin>, String> {
     let fd = duplicate(&std::io::stdin()).map_err(|e| format!("cannot use stdin: {}", protocolarc::io_reason(&e)))?;
-    Ok(tokio::fs::File::from_std(fd))
+    #[cfg(unix)]
+    if fd.metadata().is_ok_and(|m| std::os::unix::fs::FileTypeExt::is_fifo(&m.file_type())) {
+        if let Ok(pipe) = tokio::net::unix::pipe::Receiver::from_file(fd.try_clone().map_err(|e| e.to_string())?) {
+            return Ok(Box::new(pipe));
+        }
+    }
+    Ok(Box::new(tokio::fs::File::from_std(fd)))
 }
 
 #[cfg(unix)]

@@ -9,7 +9,8 @@ use std::path::Path;
 use protocolarc_tests::root;
 
 /// The crates' sources whose module graphs are checked.
-const CRATES: &[&str] = &["core/src", "interop/src", "runtime/src", "cargo-protocolarc/src", "protocolarc-derive/src", "proxy/src"];
+const CRATES: &[&str] =
+    &["core/src", "interop/src", "runtime/src", "cargo-protocolarc/src", "protocolarc-derive/src", "proxy/src"];
 
 /// Source text with comments, strings and character literals blanked.
 fn code(text: &str) -> String {

@@ -34,6 +34,7 @@ mod mcp_history;
 mod patterns;
 mod pinning;
 mod protocols;
+mod proxy;
 mod proxy_http;
 mod readme;
 mod real_schemas;

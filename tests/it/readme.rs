@@ -21,6 +21,7 @@ const BLOCKS: &[(&str, usize)] = &[
     ("docs/import-export.md", 2),
     ("docs/loss.md", 1),
     ("docs/matrix.md", 2),
+    ("docs/proxy.md", 1),
     ("docs/rules.md", 1),
     ("docs/traffic.md", 1),
     ("docs/validate.md", 6),
