@@ -335,13 +335,13 @@ fn the_proxy_exits_with_the_servers_status_and_streams_what_is_too_long() {
     );
     // A message over the cap is never held: streamed through when observing,
     // refused when enforcing; reported either way.
+    let call = format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"add","arguments":{{"a":"{}"}}}}}}"#,
+        "x".repeat(5000)
+    );
     let long = format!(
-        "{}\n{}\n",
+        "{}\n{call}\n",
         r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
-        format!(
-            r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"add","arguments":{{"a":"{}"}}}}}}"#,
-            "x".repeat(5000)
-        )
     );
     let capped = |flags: &[&str]| {
         let log = dir.join("proxied.log");
