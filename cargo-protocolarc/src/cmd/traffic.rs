@@ -5,12 +5,11 @@
 
 use std::fs::File;
 use std::io::{BufReader, Write};
-use std::path::Path;
 
 use crate::render::traffic::{self as render, Summary};
 use protocolarc::envelope::{collect_files, EnvelopeFile};
 use protocolarc::input::{self, next_whole_line, size_phrase, BatchError, EachBatchError, Limits, Line, LineBatches};
-use protocolarc::traffic::{batch_bytes, hints, Hint, Judged, Traffic};
+use protocolarc::traffic::{batch_bytes, hints, Hint, Judged, Revision, Revisions, Traffic};
 use protocolarc::Catalog;
 
 use super::Ctx;
@@ -81,13 +80,12 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
         Some(dir) => dir.clone(),
         None => cx.bundled("protocols")?,
     };
-    let available = revisions(&root)?;
-    let (name, revision) = match &args.protocol {
-        Some(p) => chosen(p, &root, &available)?,
-        None => detected(&files, &root, &available, limits, err)?,
+    let revisions = Revisions::scan(&root).map_err(Failure::Input)?;
+    let chosen = match &args.protocol {
+        Some(p) => revisions.named(p).map_err(Failure::Input)?,
+        None => detected(&files, &revisions, limits, err)?,
     };
-    let dir = root.join(&name).join(&revision);
-    let catalog = Catalog::load(std::slice::from_ref(&dir))?;
+    let catalog = Catalog::load(&[revisions.dir(&chosen)])?;
     let tools = match &args.tools {
         Some(t) => Some(Catalog::load(std::slice::from_ref(t))?),
         None => None,
@@ -95,9 +93,9 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
     if let Some(tools) = &tools {
         note_revisions(tools, err)?;
     }
-    let label = format!("{name}@{revision}");
-    let mut traffic = Traffic::new(&name, &label, &catalog, tools.as_ref());
-    if let Some((before, methods)) = removed(&root, &available, &name, &revision, &catalog)? {
+    let label = format!("{}@{}", chosen.0, chosen.1);
+    let mut traffic = Traffic::new(&chosen.0, &label, &catalog, tools.as_ref());
+    if let Some((before, methods)) = revisions.removed(&chosen, &catalog).map_err(Failure::Input)? {
         traffic.removed_since(&before, methods);
     }
     let mut sink = Sink {
@@ -191,88 +189,15 @@ fn har_messages(file: &EnvelopeFile, limits: Limits) -> Result<Vec<protocolarc::
     protocolarc::traffic::har::messages(&bytes).map_err(|why| Failure::Input(format!("{shown}: {why}")))
 }
 
-/// Every `(name, revision)` directory of the catalog, sorted.
-fn revisions(root: &Path) -> Result<Vec<(String, String)>, Failure> {
-    let shown = root.display();
-    let missing = |why: String| {
-        Failure::Input(format!(
-            "{shown}: cannot read the protocol catalog: {why} (expected {shown}/<protocol>/<revision>/*.json; --catalog DIR names another)"
-        ))
-    };
-    let dirs = |dir: &Path| -> Result<Vec<String>, Failure> {
-        let entries = std::fs::read_dir(dir).map_err(|e| missing(crate::io_reason(&e)))?;
-        let mut names = Vec::new();
-        for entry in entries {
-            let entry = entry.map_err(|e| missing(crate::io_reason(&e)))?;
-            if entry.path().is_dir() {
-                if let Some(n) = entry.file_name().to_str() {
-                    names.push(n.to_string());
-                }
-            }
-        }
-        names.sort();
-        Ok(names)
-    };
-    let mut out = Vec::new();
-    for name in dirs(root)? {
-        for revision in dirs(&root.join(&name))? {
-            if holds_contracts(&root.join(&name).join(&revision)) {
-                out.push((name.clone(), revision));
-            }
-        }
-    }
-    if out.is_empty() {
-        return Err(missing("it holds no <protocol>/<revision> directory".into()));
-    }
-    Ok(out)
-}
-
-/// Whether `dir` is a protocol revision: its first `*.json` file (by name)
-/// is a contract document (an object with a string `name` and `revision`).
-/// The vendored schemas (`vendor/mcp/DATE/`) and the tools/list captures
-/// kept beside a catalog (`tools-list/history/`) are not protocols.
-fn holds_contracts(dir: &Path) -> bool {
-    let Ok(entries) = std::fs::read_dir(dir) else { return false };
-    let first = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json") && input::is_regular_file(p))
-        .min();
-    let Some(first) = first else { return false };
-    let Ok(bytes) = input::read_capped(&first, Limits::default().max_document) else { return false };
-    let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&bytes) else { return false };
-    doc.get("name").is_some_and(serde_json::Value::is_string)
-        && doc.get("revision").is_some_and(serde_json::Value::is_string)
-}
-
-fn list(available: &[(String, String)]) -> String {
-    available.iter().map(|(n, r)| format!("{n}@{r}")).collect::<Vec<_>>().join(", ")
-}
-
-/// `--protocol NAME@REVISION`, one of the catalog's.
-fn chosen(p: &str, root: &Path, available: &[(String, String)]) -> Result<(String, String), Failure> {
-    let found = p.split_once('@').and_then(|(n, r)| available.iter().find(|(an, ar)| an == n && ar == r));
-    match found {
-        Some(pair) => Ok(pair.clone()),
-        None => Err(Failure::Input(format!(
-            "unknown protocol '{}': the catalog {} has {}",
-            crate::render::one_line(p),
-            root.display(),
-            list(available)
-        ))),
-    }
-}
-
 /// The revision the capture tells (see ABOUT): the first MCP `initialize`
 /// request or A2A agent card decides; else A2A methods pick the newest A2A
 /// revision that knows them all; else the newest MCP revision.
 fn detected(
     files: &[EnvelopeFile],
-    root: &Path,
-    available: &[(String, String)],
+    revisions: &Revisions,
     limits: Limits,
     err: &mut dyn Write,
-) -> Result<(String, String), Failure> {
+) -> Result<Revision, Failure> {
     /// Distinct methods kept for the decision: a capture uses a few.
     const METHODS: usize = 256;
     let mut found: Option<(Hint, String)> = None;
@@ -307,135 +232,19 @@ fn detected(
             break;
         }
     }
-    let unknown = |what: String| {
-        Failure::Input(format!(
-            "{what}, which the catalog {} has no revision of (it has {}); pick one with --protocol",
-            root.display(),
-            list(available)
-        ))
-    };
-    match found {
-        Some((Hint::Initialize(version), at)) => {
-            if let Some(pair) = available.iter().find(|(n, r)| n == "mcp" && *r == version) {
-                writeln!(err, "note: protocol mcp@{version}, from the initialize request at {at}")?;
-                return Ok(pair.clone());
+    let (pair, note) = match found {
+        Some((hint, at)) => revisions.decided(&hint, Some(&at)).unwrap_or_else(|| revisions.newest_mcp()),
+        None => match revisions.by_methods(&methods).map_err(Failure::Input)? {
+            Some((pair, a2a)) => {
+                let note = format!("protocol a2a@{}, from the A2A methods in the capture ({})", pair.1, a2a.join(", "));
+                Ok((pair, note))
             }
-            let shown = crate::render::one_line(&version);
-            return Err(unknown(format!("{at}: the initialize request asks for protocolVersion '{shown}'")));
-        }
-        Some((Hint::Declared { method, version }, at)) => {
-            if let Some(pair) = available.iter().find(|(n, r)| n == "mcp" && *r == version) {
-                let method = protocolarc::one_line(&method);
-                writeln!(err, "note: protocol mcp@{version}, from the {method} request's _meta at {at}")?;
-                return Ok(pair.clone());
-            }
-            let (shown, method) = (protocolarc::one_line(&version), protocolarc::one_line(&method));
-            return Err(unknown(format!("{at}: the {method} request names protocolVersion '{shown}' in its _meta")));
-        }
-        Some((Hint::AgentCard(version), at)) => {
-            // A2A patch releases keep their minor's messages: 0.2.9 is read as the newest 0.2.x.
-            let minor = |v: &str| v.split('.').take(2).map(str::to_string).collect::<Vec<_>>();
-            let pair = available
-                .iter()
-                .filter(|(n, r)| n == "a2a" && minor(r) == minor(&version))
-                .max_by_key(|(_, r)| numeric(r));
-            if let Some(pair) = pair {
-                writeln!(
-                    err,
-                    "note: protocol a2a@{}, from the agent card at {at} (protocolVersion {version})",
-                    pair.1
-                )?;
-                return Ok(pair.clone());
-            }
-            let shown = crate::render::one_line(&version);
-            return Err(unknown(format!("{at}: the agent card declares protocolVersion '{shown}'")));
-        }
-        _ => {}
+            None => revisions.newest_mcp(),
+        },
     }
-    if let Some((pair, a2a)) = by_methods(root, available, &methods)? {
-        writeln!(err, "note: protocol a2a@{}, from the A2A methods in the capture ({})", pair.1, a2a.join(", "))?;
-        return Ok(pair);
-    }
-    match available.iter().rev().find(|(n, _)| n == "mcp") {
-        Some(pair) => {
-            writeln!(err, "note: protocol mcp@{} (no initialize request: the newest MCP revision)", pair.1)?;
-            Ok(pair.clone())
-        }
-        None => Err(Failure::Input(format!(
-            "the catalog {} has no MCP revision ({}): name the protocol with --protocol",
-            root.display(),
-            list(available)
-        ))),
-    }
-}
-
-/// The revision of `name` just before `revision` in the catalog, and the
-/// methods it has a request contract for that `catalog` has not.
-fn removed(
-    root: &Path,
-    available: &[(String, String)],
-    name: &str,
-    revision: &str,
-    catalog: &Catalog,
-) -> Result<Option<(String, Vec<String>)>, Failure> {
-    let before =
-        available.iter().filter(|(n, r)| n == name && numeric(r) < numeric(revision)).max_by_key(|(_, r)| numeric(r));
-    let Some((_, before)) = before else { return Ok(None) };
-    let requests = |c: &Catalog| -> Vec<String> {
-        let prefix = format!("{name}.");
-        c.contracts()
-            .filter_map(|c| c.name().strip_prefix(&prefix)?.strip_suffix(".request").map(str::to_string))
-            .collect()
-    };
-    let now = requests(catalog);
-    let old = Catalog::load(&[root.join(name).join(before)])?;
-    let gone: Vec<String> = requests(&old).into_iter().filter(|m| !now.contains(m)).collect();
-    Ok((!gone.is_empty()).then(|| (format!("{name}@{before}"), gone)))
-}
-
-/// A catalog revision: `(protocol, revision)`.
-type Revision = (String, String);
-
-/// A revision's numbers, for ordering (`0.10.0` after `0.9.1`).
-fn numeric(revision: &str) -> Vec<u64> {
-    revision.split(['.', '-']).map(|p| p.parse().unwrap_or(0)).collect()
-}
-
-/// The A2A revision the methods tell, with the A2A-only methods seen: the
-/// methods some A2A catalog has a request contract for and no MCP catalog
-/// has (`message/send`, `agent/getAuthenticatedExtendedCard`); the newest
-/// A2A revision that knows them all, else the newest that knows the first.
-fn by_methods(
-    root: &Path,
-    available: &[(String, String)],
-    methods: &[String],
-) -> Result<Option<(Revision, Vec<String>)>, Failure> {
-    if methods.is_empty() || !available.iter().any(|(n, _)| n == "a2a") {
-        return Ok(None);
-    }
-    let mut known: Vec<(Revision, std::collections::HashSet<String>)> = Vec::new();
-    for pair in available.iter().filter(|(n, _)| n == "mcp" || n == "a2a") {
-        let catalog = Catalog::load(&[root.join(&pair.0).join(&pair.1)])?;
-        let prefix = format!("{}.", pair.0);
-        let names = catalog
-            .contracts()
-            .filter_map(|c| c.name().strip_prefix(&prefix)?.strip_suffix(".request").map(str::to_string))
-            .collect();
-        known.push((pair.clone(), names));
-    }
-    let knows = |protocol: &str, m: &String| known.iter().any(|((n, _), set)| n == protocol && set.contains(m));
-    let a2a: Vec<String> = methods.iter().filter(|m| knows("a2a", m) && !knows("mcp", m)).cloned().collect();
-    let Some(first) = a2a.first() else { return Ok(None) };
-    let newest = |all: bool| {
-        known
-            .iter()
-            .filter(|((n, _), set)| {
-                n == "a2a" && if all { a2a.iter().all(|m| set.contains(m)) } else { set.contains(first) }
-            })
-            .max_by_key(|((_, r), _)| numeric(r))
-            .map(|(pair, _)| pair.clone())
-    };
-    Ok(newest(true).or_else(|| newest(false)).map(|pair| (pair, a2a)))
+    .map_err(Failure::Input)?;
+    writeln!(err, "note: {note}")?;
+    Ok(pair)
 }
 
 /// Hands every line of `file` to `each` with its label `FILE:LINE`, each

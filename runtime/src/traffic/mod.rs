@@ -71,6 +71,7 @@ mod hint;
 mod id;
 mod pairing;
 mod reader;
+mod revisions;
 mod router;
 mod scan;
 mod stream;
@@ -80,6 +81,7 @@ mod waiting;
 
 pub use hint::{hints, initialize_version, Hint};
 pub use id::Side;
+pub use revisions::{requests, Revision, Revisions};
 pub use verdict::{write_text, Judged, Judges, Source, Status, MESSAGE_FIELD};
 
 use pairing::settle;
