@@ -283,7 +283,7 @@ fn the_a2a_sdk_streams_a_task_through_the_proxy_and_the_card_is_judged() {
     let port = free_port();
     let (report, record) = (work.join("report.jsonl"), work.join("record.jsonl"));
     // The client reads the card on one connection and calls on another: no
-    // session header ties them, so the revision is named (ARCHITECTURE.md).
+    // session header ties them, so the revision is named (docs/scaling.md).
     let (proxy, address, _stderr) = proxy(&[
         "--protocol",
         "a2a@1.0.1",

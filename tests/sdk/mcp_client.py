@@ -5,29 +5,16 @@ server through the recording relay."""
 import sys
 
 import anyio
-from mcp import ClientSession, StdioServerParameters, types
+from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-
-
-async def sampling(context, params):
-    return types.CreateMessageResult(
-        role="assistant", content=types.TextContent(type="text", text="ok"), model="sdk-test-model"
-    )
-
-
-async def elicitation(context, params):
-    return types.ElicitResult(action="accept", content={"ok": True})
-
-
-async def roots(context):
-    return types.ListRootsResult(roots=[types.Root(uri="file:///tmp/sdk-root", name="root")])
+from sdk_common import CLIENT_CALLBACKS
 
 
 async def main(record, server):
     params = StdioServerParameters(command=sys.executable, args=[RELAY, record, sys.executable, server])
     async with stdio_client(params) as (read, write):
         async with ClientSession(
-            read, write, sampling_callback=sampling, elicitation_callback=elicitation, list_roots_callback=roots
+            read, write, **CLIENT_CALLBACKS
         ) as session:
             await session.initialize()
             await session.list_tools()

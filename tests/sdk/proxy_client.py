@@ -11,23 +11,10 @@ import os
 import sys
 
 import anyio
-from mcp import ClientSession, StdioServerParameters, types
+from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
-
-
-async def sampling(context, params):
-    return types.CreateMessageResult(
-        role="assistant", content=types.TextContent(type="text", text="ok"), model="sdk-test-model"
-    )
-
-
-async def elicitation(context, params):
-    return types.ElicitResult(action="accept", content={"ok": True})
-
-
-async def roots(context):
-    return types.ListRootsResult(roots=[types.Root(uri="file:///tmp/sdk-root", name="root")])
+from sdk_common import CLIENT_CALLBACKS
 
 
 async def main(binary, flags, server):
@@ -37,7 +24,7 @@ async def main(binary, flags, server):
     out = {"tools": [], "calls": []}
     async with stdio_client(params) as (read, write):
         async with ClientSession(
-            read, write, sampling_callback=sampling, elicitation_callback=elicitation, list_roots_callback=roots
+            read, write, **CLIENT_CALLBACKS
         ) as session:
             await session.initialize()
             listed = await session.list_tools()

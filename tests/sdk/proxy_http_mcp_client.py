@@ -10,33 +10,16 @@ import json
 import sys
 
 import anyio
-from mcp import ClientSession, types
+from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-
-
-async def sampling(context, params):
-    return types.CreateMessageResult(
-        role="assistant", content=types.TextContent(type="text", text="ok"), model="sdk-test-model"
-    )
-
-
-async def elicitation(context, params):
-    return types.ElicitResult(action="accept", content={"ok": True})
-
-
-async def roots(context):
-    return types.ListRootsResult(roots=[types.Root(uri="file:///tmp/sdk-root", name="root")])
-
-
-def show(**line):
-    print(json.dumps(line, sort_keys=True), flush=True)
+from sdk_common import CLIENT_CALLBACKS
 
 
 async def main(url, calls):
     async with streamable_http_client(url) as (read, write, *_):
         async with ClientSession(
-            read, write, sampling_callback=sampling, elicitation_callback=elicitation, list_roots_callback=roots
+            read, write, **CLIENT_CALLBACKS
         ) as session:
             init = await session.initialize()
             show(initialized=init.server_info.name)

@@ -1,38 +1,21 @@
 """A real MCP server (the official `mcp` SDK's MCPServer) for the proxy's
 check: `ask` asks the client back (sampling, elicitation, roots), `add`'s
 description is PROTOCOLARC_SDK_ADD_DESCRIPTION when set (the rug pull: the
-same tool, described otherwise after it was pinned)."""
+same tool, described otherwise after it was pinned), and `add` takes a third
+required argument `c` when PROTOCOLARC_SDK_ADD_REQUIRES_C is `1` (a breaking
+change)."""
 
 import os
 
-from mcp.server.mcpserver import Context, MCPServer
-from pydantic import BaseModel
+from mcp.server.mcpserver import MCPServer
+from sdk_common import serve_tools
 
 server = MCPServer("sdk-proxy")
-
-
-class Confirm(BaseModel):
-    ok: bool
-
-
-@server.tool()
-async def ask(question: str, ctx: Context) -> str:
-    """Ask the client's model, its user and its roots."""
-    from mcp import types
-
-    sampled = await ctx.session.create_message(
-        messages=[types.SamplingMessage(role="user", content=types.TextContent(type="text", text=question))],
-        max_tokens=10,
-    )
-    confirmed = await ctx.elicit(message="Go on?", schema=Confirm)
-    roots = await ctx.session.list_roots()
-    text = sampled.content.text if hasattr(sampled.content, "text") else "?"
-    return f"{text} / {confirmed.action} / {len(roots.roots)} roots"
-
-
-@server.tool(description=os.environ.get("PROTOCOLARC_SDK_ADD_DESCRIPTION", "Add two integers."))
-def add(a: int, b: int) -> int:
-    return a + b
+serve_tools(
+    server,
+    os.environ.get("PROTOCOLARC_SDK_ADD_DESCRIPTION", "Add two integers."),
+    add_requires_c=os.environ.get("PROTOCOLARC_SDK_ADD_REQUIRES_C") == "1",
+)
 
 
 if __name__ == "__main__":

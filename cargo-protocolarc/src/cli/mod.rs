@@ -322,6 +322,24 @@ pub(crate) struct ValidateArgs {
     pub bulk: BulkArgs,
 }
 
+/// Which catalog judges a session, and the pinned tools (`traffic`, `proxy`).
+#[derive(Debug, Args)]
+pub(crate) struct ProtocolArgs {
+    /// The protocol revision, NAME@REVISION: mcp@2025-06-18, a2a@0.3.0 (default: told by the
+    /// messages: an initialize request, a server/discover request's _meta, an agent card, A2A-only
+    /// methods; else the newest MCP revision in the catalog).
+    #[arg(long, value_name = "NAME@REVISION")]
+    pub protocol: Option<String>,
+    /// The catalog root, holding NAME/REVISION/*.json (default: protocols/ in the current
+    /// directory, else beside the workspace's Cargo.toml, else the built-in catalog).
+    #[arg(long, value_name = "DIR")]
+    pub catalog: Option<PathBuf>,
+    /// Pinned tool contracts (from `import tools-list`): tools/call arguments and structured
+    /// results judged by them (the proxy also checks each tools/list against them).
+    #[arg(long, value_name = "DIR")]
+    pub tools: Option<PathBuf>,
+}
+
 /// The output and threading options of the commands that judge many
 /// messages (`validate`, `traffic`).
 #[derive(Debug, Args)]

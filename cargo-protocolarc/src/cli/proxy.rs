@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::ProtocolArgs;
+
 /// The long help of `proxy`.
 pub(crate) const ABOUT: &str = "\
 Run an MCP or A2A server behind a proxy that judges every JSON-RPC message in flight, both \
@@ -78,17 +80,8 @@ Exit codes: the server's exit status (128 + the signal that ended it); 3 usage o
 /// The arguments of `proxy`.
 #[derive(Debug, Args)]
 pub(crate) struct ProxyArgs {
-    /// The protocol revision, NAME@REVISION: mcp@2025-06-18, a2a@0.3.0 (default: told by the
-    /// session's first message, as `traffic` tells it).
-    #[arg(long, value_name = "NAME@REVISION")]
-    pub protocol: Option<String>,
-    /// The catalog root, holding NAME/REVISION/*.json (default: the built-in catalog).
-    #[arg(long, value_name = "DIR")]
-    pub catalog: Option<PathBuf>,
-    /// Pinned tool contracts (from `import tools-list`): tools/list checked against them,
-    /// tools/call arguments and structuredContent judged by them.
-    #[arg(long, value_name = "DIR")]
-    pub tools: Option<PathBuf>,
+    #[command(flatten)]
+    pub protocols: ProtocolArgs,
     /// Refuse invalid requests, replace invalid results, drop failing notifications, remove
     /// changed or unpinned tools.
     #[arg(long, conflicts_with = "relay")]

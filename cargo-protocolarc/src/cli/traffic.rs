@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::BulkArgs;
+use super::{BulkArgs, ProtocolArgs};
 
 /// The long help of `traffic`.
 pub(crate) const ABOUT: &str = "\
@@ -90,17 +90,8 @@ pub(crate) struct TrafficArgs {
     /// Capture files (one JSON-RPC message or batch per line), or directories of .json/.jsonl files.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// The protocol revision, NAME@REVISION: mcp@2025-06-18, a2a@0.3.0 (default: from the
-    /// capture's initialize or server/discover request, else the newest MCP revision in the catalog).
-    #[arg(long, value_name = "NAME@REVISION")]
-    pub protocol: Option<String>,
-    /// The catalog root, holding NAME/REVISION/*.json (default: protocols/ in the current
-    /// directory, else beside the workspace's Cargo.toml).
-    #[arg(long, value_name = "DIR")]
-    pub catalog: Option<PathBuf>,
-    /// Tool contracts (from `import tools-list`) to judge tools/call arguments and structured results.
-    #[arg(long, value_name = "DIR")]
-    pub tools: Option<PathBuf>,
+    #[command(flatten)]
+    pub protocols: ProtocolArgs,
     #[command(flatten)]
     pub bulk: BulkArgs,
 }

@@ -37,6 +37,15 @@ impl Ctx {
         Project::load(self.manifest_path.as_deref())
     }
 
+    /// The catalog root `traffic` and `proxy` read: `--catalog`, else the
+    /// bundled `protocols`.
+    pub fn catalog_root(&self, args: &crate::cli::ProtocolArgs) -> Result<PathBuf, Failure> {
+        match &args.catalog {
+            Some(dir) => Ok(dir.clone()),
+            None => self.bundled("protocols"),
+        }
+    }
+
     /// Bundled data (`protocols`, `protocols/tools-list`): `rel` here when it
     /// is a directory (a catalog being edited), else beside the project's
     /// manifest, else the catalog compiled into the binary, so that the

@@ -17,14 +17,11 @@ use crate::Failure;
 
 pub(crate) fn run(cx: &Ctx, args: ProxyArgs) -> Result<i32, Failure> {
     let limits = Limits::from_env().map_err(Failure::Input)?;
-    let catalog = match &args.catalog {
-        Some(dir) => dir.clone(),
-        None => cx.bundled("protocols")?,
-    };
+    let catalog = cx.catalog_root(&args.protocols)?;
     let options = Options {
         catalog,
-        protocol: args.protocol.clone(),
-        tools: args.tools.clone(),
+        protocol: args.protocols.protocol.clone(),
+        tools: args.protocols.tools.clone(),
         enforce: args.enforce,
         relay: args.relay,
         report: args.report.as_deref().map(create).transpose()?,

@@ -76,17 +76,14 @@ impl Sink<'_> {
 pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
     let limits = Limits::from_env().map_err(Failure::Input)?;
     let files = collect_files(&args.files)?;
-    let root = match &args.catalog {
-        Some(dir) => dir.clone(),
-        None => cx.bundled("protocols")?,
-    };
+    let root = cx.catalog_root(&args.protocols)?;
     let revisions = Revisions::scan(&root).map_err(Failure::Input)?;
-    let chosen = match &args.protocol {
+    let chosen = match &args.protocols.protocol {
         Some(p) => revisions.named(p).map_err(Failure::Input)?,
         None => detected(&files, &revisions, limits, err)?,
     };
     let catalog = Catalog::load(&[revisions.dir(&chosen)])?;
-    let tools = match &args.tools {
+    let tools = match &args.protocols.tools {
         Some(t) => Some(Catalog::load(std::slice::from_ref(t))?),
         None => None,
     };
