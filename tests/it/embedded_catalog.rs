@@ -1,6 +1,6 @@
 //! The protocol catalogs compiled into the CLI (`cargo-protocolarc/catalog/`):
 //! the copy is the generated catalog under `protocols/`, byte for byte, and
-//! `traffic` and `loss --matrix` run from a directory outside the checkout
+//! `traffic`, `proxy` and `loss --matrix` run from a directory outside the checkout
 //! with nothing but the binary, as they do inside it.
 
 use std::collections::BTreeMap;
@@ -96,18 +96,16 @@ fn outside(name: &str) -> (PathBuf, PathBuf) {
 fn traffic_runs_outside_the_checkout() {
     let (dir, cache) = outside("embedded-traffic");
     let capture = protocolarc_tests::data("traffic/mcp-2025-06-18.jsonl");
-    std::fs::copy(&capture, dir.join("cap.jsonl")).expect("copy the capture");
-    let there = run_outside(&dir, &cache, &["traffic", "cap.jsonl"]);
-    std::fs::copy(&capture, root().join("target/embedded-cap.jsonl")).expect("copy");
-    let here = run(bin!(), &["traffic", "target/embedded-cap.jsonl"]);
+    std::fs::copy(&capture, dir.join("mcp-2025-06-18.jsonl")).expect("copy the capture");
+    let there = run_outside(&dir, &cache, &["traffic", "mcp-2025-06-18.jsonl"]);
+    let here = run(bin!(), &["traffic", "tests/data/traffic/mcp-2025-06-18.jsonl"]);
     assert_eq!(here.code, 1, "{}", here.stderr);
     assert!(
         here.stdout.ends_with("traffic mcp@2025-06-18: 7 messages, 5 passed, 2 failed; field.type 2\n"),
         "{}",
         here.stdout
     );
-    assert_eq!(there.code, here.code, "{}", there.stderr);
-    assert_eq!(there.stdout.replace("cap.jsonl", "X"), here.stdout.replace("embedded-cap.jsonl", "X"));
+    assert_eq!((there.code, &there.stdout), (here.code, &here.stdout), "{}", there.stderr);
     // The catalog was written under the cache directory the run was given.
     let written: Vec<_> = std::fs::read_dir(cache.join("protocolarc")).expect("cache").collect();
     assert_eq!(written.len(), 1);
@@ -131,4 +129,49 @@ fn loss_matrix_runs_outside_the_checkout_and_repairs_its_copy() {
     let again = run_outside(&dir, &cache, &["loss", "--matrix"]);
     assert_eq!((again.code, &again.stdout), (0, &here.stdout), "{}", again.stderr);
     assert_eq!(std::fs::read(&damaged).expect("repaired"), good);
+}
+
+/// The verdict lines of a proxy's text report (its events, which the two
+/// directions' ends race to, left out).
+fn verdicts(stderr: &str) -> Vec<&str> {
+    let mut kept = Vec::new();
+    let mut finding = false;
+    for line in stderr.lines() {
+        finding = line.starts_with("protocolarc proxy: [") || (finding && line.starts_with("  "));
+        if finding {
+            kept.push(line);
+        }
+    }
+    kept
+}
+
+/// `proxy` outside the checkout judges a server's messages with the built-in
+/// catalog as it does inside with `protocols/`: the bytes forwarded and the
+/// verdicts are the same.
+#[test]
+fn proxy_runs_outside_the_checkout() {
+    let (dir, cache) = outside("embedded-proxy");
+    let said = concat!(
+        r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"loud","data":"x"}}"#,
+        "\n"
+    );
+    std::fs::write(dir.join("server.jsonl"), said).expect("write the server's lines");
+    let there = run_outside(&dir, &cache, &["proxy", "--protocol", "mcp@2025-06-18", "--", "cat", "server.jsonl"]);
+    let inside = scratch("embedded-proxy-inside").join("server.jsonl");
+    std::fs::write(&inside, said).expect("write the server's lines");
+    let inside = inside.display().to_string();
+    let here = run(bin!(), &["proxy", "--protocol", "mcp@2025-06-18", "--catalog", "protocols", "--", "cat", &inside]);
+    assert_eq!((here.code, here.stdout.as_str()), (0, said), "{}", here.stderr);
+    assert_eq!(
+        verdicts(&here.stderr),
+        [
+            "protocolarc proxy: [FAIL] mcp.notifications/message.request@2025.6.18 <- stdio#2",
+            "  ERROR field.enum params.level: value 'loud' not in {'alert', 'critical', 'debug', 'emergency', \
+             'error', ... (8 values)}",
+        ]
+    );
+    assert_eq!((there.code, there.stdout.as_str()), (0, said), "{}", there.stderr);
+    assert_eq!(verdicts(&there.stderr), verdicts(&here.stderr));
 }
