@@ -55,7 +55,7 @@
 //! This crate is the facade users and generated code depend on: it
 //! re-exports the engine (`protocolarc-core`) and the macro
 //! (`protocolarc-derive`), and adds the layers over many contracts:
-//! [`catalog`], [`matrix`] and [`traffic`]. The bridges to other formats
+//! [`catalog`](mod@catalog), [`matrix`] and [`traffic`]. The bridges to other formats
 //! (JSON Schema import and export, the protocol catalogs' generation, loss
 //! across vendors) are `protocolarc-interop`; the output renderers live in
 //! the CLI. `ARCHITECTURE.md` in the repository maps the code; the guides in
