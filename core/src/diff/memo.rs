@@ -13,8 +13,14 @@ use std::rc::Rc;
 use super::detect::Detected;
 use crate::contract::schema::Id;
 
-/// A fresh comparison's key: the node of each revision and the nesting depth.
-type Key = (Option<Id>, Option<Id>, usize);
+/// A fresh comparison's key: the node of each revision, the nesting depth,
+/// and what the comparison is judged on ([`Within`]).
+type Key = (Option<Id>, Option<Id>, usize, Within);
+
+/// What a fresh comparison is judged on: every value (`None`), or as a
+/// conjunct, only the value classes the instance can hold there (`Some`):
+/// the same pair compared on fewer classes can find fewer changes.
+pub(super) type Within = Option<u8>;
 
 /// Remembered fresh comparisons of one diff, shared by every nested
 /// comparison of it.
@@ -29,15 +35,17 @@ pub(super) struct Memo {
 
 impl Memo {
     /// The changes between `a` and `b` compared on their own at nesting
-    /// depth `nested`: remembered, or computed by `compare` and remembered.
+    /// depth `nested`, judged on `within`: remembered, or computed by
+    /// `compare` and remembered.
     pub(super) fn changes(
         &self,
         a: Option<Id>,
         b: Option<Id>,
         nested: usize,
+        within: Within,
         compare: impl FnOnce() -> Vec<Detected>,
     ) -> Vec<Detected> {
-        let key = (a, b, nested);
+        let key = (a, b, nested, within);
         if let Some(found) = self.found.borrow().get(&key) {
             return found.to_vec();
         }

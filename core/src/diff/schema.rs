@@ -405,7 +405,7 @@ impl<'s> Cx<'s> {
             cx.undecided("", "schemas nested too deep to compare".into());
             return cx.out.0;
         }
-        self.memo.changes(a, b, self.nested, || {
+        self.memo.changes(a, b, self.nested, None, || {
             let mut cx = Cx::new(self.a, self.b, self.nested + 1, &self.memo);
             cx.pair(a, b, "");
             cx.out.0
@@ -418,12 +418,13 @@ impl<'s> Cx<'s> {
         if self.nested >= MAX_NESTED {
             return self.scratch(a, b);
         }
-        // Not memoized: the memo's comparisons stand within all classes.
-        let mut cx = Cx::new(self.a, self.b, self.nested + 1, &self.memo);
-        cx.within = self.within;
-        cx.conjunct = true;
-        cx.pair(a, b, "");
-        cx.out.0
+        self.memo.changes(a, b, self.nested, Some(self.within), || {
+            let mut cx = Cx::new(self.a, self.b, self.nested + 1, &self.memo);
+            cx.within = self.within;
+            cx.conjunct = true;
+            cx.pair(a, b, "");
+            cx.out.0
+        })
     }
 
     /// Whether two schemas applied to the instance being compared accept
