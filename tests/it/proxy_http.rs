@@ -8,9 +8,8 @@
 //! an invalid tool result reaches the client as the -32603 error. The
 //! upstream-down and shutdown behaviour needs no Python and always runs.
 //!
-//! The Python environment is `PROTOCOLARC_SDK_VENV` (`.ci/run` makes it, with
-//! pinned `mcp` and `a2a-sdk`): set and broken, the tests fail; unset, they
-//! say on stderr that they did not run.
+//! The Python environment is `PROTOCOLARC_SDK_VENV`, or `target/sdk-venv`
+//! made with the pinned `mcp` and `a2a-sdk` when it is unset (`sdk.rs`).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -35,18 +34,10 @@ impl Drop for Running {
     }
 }
 
+/// The Python of the real-SDK environment (`sdk::sdk_python`: made once if
+/// missing; a failure to make it fails the test, never skips it).
 fn python() -> Option<PathBuf> {
-    let Some(venv) = std::env::var_os("PROTOCOLARC_SDK_VENV") else {
-        eprintln!(
-            "proxy_http: NOT RUN: PROTOCOLARC_SDK_VENV is not set (`.ci/run` sets it; by hand: python3 -m venv \
-             target/sdk-venv && target/sdk-venv/bin/python -m pip install mcp==2.3.0 'a2a-sdk[http-server]==1.3.0', \
-             then PROTOCOLARC_SDK_VENV=$PWD/target/sdk-venv)"
-        );
-        return None;
-    };
-    let python = PathBuf::from(venv).join("bin/python");
-    assert!(python.is_file(), "PROTOCOLARC_SDK_VENV has no bin/python: {}", python.display());
-    Some(python)
+    Some(crate::sdk::sdk_python())
 }
 
 fn script(name: &str) -> PathBuf {

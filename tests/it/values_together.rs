@@ -215,3 +215,16 @@ fn contains_beside_max_contains_changes_both_ways() {
         assert!(changes[0].starts_with(want), "{direction:?}: {changes:?}");
     }
 }
+
+/// A `format` every listed value already meets changes nothing where an
+/// `enum` fixes the values; one a listed value fails removes that value.
+#[test]
+fn a_format_beside_an_enum_is_judged_on_the_listed_values() {
+    let listed = r#"{"type": "string", "enum": ["a@example.com", "b@example.org"]}"#;
+    let formatted = r#"{"type": "string", "enum": ["a@example.com", "b@example.org"], "format": "email"}"#;
+    let x = schema("1.0.0", formatted);
+    for v in [r#""a@example.com""#, r#""b@example.org""#] {
+        assert!(x.validate_json(v.as_bytes()).is_valid(), "{v} is an email");
+    }
+    same_values(listed, formatted);
+}

@@ -16,6 +16,10 @@ from mcp.shared.exceptions import MCPError
 from sdk_common import CLIENT_CALLBACKS
 
 
+def show(**line):
+    print(json.dumps(line, sort_keys=True), flush=True)
+
+
 async def main(url, calls):
     async with streamable_http_client(url) as (read, write, *_):
         async with ClientSession(
