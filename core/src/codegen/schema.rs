@@ -11,8 +11,9 @@
 //! - an untagged union is an untagged `enum`, one variant per member;
 //! - each `$defs` entry is one named type, reused wherever it is
 //!   referenced; a type that contains itself is boxed where it is used;
-//! - what a type cannot say exactly (`allOf`, `not`, `if`, a `$ref` beside
-//!   other keywords, `prefixItems`) is a `protocolarc::Value`: never
+//! - an `allOf` of open objects is one struct with every member's fields;
+//! - what a type cannot say exactly (another `allOf`, `not`, `if`, a `$ref`
+//!   beside other keywords, `prefixItems`) is a `protocolarc::Value`: never
 //!   stricter than the validator, so `from_json` is `Ok` exactly when the
 //!   body is valid.
 //!
@@ -157,6 +158,7 @@ fn children(n: &Node) -> Vec<Id> {
     out.extend(n.items);
     out.extend(&n.prefix_items);
     out.extend(n.reference);
+    out.extend(&n.all_of);
     for u in [&n.any_of, &n.one_of].into_iter().flatten() {
         out.extend(&u.members);
     }
@@ -233,7 +235,49 @@ impl Gen<'_> {
     }
 
     fn is_struct(&self, n: &Node) -> bool {
-        !n.properties.is_empty() && self.exact(n) && n.types.is_none_or(|t| t == crate::TypeSet::of(JsonType::Object))
+        n.types.is_none_or(|t| t == crate::TypeSet::of(JsonType::Object))
+            && self.fields(n).is_some_and(|f| !f.is_empty())
+    }
+
+    /// The properties a struct for `n` declares, each with whether it is
+    /// required: the node's own, then those of its `allOf` members (a result
+    /// merged with a task: every member an open object a struct carries
+    /// whole, no key declared twice); `None` when a struct cannot say the
+    /// node exactly.
+    fn fields(&self, n: &Node) -> Option<Vec<(Box<str>, Id, bool)>> {
+        let mut fields: Vec<(Box<str>, Id, bool)> = n
+            .properties
+            .iter()
+            .zip(&n.property_required)
+            .map(|((key, id), required)| (key.clone(), *id, required.is_some()))
+            .collect();
+        if self.exact(n) {
+            return Some(fields);
+        }
+        let mut merged = n.clone();
+        merged.all_of = Vec::new();
+        let plain = self.exact(&merged)
+            && n.any_of.is_none()
+            && n.one_of.is_none()
+            && n.enum_values.is_none()
+            && n.constant.is_none();
+        if !plain {
+            return None;
+        }
+        for &member in &n.all_of {
+            let m = self.schema.node(resolve(self.schema, member));
+            let object = m.types.is_none_or(|t| t == crate::TypeSet::of(JsonType::Object));
+            if !object || m.closed || m.any_of.is_some() || m.one_of.is_some() || m.trivial || m.never {
+                return None;
+            }
+            for field in self.fields(m)? {
+                if fields.iter().any(|(key, _, _)| *key == field.0) {
+                    return None;
+                }
+                fields.push(field);
+            }
+        }
+        Some(fields)
     }
 
     /// Whether the node's own keywords are all a type can carry.
@@ -396,6 +440,16 @@ impl Gen<'_> {
     /// The type of a node that is not a `$defs` entry.
     fn shape(&mut self, id: Id, name: &str) -> TokenStream {
         let node = self.schema.node(id);
+        if !node.all_of.is_empty() && self.is_struct(node) {
+            let name = self.type_name(name);
+            let doc = vec![node
+                .description
+                .as_deref()
+                .map_or_else(|| format!("An object in `{}`.", self.spec.id()), str::to_string)];
+            self.object(id, &name, &doc, TokenStream::new());
+            let ident = format_ident!("{}", name);
+            return quote! { #ident };
+        }
         if node.trivial || node.never || !self.exact(node) {
             return quote! { ::protocolarc::Value };
         }
@@ -501,15 +555,14 @@ impl Gen<'_> {
         let tag = self.tagged.get(&id).cloned();
         let mut taken = HashSet::from([UNKNOWN_FIELDS.to_string()]);
         let mut fields = Vec::new();
-        for (i, (key, prop)) in node.properties.iter().enumerate() {
+        for (key, prop, required) in self.fields(node).unwrap_or_default() {
+            let (key, prop) = (&key, &prop);
             if tag.as_deref() == Some(&**key) || self.schema.node(resolve(self.schema, *prop)).never {
                 continue;
             }
             let field_name = unique(snake_case(key), &mut taken);
             let field_ident = ident_of(&field_name);
             let ty = self.ty(*prop, &format!("{name}{}", pascal_case(key)), true);
-            // Looked up once per property (computed by hash at compile time).
-            let required = node.property_required[i].is_some();
             let described = self.schema.node(*prop).description.clone();
             let sentence = described
                 .map_or_else(|| format!("`{key}`, {}.", if required { "required" } else { "optional" }), String::from);
