@@ -221,11 +221,11 @@ traffic mcp@2025-03-26: 6 messages, 3 passed, 3 failed; field.additionalProperti
         &out,
         1,
         "[FAIL] (unrouted) <- cap.jsonl:1
-  ERROR jsonrpc.batch <message>: a batch of 3 messages: mcp@2025-06-18 has no batches (its JSONRPCMessage is one message)
+  ERROR jsonrpc.batch <message>: a batch of 3 messages: mcp@2025-06-18 has no batches (each message is sent on its own)
 [FAIL] (unrouted) <- cap.jsonl:2
   ERROR jsonrpc.shape <message>: an empty batch holds no message
 [FAIL] (unrouted) <- cap.jsonl:3
-  ERROR jsonrpc.batch <message>: a batch of 2 messages: mcp@2025-06-18 has no batches (its JSONRPCMessage is one message)
+  ERROR jsonrpc.batch <message>: a batch of 2 messages: mcp@2025-06-18 has no batches (each message is sent on its own)
 traffic mcp@2025-06-18: 3 messages, 0 passed, 3 failed; jsonrpc.batch 2, jsonrpc.shape 1
 ",
     );

@@ -260,7 +260,7 @@ fn the_frame_is_judged_per_revision() {
 [FAIL] (unrouted) <- cap.jsonl:4
   ERROR jsonrpc.shape id: required member is missing (a response names the request it answers; mcp@2025-06-18 requires it of an error too)
 [FAIL] (unrouted) <- cap.jsonl:5
-  ERROR jsonrpc.batch <message>: a batch of 1 message: mcp@2025-06-18 has no batches (its JSONRPCMessage is one message)
+  ERROR jsonrpc.batch <message>: a batch of 1 message: mcp@2025-06-18 has no batches (each message is sent on its own)
 [FAIL] (unrouted) <- cap.jsonl:6
   ERROR json.duplicate_key id: key 'id' appears more than once: readers disagree on which wins
 [PASS] mcp.logging/setLevel.request@2025.6.18 <- cap.jsonl:7
@@ -541,4 +541,335 @@ fn a2a_1_0_messages_refuse_unknown_fields_and_the_card_is_json() {
         out.stdout
     );
     assert_eq!(out.code, 1);
+}
+
+/// One HTTP exchange of a HAR capture: the request's method, URL and body,
+/// the `Mcp-Session-Id` the request sends and the one the response sends,
+/// the response's media type and body.
+struct Exchange<'a> {
+    method: &'a str,
+    url: &'a str,
+    body: Option<&'a str>,
+    session_sent: Option<&'a str>,
+    session_given: Option<&'a str>,
+    mime: &'a str,
+    response: &'a str,
+}
+
+/// A POST of `body` answered by `response` (JSON).
+fn post<'a>(body: &'a str, response: &'a str) -> Exchange<'a> {
+    Exchange {
+        method: "POST",
+        url: "http://127.0.0.1:9999/",
+        body: Some(body),
+        session_sent: None,
+        session_given: None,
+        mime: "application/json",
+        response,
+    }
+}
+
+/// The `data` lines of a `text/event-stream` holding `events`.
+fn event_stream(events: &[&str]) -> String {
+    events.iter().map(|e| format!("event: message\ndata: {e}\n\n")).collect()
+}
+
+/// A HAR 1.2 document of `exchanges`, in order, as browser devtools save it.
+fn har(exchanges: &[Exchange]) -> String {
+    let header = |session: Option<&str>| match session {
+        Some(s) => serde_json::json!([{"name": "Mcp-Session-Id", "value": s}]),
+        None => serde_json::json!([]),
+    };
+    let entries: Vec<serde_json::Value> = exchanges
+        .iter()
+        .map(|x| {
+            let mut request = serde_json::json!({
+                "method": x.method, "url": x.url, "httpVersion": "HTTP/1.1",
+                "headers": header(x.session_sent), "queryString": [], "cookies": [],
+                "headersSize": -1, "bodySize": -1,
+            });
+            if let Some(body) = x.body {
+                request["postData"] = serde_json::json!({"mimeType": "application/json", "text": body});
+            }
+            serde_json::json!({
+                "startedDateTime": "2026-12-04T21:00:00.000Z", "time": 1,
+                "request": request,
+                "response": {
+                    "status": if x.response.is_empty() { 202 } else { 200 },
+                    "statusText": if x.response.is_empty() { "Accepted" } else { "OK" }, "httpVersion": "HTTP/1.1",
+                    "headers": header(x.session_given), "cookies": [],
+                    "content": {"size": x.response.len(), "mimeType": x.mime, "text": x.response},
+                    "redirectURL": "", "headersSize": -1, "bodySize": -1,
+                },
+                "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0},
+            })
+        })
+        .collect();
+    let doc =
+        serde_json::json!({"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": entries}});
+    serde_json::to_string_pretty(&doc).expect("JSON")
+}
+
+/// `har` written as `NAME.har` in a fresh directory and judged by the
+/// bundled catalogs (of `protocol`, when given).
+fn traffic_har(name: &str, har: &str, protocol: Option<&str>) -> Output {
+    let dir = scratch(name);
+    let file = format!("{name}.har");
+    write_files(&dir, &[(&file, har.as_bytes())]);
+    let catalog = root().join("protocols");
+    let mut args = vec!["traffic", &file, "--catalog", catalog.to_str().expect("utf-8")];
+    if let Some(p) = protocol {
+        args.extend_from_slice(&["--protocol", p]);
+    }
+    run_in(bin!(), &dir, &args)
+}
+
+/// Two MCP Streamable HTTP sessions over one HAR, told apart by their
+/// `Mcp-Session-Id` (given by each `initialize` response, sent by every
+/// request after it): each server sends a request of id 0 on its GET
+/// stream, and each client's answer of id 0 pairs within its own session.
+#[test]
+fn an_mcp_http_har_keeps_its_sessions_apart() {
+    let init = |n: u8| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{"sampling":{{}},"roots":{{}}}},"clientInfo":{{"name":"c{n}","version":"1"}}}}}}"#
+        )
+    };
+    let init_result = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
+    let sampling = event_stream(&[
+        r#"{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":10}}"#,
+    ]);
+    let roots = event_stream(&[r#"{"jsonrpc":"2.0","id":0,"method":"roots/list"}"#]);
+    let sampled =
+        r#"{"jsonrpc":"2.0","id":0,"result":{"role":"assistant","content":{"type":"text","text":"ok"},"model":"m"}}"#;
+    let listed = r#"{"jsonrpc":"2.0","id":0,"result":{"roots":[{"uri":"file:///tmp/project"}]}}"#;
+    /// The server's stream of its own requests, the GET of `session`.
+    fn get<'a>(session: &'a str, stream: &'a str) -> Exchange<'a> {
+        Exchange {
+            method: "GET",
+            url: "http://127.0.0.1:9999/mcp",
+            body: None,
+            session_sent: Some(session),
+            session_given: None,
+            mime: "text/event-stream",
+            response: stream,
+        }
+    }
+    /// The client's answer POSTed in `session`, accepted with no body.
+    fn answer<'a>(session: &'a str, body: &'a str) -> Exchange<'a> {
+        Exchange { session_sent: Some(session), mime: "", ..post(body, "") }
+    }
+    let (a, b) = (init(1), init(2));
+    let exchanges = [
+        Exchange { session_given: Some("sess-a"), ..post(&a, init_result) },
+        Exchange { session_given: Some("sess-b"), ..post(&b, init_result) },
+        get("sess-a", &sampling),
+        get("sess-b", &roots),
+        answer("sess-a", sampled),
+        answer("sess-b", listed),
+    ];
+    let doc = har(&exchanges);
+    assert!(doc.contains(r#""name": "Mcp-Session-Id","#), "{doc}");
+    let out = traffic_har("mcp-sessions", &doc, Some("mcp@2025-11-25"));
+    expect(
+        &out,
+        0,
+        "[PASS] mcp.initialize.request@2025.11.25 <- mcp-sessions.har#1
+[PASS] mcp.initialize.response@2025.11.25 <- mcp-sessions.har#1
+[PASS] mcp.initialize.request@2025.11.25 <- mcp-sessions.har#2
+[PASS] mcp.initialize.response@2025.11.25 <- mcp-sessions.har#2
+[PASS] mcp.sampling/createMessage.request@2025.11.25 <- mcp-sessions.har#3[event 1]
+[PASS] mcp.roots/list.request@2025.11.25 <- mcp-sessions.har#4[event 1]
+[PASS] mcp.sampling/createMessage.response@2025.11.25 <- mcp-sessions.har#5
+[PASS] mcp.roots/list.response@2025.11.25 <- mcp-sessions.har#6
+traffic mcp@2025-11-25: 8 messages, 8 passed, 0 failed
+",
+    );
+    // The same capture without its session headers: the answers of id 0
+    // pair with the latest server request of id 0, session b's roots/list.
+    let plain: Vec<Exchange> =
+        exchanges.into_iter().map(|x| Exchange { session_sent: None, session_given: None, ..x }).collect();
+    let out = traffic_har("mcp-no-sessions", &har(&plain), Some("mcp@2025-11-25"));
+    let fails: Vec<&str> = out.stdout.lines().skip(6).collect();
+    assert_eq!(
+        fails,
+        [
+            "[FAIL] mcp.roots/list.response@2025.11.25 <- mcp-no-sessions.har#5",
+            "  ERROR field.required result.roots: required field is missing",
+            "[FAIL] mcp.sampling/createMessage.response@2025.11.25 <- mcp-no-sessions.har#6",
+            "  ERROR field.required result.content: required field is missing",
+            "  ERROR field.required result.model: required field is missing",
+            "  ERROR field.required result.role: required field is missing",
+            "traffic mcp@2025-11-25: 8 messages, 6 passed, 2 failed; field.required 4",
+        ],
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.code, 1);
+}
+
+/// An A2A 0.3 agent served at the older card path, `/.well-known/agent.json`:
+/// the GET is its card (and tells the revision); a `tasks/resubscribe`
+/// stream's events are each judged by its streaming response contract, an
+/// invalid one failing alone.
+#[test]
+fn a_har_reads_the_older_card_path_and_a_resubscribe_stream() {
+    let card = r#"{"name":"Echo","description":"echoes","url":"http://127.0.0.1:9999/","version":"1.0.0","protocolVersion":"0.3.0","capabilities":{"streaming":true},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"echo","name":"echo","description":"echo","tags":["echo"]}]}"#;
+    let stream = event_stream(&[
+        r#"{"jsonrpc":"2.0","id":"r1","result":{"kind":"status-update","taskId":"t1","contextId":"c1","status":{"state":"working"},"final":false}}"#,
+        r#"{"jsonrpc":"2.0","id":"r1","result":{"kind":"artifact-update","taskId":"t1","contextId":"c1","artifact":{"artifactId":"a1","parts":[{"kind":"text","text":7}]}}}"#,
+        r#"{"jsonrpc":"2.0","id":"r1","result":{"kind":"status-update","taskId":"t1","contextId":"c1","status":{"state":"completed"},"final":true}}"#,
+    ]);
+    let exchanges = [
+        Exchange {
+            method: "GET",
+            url: "http://127.0.0.1:9999/.well-known/agent.json",
+            body: None,
+            session_sent: None,
+            session_given: None,
+            mime: "application/json",
+            response: card,
+        },
+        Exchange {
+            mime: "text/event-stream",
+            ..post(r#"{"jsonrpc":"2.0","id":"r1","method":"tasks/resubscribe","params":{"id":"t1"}}"#, &stream)
+        },
+    ];
+    let out = traffic_har("a2a-resubscribe", &har(&exchanges), None);
+    assert_eq!(
+        out.stderr,
+        "note: protocol a2a@0.3.0, from the agent card at a2a-resubscribe.har#1 (protocolVersion 0.3.0)\n"
+    );
+    expect(
+        &out,
+        1,
+        "[PASS] a2a.agent_card@0.3.0 <- a2a-resubscribe.har#1
+[PASS] a2a.tasks/resubscribe.request@0.3.0 <- a2a-resubscribe.har#2
+[PASS] a2a.tasks/resubscribe.response@0.3.0 <- a2a-resubscribe.har#2[event 1]
+[FAIL] a2a.tasks/resubscribe.response@0.3.0 <- a2a-resubscribe.har#2[event 2]
+  ERROR field.type result.artifact.parts[0].text: expected string, found integer
+[PASS] a2a.tasks/resubscribe.response@0.3.0 <- a2a-resubscribe.har#2[event 3]
+traffic a2a@0.3.0: 5 messages, 4 passed, 1 failed; field.type 1
+",
+    );
+}
+
+/// A2A 1.0's `SubscribeToTask`: every event judged by its streaming
+/// response contract until the last, an invalid one failing alone.
+#[test]
+fn a_subscribe_to_task_stream_is_judged_event_by_event() {
+    let lines: Vec<String> = [
+        r#"{"jsonrpc":"2.0","id":7,"method":"SubscribeToTask","params":{"id":"t1"}}"#,
+        r#"{"jsonrpc":"2.0","id":7,"result":{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}}"#,
+        r#"{"jsonrpc":"2.0","id":7,"result":{"artifactUpdate":{"taskId":"t1","contextId":"c1","artifact":{"artifactId":"a1","parts":[{"text":7}]}}}}"#,
+        r#"{"jsonrpc":"2.0","id":7,"result":{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"}}}}"#,
+        r#"{"jsonrpc":"2.0","id":7,"result":{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"}}}}"#,
+    ]
+    .map(String::from)
+    .to_vec();
+    let out = traffic("subscribe-1.0", &lines, "a2a@1.0.1", &[]);
+    expect(
+        &out,
+        1,
+        "[PASS] a2a.SubscribeToTask.request@1.0.1 <- cap.jsonl:1
+[PASS] a2a.SubscribeToTask.response@1.0.1 <- cap.jsonl:2
+[FAIL] a2a.SubscribeToTask.response@1.0.1 <- cap.jsonl:3
+  ERROR field.type result.artifactUpdate.artifact.parts[0].text: expected string, found integer
+[PASS] a2a.SubscribeToTask.response@1.0.1 <- cap.jsonl:4
+[UNPAIRED] (unrouted) <- cap.jsonl:5
+  WARNING route.id id: no request with id 7 is waiting for a response in this file
+traffic a2a@1.0.1: 5 messages, 3 passed, 1 unpaired, 1 failed; field.type 1, route.id 1
+",
+    );
+}
+
+/// A stream cut off before its final event (no `final: true` in the
+/// entry's event stream) ends with its HAR entry: a later response of its
+/// id pairs with nothing (it paired with the stream, and passed, when the
+/// stream waited on).
+#[test]
+fn a_har_stream_without_its_final_event_ends_with_its_entry() {
+    let stream = event_stream(&[
+        r#"{"jsonrpc":"2.0","id":"s1","result":{"kind":"task","id":"t1","contextId":"c1","status":{"state":"submitted"}}}"#,
+        r#"{"jsonrpc":"2.0","id":"s1","result":{"kind":"status-update","taskId":"t1","contextId":"c1","status":{"state":"working"},"final":false}}"#,
+    ]);
+    let task = r#"{"jsonrpc":"2.0","id":"s1","result":{"kind":"task","id":"t1","contextId":"c1","status":{"state":"working"}}}"#;
+    let exchanges = [
+        Exchange {
+            mime: "text/event-stream",
+            ..post(
+                r#"{"jsonrpc":"2.0","id":"s1","method":"message/stream","params":{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"hi"}]}}}"#,
+                &stream,
+            )
+        },
+        // The server answers tasks/get "g1" under the stream's id.
+        post(r#"{"jsonrpc":"2.0","id":"g1","method":"tasks/get","params":{"id":"t1"}}"#, task),
+    ];
+    let out = traffic_har("a2a-cut-stream", &har(&exchanges), Some("a2a@0.3.0"));
+    expect(
+        &out,
+        0,
+        r#"[PASS] a2a.message/stream.request@0.3.0 <- a2a-cut-stream.har#1
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-cut-stream.har#1[event 1]
+[PASS] a2a.message/stream.response@0.3.0 <- a2a-cut-stream.har#1[event 2]
+[PASS] a2a.tasks/get.request@0.3.0 <- a2a-cut-stream.har#2
+[UNPAIRED] (unrouted) <- a2a-cut-stream.har#2
+  WARNING route.id id: no request with id "s1" is waiting for a response in this file
+traffic a2a@0.3.0: 5 messages, 4 passed, 1 unpaired, 0 failed; route.id 1
+"#,
+    );
+}
+
+/// The frame of every revision against its official schema
+/// (`protocols/vendor/mcp/REV/schema.json`): `RequestId` is a string or an
+/// integer in each (`5.5` refused); `JSONRPCError` requires `id` up to
+/// 2025-06-18, `JSONRPCErrorResponse` does not from 2025-11-25; only
+/// 2025-03-26's `JSONRPCMessage` holds a batch. A2A has no batches.
+#[test]
+fn the_frame_of_each_revision_is_its_schemas() {
+    let mcp: Vec<String> = [
+        r#"{"jsonrpc":"2.0","id":5.5,"method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#,
+        r#"[{"jsonrpc":"2.0","id":8,"method":"tools/list"}]"#,
+    ]
+    .map(String::from)
+    .to_vec();
+    // Per revision: whether an error may leave out its id, whether a batch
+    // is a message, and the summary line's tail.
+    let table = [
+        ("2024-11-05", "2024.11.5", false, false, "0 passed, 3 failed; jsonrpc.batch 1, jsonrpc.shape 2"),
+        ("2025-03-26", "2025.3.26", false, true, "1 passed, 2 failed; jsonrpc.shape 2"),
+        ("2025-06-18", "2025.6.18", false, false, "0 passed, 3 failed; jsonrpc.batch 1, jsonrpc.shape 2"),
+        ("2025-11-25", "2025.11.25", true, false, "1 passed, 2 failed; jsonrpc.batch 1, jsonrpc.shape 1"),
+        ("2026-07-28", "2026.7.28", true, false, "1 passed, 2 failed; jsonrpc.batch 1, jsonrpc.shape 1"),
+    ];
+    for (revision, semver, error_without_id, batches, summary) in table {
+        let mut want = format!(
+            "[FAIL] (unrouted) <- cap.jsonl:1\n  ERROR jsonrpc.shape id: a request id is a string or an integer in mcp@{revision}, found 5.5\n"
+        );
+        want += &if error_without_id {
+            format!("[PASS] mcp.error.response@{semver} <- cap.jsonl:2\n")
+        } else {
+            format!("[FAIL] (unrouted) <- cap.jsonl:2\n  ERROR jsonrpc.shape id: required member is missing (a response names the request it answers; mcp@{revision} requires it of an error too)\n")
+        };
+        want += &if batches {
+            format!("[PASS] mcp.tools/list.request@{semver} <- cap.jsonl:3[0]\n")
+        } else {
+            format!("[FAIL] (unrouted) <- cap.jsonl:3\n  ERROR jsonrpc.batch <message>: a batch of 1 message: mcp@{revision} has no batches (each message is sent on its own)\n")
+        };
+        want += &format!("traffic mcp@{revision}: 3 messages, {summary}\n");
+        let out = traffic(&format!("schema-frame-{revision}"), &mcp, &format!("mcp@{revision}"), &[]);
+        expect(&out, 1, &want);
+    }
+    for (revision, method) in [("0.3.0", "tasks/get"), ("1.0.1", "GetTask")] {
+        let batch = format!(r#"[{{"jsonrpc":"2.0","id":8,"method":"{method}","params":{{"id":"t1"}}}}]"#);
+        let out = traffic(&format!("schema-frame-a2a-{revision}"), &[batch], &format!("a2a@{revision}"), &[]);
+        let want = format!(
+            "[FAIL] (unrouted) <- cap.jsonl:1
+  ERROR jsonrpc.batch <message>: a batch of 1 message: a2a@{revision} has no batches (each message is sent on its own)
+traffic a2a@{revision}: 1 message, 0 passed, 1 failed; jsonrpc.batch 1
+"
+        );
+        expect(&out, 1, &want);
+    }
 }

@@ -6,6 +6,11 @@
 //! a GET of an agent card (`/.well-known/agent-card.json`, `agent.json`)
 //! is the bare card. Each message is labelled `#ENTRY` (from 1), an event
 //! `#ENTRY[event N]` (from 1), after the file's label.
+//!
+//! The last server message of an entry says so (`"ends": "response"`):
+//! nothing more answers the entry's request, so a stream that ended
+//! without its final event stops waiting there
+//! ([`Traffic::line`](super::Traffic::line)).
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -115,28 +120,43 @@ pub fn messages(bytes: &[u8]) -> Result<Vec<HarMessage>, String> {
             continue;
         }
         if let Some(text) = entry.request.post_data.as_ref().map(Body::text).transpose().map_err(at)?.flatten() {
-            out.push(HarMessage { suffix: entry_label.clone(), line: recorded("client", session, &text) });
+            out.push(HarMessage { suffix: entry_label.clone(), line: recorded("client", session, &text, false) });
         }
         let Some(body) = response else { continue };
         let Some(text) = body.text().map_err(at)? else { continue };
         if body.mime_type.starts_with("text/event-stream") {
-            for (n, data) in events(&text).into_iter().enumerate() {
+            let events = events(&text);
+            let count = events.len();
+            for (n, data) in events.into_iter().enumerate() {
                 let suffix = format!("{entry_label}[event {}]", n + 1);
-                out.push(HarMessage { suffix, line: recorded("server", session, &data) });
+                out.push(HarMessage { suffix, line: recorded("server", session, &data, n + 1 == count) });
             }
         } else if !text.trim().is_empty() {
-            out.push(HarMessage { suffix: entry_label, line: recorded("server", session, &text) });
+            out.push(HarMessage { suffix: entry_label, line: recorded("server", session, &text, true) });
         }
     }
     Ok(out)
 }
 
-/// A recorded line of `body` sent by `from`; the body as it is when it is
-/// not JSON (the line is then judged not JSON).
-fn recorded(from: &str, session: Option<&str>, body: &str) -> Vec<u8> {
+/// What a server's line holds first when it closes its entry's response.
+const ENDING: &[u8] = b"{\"from\":\"server\",\"ends\":\"response\"";
+
+/// A recorded line of `body` sent by `from` (that closes its entry's
+/// response, `ends`); the body as it is when it is not JSON (the line is
+/// then judged not JSON).
+fn recorded(from: &str, session: Option<&str>, body: &str, ends: bool) -> Vec<u8> {
     let Ok(message) = serde_json::from_str::<&RawValue>(body) else { return body.as_bytes().to_vec() };
     let session = session.map(|s| format!(",\"session\":{}", serde_json::Value::from(s))).unwrap_or_default();
-    format!("{{\"from\":\"{from}\"{session},\"message\":{}}}", message.get()).into_bytes()
+    let ends = if ends { ",\"ends\":\"response\"" } else { "" };
+    format!("{{\"from\":\"{from}\"{ends}{session},\"message\":{}}}", message.get()).into_bytes()
+}
+
+/// Whether `line` is a server's line of [`messages`] that closes its
+/// entry's response: read by its first bytes, as [`recorded`] writes them
+/// (only [`Traffic::line`](super::Traffic::line) asks, which the CLI gives
+/// HAR messages; the lines of a `.jsonl` capture go to `Traffic::lines`).
+pub(super) fn ends_response(line: &[u8]) -> bool {
+    line.starts_with(ENDING)
 }
 
 /// The `data` of each server-sent event of a stream that has some (lines
@@ -207,5 +227,14 @@ mod tests {
         assert_eq!(base64("eyJhIjoxfQ==").as_deref(), Some(&b"{\"a\":1}"[..]));
         assert_eq!(base64("aGk").as_deref(), Some(&b"hi"[..]));
         assert_eq!(base64("a$"), None);
+    }
+
+    #[test]
+    fn the_last_server_message_of_an_entry_closes_its_response() {
+        let ending = recorded("server", Some("s"), "{\"id\":1}", true);
+        assert_eq!(ending, b"{\"from\":\"server\",\"ends\":\"response\",\"session\":\"s\",\"message\":{\"id\":1}}");
+        assert!(ends_response(&ending));
+        assert!(!ends_response(&recorded("server", None, "{\"id\":1}", false)));
+        assert!(!ends_response(&recorded("client", None, "{\"id\":1}", false)));
     }
 }

@@ -43,8 +43,9 @@
 //! `frame` is each revision's JSON-RPC frame; `router` reads, routes
 //! and judges one message; `waiting` holds the pending requests and
 //! `pairing` pairs responses with them (`stream`: until a stream's
-//! last event); `threads` does it on several threads in input order;
-//! [`har`] reads HAR captures; `scan` is the quick way's byte scan.
+//! last event, or the end of a HAR entry's response); `threads` does it
+//! on several threads in input order; [`har`] reads HAR captures; `scan`
+//! is the quick way's byte scan.
 //!
 //! ```
 //! use protocolarc::traffic::Traffic;
@@ -147,24 +148,30 @@ impl<'c> Traffic<'c> {
     /// Judges one line (without its line break) labelled `label`
     /// (`FILE:LINE`): no verdict for a blank line, one for a message, one per
     /// element for a batch.
+    ///
+    /// A line of a HAR capture ([`har::messages`]) that closes its entry's
+    /// response also ends the stream of the request it answers: a stream
+    /// cut off before its final event waits for nothing more.
     pub fn line<'a>(&mut self, label: &'a str, bytes: &'a [u8]) -> Vec<Judged<'a>>
     where
         'c: 'a,
     {
         let mut out = Vec::new();
-        self.in_turn(Source::labelled(label), bytes, |j| out.push(j));
+        let ends = har::ends_response(bytes);
+        self.in_turn(Source::labelled(label), bytes, ends, |j| out.push(j));
         out
     }
 
     /// One line's messages parsed, paired and judged in turn, each verdict
     /// given to `f`: [`Traffic::line`], and [`Traffic::lines`] on one thread.
+    /// `ends`: the line's responses end their streams.
     #[inline]
-    fn in_turn<'a>(&mut self, source: Source<'a>, bytes: &'a [u8], mut f: impl FnMut(Judged<'a>))
+    fn in_turn<'a>(&mut self, source: Source<'a>, bytes: &'a [u8], ends: bool, mut f: impl FnMut(Judged<'a>))
     where
         'c: 'a,
     {
         let (router, pending) = (&self.router, &mut self.pending);
-        router.each_message(source, bytes, |p| f(settle(router, pending, p)));
+        router.each_message(source, bytes, |p| f(settle(router, pending, p, ends)));
     }
 
     /// Judges lines of one file in order, `(LINE, bytes)` labelled
@@ -200,7 +207,7 @@ impl<'c> Traffic<'c> {
             // still in cache, with no batch of parsed messages in between.
             for &(number, bytes) in lines {
                 let mut failed = None;
-                self.in_turn(Source::at_line(file, number), bytes, |j| {
+                self.in_turn(Source::at_line(file, number), bytes, false, |j| {
                     if failed.is_none() {
                         failed = each(j).err();
                     }

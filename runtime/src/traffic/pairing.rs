@@ -1,7 +1,8 @@
 //! Responses paired with the requests they answer, in input order: a
 //! request remembered as pending, a response given the latest pending
 //! request of its id sent by the other side (or, for a raw line, either
-//! side's, [`Router::either`]), a stream's request kept until its last event.
+//! side's, [`Router::either`]), a stream's request kept until its last event
+//! (or until a message that ends its stream: the end of a HAR entry's).
 
 use serde_json::value::RawValue;
 
@@ -17,8 +18,14 @@ use crate::rules;
 /// by value: a request's id goes to the pending ones without being taken
 /// out of the message first (a message moved on after that read back the
 /// word pairing had just written into it, a stalled load per request).
+/// `ends`: the message ends its stream ([`Traffic::line`](super::Traffic::line)).
 #[inline(always)]
-pub(super) fn settle<'a, 'c>(router: &Router<'c>, pending: &mut Waiting<'c>, p: Parsed<'a, 'c>) -> Judged<'a>
+pub(super) fn settle<'a, 'c>(
+    router: &Router<'c>,
+    pending: &mut Waiting<'c>,
+    p: Parsed<'a, 'c>,
+    ends: bool,
+) -> Judged<'a>
 where
     'c: 'a,
 {
@@ -29,7 +36,7 @@ where
             j
         }
         mut p @ Parsed::Response { .. } => {
-            pair(router, pending, &mut p);
+            pair_until(router, pending, &mut p, ends);
             router.finish(p)
         }
     }
@@ -39,6 +46,14 @@ where
 /// remembers a request as pending: in input order. Whether a result waits
 /// to be judged by the request's method.
 pub(super) fn pair<'c>(router: &Router<'c>, pending: &mut Waiting<'c>, p: &mut Parsed<'_, 'c>) -> bool {
+    pair_until(router, pending, p, false)
+}
+
+/// [`pair`], where a response that `ends` its stream leaves its request
+/// answered even when it is not the stream's last event: the stream it
+/// came in ended without one, and a later response of that id answers
+/// something else (or nothing).
+fn pair_until<'c>(router: &Router<'c>, pending: &mut Waiting<'c>, p: &mut Parsed<'_, 'c>, ends: bool) -> bool {
     match p {
         Parsed::Request(_, waits) => {
             if let Some((id, held)) = waits.take() {
@@ -58,7 +73,7 @@ pub(super) fn pair<'c>(router: &Router<'c>, pending: &mut Waiting<'c>, p: &mut P
                 };
                 // A stream's request waits on for its next event, until the last.
                 if let (Some(p), Some(r)) = (&answered, *result) {
-                    if stream::streams(&p.method) && !stream::last(r) {
+                    if stream::streams(&p.method) && !ends && !stream::last(r) {
                         pending.push(&IdRef { tag: by.tag(kind), body: id.body.clone() }, p.clone().into());
                     }
                 }

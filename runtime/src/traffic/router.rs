@@ -322,7 +322,7 @@ impl<'c> Router<'c> {
         }
         if !self.frame.batches {
             let msg = format!(
-                "a batch of {} message{}: {} has no batches (its JSONRPCMessage is one message)",
+                "a batch of {} message{}: {} has no batches (each message is sent on its own)",
                 items.len(),
                 if items.len() == 1 { "" } else { "s" },
                 self.label
