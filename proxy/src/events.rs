@@ -43,7 +43,6 @@ impl Report {
             Report::Json(w) => {
                 let contracts = v.judged.contracts.ids();
                 let line = json!({
-                    "format_version": FORMAT_VERSION,
                     "time": crate::clock::now(),
                     "session": v.session,
                     "from": v.from.name(),
@@ -53,7 +52,7 @@ impl Report {
                     "status": v.judged.status().name(),
                     "findings": v.judged.report.findings(),
                 });
-                write_line(w, line.to_string().as_bytes());
+                write_line(w, &versioned(&line));
             }
             Report::Text(w) => {
                 if v.judged.status() == Status::Pass && v.judged.report.findings().is_empty() {
@@ -74,7 +73,6 @@ impl Report {
         match self {
             Report::Json(w) => {
                 let line = json!({
-                    "format_version": FORMAT_VERSION,
                     "time": crate::clock::now(),
                     "session": session,
                     "from": from.name(),
@@ -83,7 +81,7 @@ impl Report {
                     "status": "fail",
                     "findings": findings,
                 });
-                write_line(w, line.to_string().as_bytes());
+                write_line(w, &versioned(&line));
             }
             Report::Text(w) => {
                 let mut text = format!("protocolarc proxy: [FAIL] pinned tools <- {session} ({method})");
@@ -101,13 +99,12 @@ impl Report {
         match self {
             Report::Json(w) => {
                 let line = json!({
-                    "format_version": FORMAT_VERSION,
                     "time": crate::clock::now(),
                     "session": session,
                     "event": event,
                     "message": message,
                 });
-                write_line(w, line.to_string().as_bytes());
+                write_line(w, &versioned(&line));
             }
             Report::Text(w) => {
                 let text = format!("protocolarc proxy: {event}: {}", one_line(message));
@@ -115,6 +112,16 @@ impl Report {
             }
         }
     }
+}
+
+/// A JSON report line: `"format_version"` its first key, as in every JSON
+/// output, then the object's own keys (a JSON object's keys are written
+/// sorted, which would put it after `"findings"`).
+fn versioned(object: &serde_json::Value) -> Vec<u8> {
+    let rest = object.to_string();
+    let members = rest.strip_prefix('{').unwrap_or("}");
+    let comma = if members == "}" { "" } else { "," };
+    format!("{{\"format_version\":{FORMAT_VERSION}{comma}{members}").into_bytes()
 }
 
 /// Writes one line and flushes it. A report or record that cannot be
