@@ -378,3 +378,106 @@ fn describe_reads_a_wide_object_once_per_property() {
     assert_eq!(rows.matches(r#""required":true"#).count(), 50_000);
     assert_eq!(rows.matches(r#""required":false"#).count(), 50_000);
 }
+
+/// The plain-`$ref` variant follows each `$ref` in place along one chain:
+/// its `allOf` members name definitions already being expanded on the way
+/// there, so each is one row marked recursive, not expanded again.
+#[test]
+fn describe_writes_the_plain_ref_doubling_chain_once() {
+    let dir = scratch("hostile-describe-ref");
+    let text = doubling(30, "ref");
+    assert_eq!(text.matches(r##""$ref": "#/$defs/L"##).count(), 61);
+    write_files(&dir, &[("d.json", text.as_bytes())]);
+    let out = cli_in(&dir, &["describe", "d.json"]);
+    let chain: Vec<String> = (0..=30).map(|k| format!("-> L{k}")).collect();
+    let all_of: Vec<String> = (1..=30).map(|k| format!("all of L{k}")).collect();
+    let mut want = format!(
+        "t.double@1.0.0\nkind: -, strict: false, direction: request, schema: 31 rows\n\n  \
+         PATH                TYPE    REQUIRED  KEYWORDS\n  \
+         <data>              string  -         {}; maxLength=3; {}\n",
+        chain.join(" "),
+        all_of.join("; ")
+    );
+    for k in 1..=30 {
+        want.push_str(&format!("  <data> (all of #1)  string  -         -> L{k} (recursive)\n"));
+    }
+    assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (0, want.as_str(), ""));
+    assert_eq!(out.stdout.lines().count(), 35);
+}
+
+/// Every asserted `format` but `regex` (bounded by its own test) on 1 MB
+/// and 4 MB strings built to make a checker rescan: the verdicts as the
+/// grammar gives them. A checker quadratic in the string would take hours
+/// on 4 MB, so this test ending shows each reads its string a bounded
+/// number of times.
+#[test]
+fn format_checks_stay_linear_on_megabyte_strings() {
+    let formats = [
+        "byte",
+        "date",
+        "date-time",
+        "duration",
+        "email",
+        "hostname",
+        "ipv4",
+        "ipv6",
+        "json-pointer",
+        "time",
+        "uri",
+        "uri-reference",
+        "uri-template",
+        "uuid",
+    ];
+    let props: Vec<String> =
+        formats.iter().map(|f| format!(r#""{f}": {{"type": "string", "format": "{f}"}}"#)).collect();
+    let text = format!(
+        r#"{{"name": "t.fmt", "revision": "1.0.0", "schema": {{"type": "object", "properties": {{{}}}}}}}"#,
+        props.join(", ")
+    );
+    let spec = protocolarc::ContractSpec::from_slice(text.as_bytes(), "fmt.json").expect("loads");
+    for n in [1 << 20, 4 << 20] {
+        let r = |s: &str| s.repeat(n / s.len());
+        // (format, string, valid)
+        let cases: Vec<(&str, String, bool)> = vec![
+            ("byte", r("QUJD"), true),
+            ("byte", r("QUJD") + "=QUJ", false),
+            ("date", r("2024-01-01"), false),
+            ("date-time", format!("2024-02-29T23:59:60.{}Z", r("9")), true),
+            ("date-time", format!("2024-02-29T23:59:60.{}", r("9")), false),
+            ("duration", format!("P{}DT{}S", r("1"), r("2")), true),
+            ("duration", format!("P{}", r("1D")), false),
+            ("email", format!("{}@example.com", r("a.")), false),
+            ("email", format!("\"{}\"@example.com", r("\\a")), false),
+            ("email", format!("a@{}", r("a.")), false),
+            ("hostname", r("a."), false),
+            ("hostname", format!("xn--{}", r("a")), false),
+            ("ipv4", r("1."), false),
+            ("ipv6", r("::"), false),
+            ("ipv6", r("1:"), false),
+            ("json-pointer", r("/~0"), true),
+            ("json-pointer", r("/~0") + "~2", false),
+            ("time", format!("23:59:60.{}Z", r("0")), true),
+            ("uri", format!("http://example.com/{}", r("a/")), true),
+            ("uri", format!("http://example.com/{}?{}#{}", r("%41"), r("?/"), r("#")), false),
+            ("uri", format!("http://{}/", r("a@")), false),
+            ("uri", format!("mailto:{}", r("%41")), true),
+            ("uri", r("a"), false),
+            ("uri-reference", format!("//{}", r("[")), false),
+            ("uri-reference", r(":a"), false),
+            ("uri-reference", r("a/"), true),
+            ("uri-template", format!("http://x/{}", r("{a,b}")), true),
+            ("uri-template", r("{"), false),
+            ("uri-template", r("{a}}"), false),
+            ("uuid", r("0"), false),
+        ];
+        for (format, s, valid) in cases {
+            assert!(s.len() >= n - 8, "{format}: {} bytes", s.len());
+            let body = serde_json::to_vec(&serde_json::Map::from_iter([(format.to_string(), Value::from(s.clone()))]))
+                .unwrap();
+            let report = spec.validate_json(&body);
+            let rules: Vec<(&str, &str)> = report.findings().iter().map(|f| (f.rule(), f.field())).collect();
+            let want: &[(&str, &str)] = if valid { &[] } else { &[("field.format", format)] };
+            assert_eq!(rules, want, "{format} on {} bytes: {}...", s.len(), &s[..40]);
+        }
+    }
+}

@@ -206,6 +206,42 @@ fn diff_of_two_wide_enums_names_the_values_that_changed() {
     );
 }
 
+/// `export` and `generate` on doubling definitions write each definition
+/// once, where it is defined: exit 0, the same lines at 40 levels whatever
+/// the applicator's use, and each ten levels more add the same number of
+/// lines (per use, ten levels would multiply the output by 1,024).
+#[test]
+fn export_and_generate_write_doubling_definitions_once_each() {
+    let dir = scratch("hostile-cost-export-generate");
+    // (applicator, export lines, generate lines) at 40 levels.
+    let want = [("allOf", 410, 51), ("anyOf", 410, 2332), ("oneOf", 410, 2652), ("ref", 330, 51)];
+    for (how, export_lines, generate_lines) in want {
+        let mut lines = Vec::new();
+        for levels in [20, 30, 40] {
+            let text = doubling(levels, how, 3, "1.0.0");
+            assert!(text.len() < 5000, "{how} {levels}: a small contract ({} bytes)", text.len());
+            assert_eq!(text.matches(r##""$ref": "#/$defs/L"##).count(), 2 * levels + 1, "{how} {levels}");
+            write_files(&dir, &[("d.json", text.as_bytes())]);
+            let export = run_in(bin!(), &dir, &["export", "d.json"]);
+            assert_eq!((export.code, export.stderr.as_str()), (0, ""), "{how} {levels}");
+            let doc: serde_json::Value = serde_json::from_str(&export.stdout).expect("JSON");
+            let defs = doc["$defs"].as_object().expect("the definitions, kept");
+            assert_eq!(defs.len(), levels + 1, "{how} {levels}: each definition once");
+            assert_eq!(export.stdout.matches(r##""$ref": "#/$defs/L"##).count(), 2 * levels + 1, "{how} {levels}");
+            let generate = run_in(bin!(), &dir, &["generate", "d.json"]);
+            assert_eq!((generate.code, generate.stderr.as_str()), (0, ""), "{how} {levels}");
+            assert!(generate.stdout.len() < 100_000, "{how} {levels}: {} bytes", generate.stdout.len());
+            let types = ["pub enum ", "pub struct ", "pub type "];
+            let items = generate.stdout.lines().filter(|l| types.iter().any(|t| l.starts_with(t))).count();
+            assert!(items <= levels + 2, "{how} {levels}: {items} types");
+            lines.push((export.stdout.lines().count(), generate.stdout.lines().count()));
+        }
+        let [(e20, g20), (e30, g30), (e40, g40)] = lines[..] else { unreachable!() };
+        assert_eq!((e40, g40), (export_lines, generate_lines), "{how}: {lines:?}");
+        assert_eq!((e40 - e30, g40 - g30), (e30 - e20, g30 - g20), "{how}: linear in the levels: {lines:?}");
+    }
+}
+
 /// One definition of a random contract with shared references: `Lk`
 /// uses only later definitions, so the graph is acyclic but any definition
 /// may be reached along many paths.
