@@ -10,7 +10,7 @@ use protocolarc::Finding;
 use serde_json::Value;
 
 use crate::answer::{self, INTERNAL_ERROR, INVALID_REQUEST};
-use crate::judge::{Action, Failing, Pin, Side};
+use crate::message::{Action, Failing, Pin, Side};
 
 /// What a message is, by its members.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -15,7 +15,7 @@ use protocolarc::traffic::{Judged, Status};
 use protocolarc::Finding;
 use serde_json::json;
 
-use crate::judge::Side;
+use crate::message::Side;
 
 /// A writer shared by every session of a process.
 pub(crate) type Shared = Mutex<Box<dyn Write + Send>>;

@@ -18,6 +18,7 @@ mod catalogs;
 mod clock;
 mod enforce;
 mod events;
+mod message;
 mod pinned;
 
 pub use judge::{Action, Config, Judge, Options, Side};
