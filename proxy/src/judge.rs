@@ -105,6 +105,13 @@ impl Config {
     pub fn max_message(&self) -> usize {
         self.max_message
     }
+
+    /// Whether messages are judged without acting on them (neither
+    /// `--enforce` nor `--relay`): a verdict then changes nothing on the
+    /// wire, so a transport may forward a message before judging it.
+    pub fn observes(&self) -> bool {
+        !self.enforce && !self.relay
+    }
 }
 
 /// One session's judge: its revision, once known, and the requests each

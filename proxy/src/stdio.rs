@@ -6,10 +6,14 @@
 //!
 //! Memory is bounded: one line per direction is held (at most the message
 //! cap; a longer line is streamed through or discarded, never held), and the
-//! next line is not read before the last one is written (the slow side's
-//! pipe pushes back on the other). The proxy exits with the server's status;
-//! SIGINT and SIGTERM are passed on to the server.
+//! next line is not read before the last one is written and judged (the
+//! slow side's pipe pushes back on the other). Observing, a line is written
+//! before it is judged, so that judging overlaps the other side's work; a
+//! queue taken before the write keeps the judge's order the wire's (a
+//! response is never judged before its request). The proxy exits with the
+//! server's status; SIGINT and SIGTERM are passed on to the server.
 
+use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::io;
 use std::process::Stdio;
@@ -42,6 +46,9 @@ pub fn run(config: Arc<Config>, program: OsString, args: Vec<OsString>) -> Resul
 /// answers the judge sends back to it.
 type Out = Arc<AsyncMutex<Option<Box<dyn AsyncWrite + Send + Unpin>>>>;
 
+/// Lines written ahead of their verdict, in the order the proxy wrote them.
+type Ahead = Arc<Mutex<VecDeque<(Side, Vec<u8>)>>>;
+
 async fn session(config: Arc<Config>, program: OsString, args: Vec<OsString>) -> Result<i32, String> {
     let shown = program.to_string_lossy().into_owned();
     let mut child = Command::new(&program)
@@ -58,10 +65,11 @@ async fn session(config: Arc<Config>, program: OsString, args: Vec<OsString>) ->
     let to_server: Out = Arc::new(AsyncMutex::new(Some(Box::new(server_in) as Box<dyn AsyncWrite + Send + Unpin>)));
     let to_client: Out = Arc::new(AsyncMutex::new(Some(client_output()?)));
     let max = config.max_message();
+    let ahead: Option<Ahead> = config.observes().then(Ahead::default);
     let up = tokio::spawn(pump(
         BufReader::new(client_input()?),
         Side::Client,
-        judge.clone(),
+        (judge.clone(), ahead.clone()),
         to_server.clone(),
         to_client.clone(),
         max,
@@ -69,7 +77,7 @@ async fn session(config: Arc<Config>, program: OsString, args: Vec<OsString>) ->
     let down = tokio::spawn(pump(
         BufReader::new(server_out),
         Side::Server,
-        judge.clone(),
+        (judge.clone(), ahead),
         to_client.clone(),
         to_server.clone(),
         max,
@@ -155,7 +163,7 @@ fn exit_code(status: &std::process::ExitStatus) -> i32 {
 async fn pump<R: AsyncBufRead + Unpin>(
     mut from: R,
     side: Side,
-    judge: Arc<Mutex<Judge>>,
+    (judge, ahead): (Arc<Mutex<Judge>>, Option<Ahead>),
     forward: Out,
     back: Out,
     max: usize,
@@ -165,6 +173,15 @@ async fn pump<R: AsyncBufRead + Unpin>(
         line.clear();
         match read_line(&mut from, &mut line, max).await {
             Ok(Read::End) => break None,
+            Ok(Read::Line) if ahead.is_some() => {
+                if let Some(ahead) = &ahead {
+                    ahead.lock().unwrap_or_else(|e| e.into_inner()).push_back((side, line.clone()));
+                }
+                if let Err(e) = write(&forward, &line, false).await {
+                    break Some(e);
+                }
+                judge_ahead(&judge, ahead.as_ref());
+            }
             Ok(Read::Line) => {
                 let action = judge.lock().unwrap_or_else(|e| e.into_inner()).message(side, &line);
                 if let Err(e) = carry(action, &line, &forward, &back).await {
@@ -172,6 +189,7 @@ async fn pump<R: AsyncBufRead + Unpin>(
                 }
             }
             Ok(Read::Long) => {
+                judge_ahead(&judge, ahead.as_ref());
                 let action = judge.lock().unwrap_or_else(|e| e.into_inner()).too_large(side, line.len());
                 if let Err(e) = long(&mut from, action, &line, &forward, &back).await {
                     break Some(e);
@@ -184,6 +202,7 @@ async fn pump<R: AsyncBufRead + Unpin>(
         Side::Client => ("disconnect", "the client closed its side"),
         Side::Server => ("end", "the server closed its output"),
     };
+    judge_ahead(&judge, ahead.as_ref());
     let said = match why {
         None => whose.to_string(),
         Some(e) => format!("{whose}: {}", protocolarc::io_reason(&e)),
@@ -192,6 +211,19 @@ async fn pump<R: AsyncBufRead + Unpin>(
     if side == Side::Client {
         // Dropping the server's stdin closes it.
         forward.lock().await.take();
+    }
+}
+
+/// Judges the lines written ahead of their verdict, oldest first. The
+/// verdicts change nothing on the wire (observing): they are reported and
+/// recorded.
+fn judge_ahead(judge: &Mutex<Judge>, ahead: Option<&Ahead>) {
+    let Some(ahead) = ahead else { return };
+    let mut judge = judge.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        let next = ahead.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+        let Some((side, line)) = next else { break };
+        judge.message(side, &line);
     }
 }
 
