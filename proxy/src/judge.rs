@@ -175,14 +175,20 @@ impl Judge {
         if self.traffic.is_none() {
             return Action::Forward;
         }
-        let line = recorded(from, text, &self.session);
+        let (line, message) = recorded(from, text, &self.session);
         if let Some(record) = &self.config.record {
             events::write_line(record, &line);
         }
         self.count += 1;
         let label = format!("{}#{}", self.session, self.count);
         let Some(traffic) = self.traffic.as_mut() else { return Action::Forward };
-        let verdicts = traffic.line(&label, &line);
+        // What `traffic` gives the recorded line, without reading back the
+        // wrapper just written around the message.
+        let side = match from {
+            Side::Client => protocolarc::traffic::Side::Client,
+            Side::Server => protocolarc::traffic::Side::Server,
+        };
+        let verdicts = traffic.sent(&label, side, Some(&self.session), &line[message]);
         let protocol = self.protocol.clone();
         let protocol = protocol.as_str();
         for j in &verdicts {
@@ -337,24 +343,27 @@ fn method_of<'j>(protocol: &str, j: &'j Judged<'_>) -> Option<&'j str> {
 
 /// The recorded line of a message: `{"from":...,"message":...,"session":...,"time":...}`.
 /// A message that is not one JSON value is recorded as a JSON string of its
-/// text, so that the record stays one JSON object per line.
-fn recorded(from: Side, text: &[u8], session: &str) -> Vec<u8> {
+/// text, so that the record stays one JSON object per line. With the line,
+/// where its message sits in it.
+fn recorded(from: Side, text: &[u8], session: &str) -> (Vec<u8>, std::ops::Range<usize>) {
     let mut line = Vec::with_capacity(text.len() + 96);
     line.extend_from_slice(b"{\"from\":\"");
     line.extend_from_slice(from.name().as_bytes());
     line.extend_from_slice(b"\",\"message\":");
+    let start = line.len();
     if serde_json::from_slice::<&serde_json::value::RawValue>(text).is_ok() {
         line.extend_from_slice(text);
     } else {
         let shown = Value::String(String::from_utf8_lossy(text).into_owned()).to_string();
         line.extend_from_slice(shown.as_bytes());
     }
+    let message = start..line.len();
     line.extend_from_slice(b",\"session\":");
     line.extend_from_slice(Value::String(session.to_string()).to_string().as_bytes());
     line.extend_from_slice(b",\"time\":\"");
     line.extend_from_slice(clock::now().as_bytes());
     line.extend_from_slice(b"\"}");
-    line
+    (line, message)
 }
 
 /// Leading and trailing JSON white space (a line's `\r` included) removed.

@@ -162,6 +162,20 @@ impl<'c> Traffic<'c> {
         out
     }
 
+    /// The message (or batch) `side` sent in `session`, one JSON value: the
+    /// verdicts [`Traffic::line`] gives the recorded line `{"from": side,
+    /// "message": bytes, "session": session}`, without reading such a line
+    /// (for a caller that wrote it: the proxy).
+    pub fn sent<'a>(&mut self, label: &'a str, side: Side, session: Option<&str>, bytes: &'a [u8]) -> Vec<Judged<'a>>
+    where
+        'c: 'a,
+    {
+        let mut out = Vec::new();
+        let (router, pending) = (&self.router, &mut self.pending);
+        router.sent(Source::labelled(label), side, session, bytes, |p| out.push(settle(router, pending, p, false)));
+        out
+    }
+
     /// One line's messages parsed, paired and judged in turn, each verdict
     /// given to `f`: [`Traffic::line`], and [`Traffic::lines`] on one thread.
     /// `ends`: the line's responses end their streams.

@@ -301,13 +301,27 @@ impl<'c> Router<'c> {
             return f(done("time", format!("expected an RFC 3339 time string, found {}", excerpt(v))));
         }
         let Some(message) = members.get("message") else { return };
-        let bytes = message.get().as_bytes();
-        let sent = |p: Parsed<'a, 'c>| p.sent(side, session.as_deref());
-        if kind(message) != Kind::Array {
+        self.sent(label, side, session.as_deref(), message.get().as_bytes(), f)
+    }
+
+    /// The message (or batch) of a recorded line: `bytes`, one JSON value,
+    /// that `side` sent in `session`.
+    pub(super) fn sent<'a>(
+        &self,
+        label: Source<'a>,
+        side: Side,
+        session: Option<&str>,
+        bytes: &'a [u8],
+        mut f: impl FnMut(Parsed<'a, 'c>),
+    ) where
+        'c: 'a,
+    {
+        let sent = |p: Parsed<'a, 'c>| p.sent(side, session);
+        if bytes.first() != Some(&b'[') {
             return f(sent(self.message(label, bytes)));
         }
-        match serde_json::from_str::<Vec<&RawValue>>(message.get()) {
-            Err(e) => f(done("message", format!("not JSON: {e}"))),
+        match serde_json::from_slice::<Vec<&RawValue>>(bytes) {
+            Err(e) => f(Parsed::Done(shape(label, "message", format!("not JSON: {e}")))),
             Ok(items) => self.batch(label, &items, |p| f(sent(p))),
         }
     }
