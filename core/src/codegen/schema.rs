@@ -441,14 +441,7 @@ impl Gen<'_> {
     fn shape(&mut self, id: Id, name: &str) -> TokenStream {
         let node = self.schema.node(id);
         if !node.all_of.is_empty() && self.is_struct(node) {
-            let name = self.type_name(name);
-            let doc = vec![node
-                .description
-                .as_deref()
-                .map_or_else(|| format!("An object in `{}`.", self.spec.id()), str::to_string)];
-            self.object(id, &name, &doc, TokenStream::new());
-            let ident = format_ident!("{}", name);
-            return quote! { #ident };
+            return self.object_type(id, name);
         }
         if node.trivial || node.never || !self.exact(node) {
             return quote! { ::protocolarc::Value };
@@ -512,16 +505,7 @@ impl Gen<'_> {
             JsonType::Integer | JsonType::Number => quote! { ::protocolarc::Number },
             JsonType::Boolean => quote! { bool },
             JsonType::Null => quote! { () },
-            JsonType::Object if !node.properties.is_empty() => {
-                let name = self.type_name(name);
-                let doc = vec![node
-                    .description
-                    .as_deref()
-                    .map_or_else(|| format!("An object in `{}`.", self.spec.id()), str::to_string)];
-                self.object(id, &name, &doc, TokenStream::new());
-                let ident = format_ident!("{}", name);
-                quote! { #ident }
-            }
+            JsonType::Object if !node.properties.is_empty() => self.object_type(id, name),
             JsonType::Object => {
                 let values: Vec<Id> = node
                     .pattern_properties
@@ -543,6 +527,20 @@ impl Gen<'_> {
                 quote! { ::std::vec::Vec<#element> }
             }
         }
+    }
+
+    /// The struct named after `name` for the object node `id`, documented
+    /// by its description.
+    fn object_type(&mut self, id: Id, name: &str) -> TokenStream {
+        let name = self.type_name(name);
+        let node = self.schema.node(id);
+        let doc = vec![node
+            .description
+            .as_deref()
+            .map_or_else(|| format!("An object in `{}`.", self.spec.id()), str::to_string)];
+        self.object(id, &name, &doc, TokenStream::new());
+        let ident = format_ident!("{}", name);
+        quote! { #ident }
     }
 
     /// A struct for the object node `id`.
