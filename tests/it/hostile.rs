@@ -223,24 +223,10 @@ fn a_finding_message_is_capped_in_bytes() {
     assert!(report.findings().iter().all(|f| f.message().len() <= protocolarc::report::MESSAGE_MAX));
 }
 
-/// A schema of `levels` definitions, each applying the next twice through
-/// `how` (`allOf`, `anyOf`, `oneOf`, or `$ref` beside an `allOf`): expanded
-/// per use it has 2^levels leaves; the leaf is `{"type": "string"}`.
+/// `hostile_cost`'s doubling definitions, the leaf a string of at most 3
+/// characters, revision 1.0.0.
 fn doubling(levels: usize, how: &str) -> String {
-    let mut defs = Vec::new();
-    for k in 0..levels {
-        let next = format!(r##"{{"$ref": "#/$defs/L{}"}}"##, k + 1);
-        let body = match how {
-            "ref" => format!(r##"{{"$ref": "#/$defs/L{}", "allOf": [{next}]}}"##, k + 1),
-            union => format!(r#"{{"{union}": [{next}, {next}]}}"#),
-        };
-        defs.push(format!(r#""L{k}": {body}"#));
-    }
-    defs.push(format!(r#""L{levels}": {{"type": "string", "maxLength": 3}}"#));
-    format!(
-        r##"{{"name": "t.double", "revision": "1.0.0", "schema": {{"$ref": "#/$defs/L0", "$defs": {{{}}}}}}}"##,
-        defs.join(", ")
-    )
+    super::hostile_cost::doubling(levels, how, 3, "1.0.0")
 }
 
 #[test]
@@ -282,12 +268,10 @@ fn doubling_definitions_validate_in_linear_steps() {
 #[test]
 fn loss_stops_at_its_budget_where_a_dialect_writes_each_ref_in_place() {
     let dir = scratch("hostile-loss-budget");
-    let text = doubling(30, "anyOf")
-        .replace(r#""revision": "1.0.0","#, r#""revision": "1.0.0", "direction": "request","#)
-        .replace(
-            r##""schema": {"$ref": "#/$defs/L0""##,
-            r##""schema": {"type": "object", "properties": {"q": {"$ref": "#/$defs/L0"}}"##,
-        );
+    let text = doubling(30, "anyOf").replace(
+        r##""schema": {"$ref": "#/$defs/L0""##,
+        r##""schema": {"type": "object", "properties": {"q": {"$ref": "#/$defs/L0"}}"##,
+    );
     assert!(text.len() < 5000 && text.contains(r#""L29": {"anyOf""#));
     write_files(&dir, &[("d.json", text.as_bytes())]);
     let out = cli_in(&dir, &["loss", "d.json", "--to", "gemini"]);

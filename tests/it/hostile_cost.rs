@@ -10,7 +10,7 @@ use protocolarc_tests::{bin, git, run_in, scratch, write_files};
 /// `levels` definitions, each applying the next twice through `how`
 /// (`allOf`, `anyOf`, `oneOf`, or `$ref` beside an `allOf`); the last is a
 /// string of at most `max` characters. Expanded per use: 2^levels leaves.
-fn doubling(levels: usize, how: &str, max: usize, revision: &str) -> String {
+pub(super) fn doubling(levels: usize, how: &str, max: usize, revision: &str) -> String {
     let mut defs = Vec::new();
     for k in 0..levels {
         let next = format!(r##"{{"$ref": "#/$defs/L{}"}}"##, k + 1);
