@@ -112,7 +112,7 @@ pub(crate) fn run(cx: &Ctx, args: TrafficArgs, out: &mut dyn Write, err: &mut dy
             let messages = har_messages(file, limits)?;
             for m in &messages {
                 let label = format!("{}{}", file.label, m.suffix);
-                for j in traffic.line(&label, &m.line) {
+                for j in traffic.har_message(&label, m) {
                     sink.push(&j)?;
                 }
             }

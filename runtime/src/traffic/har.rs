@@ -7,22 +7,25 @@
 //! is the bare card. Each message is labelled `#ENTRY` (from 1), an event
 //! `#ENTRY[event N]` (from 1), after the file's label.
 //!
-//! The last server message of an entry says so (`"ends": "response"`):
+//! The last server message of an entry says so ([`HarMessage::ends`]):
 //! nothing more answers the entry's request, so a stream that ended
 //! without its final event stops waiting there
-//! ([`Traffic::line`](super::Traffic::line)).
+//! ([`Traffic::har_message`](super::Traffic::har_message)).
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 /// One message of a HAR capture: its label's suffix and the line that
-/// [`Traffic::line`](super::Traffic::line) judges.
+/// [`Traffic::har_message`](super::Traffic::har_message) judges.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HarMessage {
     /// `#ENTRY` or `#ENTRY[event N]`.
     pub suffix: String,
     /// A recorded line, a bare card, or the body as it is when it is not JSON.
     pub line: Vec<u8>,
+    /// The server's last message of its entry's response: what it answers
+    /// is answered in full.
+    pub ends: bool,
 }
 
 #[derive(Deserialize)]
@@ -115,12 +118,12 @@ pub fn messages(bytes: &[u8]) -> Result<Vec<HarMessage>, String> {
         let response = entry.response.content.as_ref();
         if card_url(&entry.request.method, &entry.request.url) {
             if let Some(text) = response.map(Body::text).transpose().map_err(at)?.flatten() {
-                out.push(HarMessage { suffix: entry_label, line: text.into_bytes() });
+                out.push(HarMessage { suffix: entry_label, line: text.into_bytes(), ends: false });
             }
             continue;
         }
         if let Some(text) = entry.request.post_data.as_ref().map(Body::text).transpose().map_err(at)?.flatten() {
-            out.push(HarMessage { suffix: entry_label.clone(), line: recorded("client", session, &text, false) });
+            out.push(HarMessage { suffix: entry_label.clone(), line: recorded("client", session, &text), ends: false });
         }
         let Some(body) = response else { continue };
         let Some(text) = body.text().map_err(at)? else { continue };
@@ -129,34 +132,21 @@ pub fn messages(bytes: &[u8]) -> Result<Vec<HarMessage>, String> {
             let count = events.len();
             for (n, data) in events.into_iter().enumerate() {
                 let suffix = format!("{entry_label}[event {}]", n + 1);
-                out.push(HarMessage { suffix, line: recorded("server", session, &data, n + 1 == count) });
+                out.push(HarMessage { suffix, line: recorded("server", session, &data), ends: n + 1 == count });
             }
         } else if !text.trim().is_empty() {
-            out.push(HarMessage { suffix: entry_label, line: recorded("server", session, &text, true) });
+            out.push(HarMessage { suffix: entry_label, line: recorded("server", session, &text), ends: true });
         }
     }
     Ok(out)
 }
 
-/// What a server's line holds first when it closes its entry's response.
-const ENDING: &[u8] = b"{\"from\":\"server\",\"ends\":\"response\"";
-
-/// A recorded line of `body` sent by `from` (that closes its entry's
-/// response, `ends`); the body as it is when it is not JSON (the line is
-/// then judged not JSON).
-fn recorded(from: &str, session: Option<&str>, body: &str, ends: bool) -> Vec<u8> {
+/// A recorded line of `body` sent by `from`; the body as it is when it is
+/// not JSON (the line is then judged not JSON).
+fn recorded(from: &str, session: Option<&str>, body: &str) -> Vec<u8> {
     let Ok(message) = serde_json::from_str::<&RawValue>(body) else { return body.as_bytes().to_vec() };
     let session = session.map(|s| format!(",\"session\":{}", serde_json::Value::from(s))).unwrap_or_default();
-    let ends = if ends { ",\"ends\":\"response\"" } else { "" };
-    format!("{{\"from\":\"{from}\"{ends}{session},\"message\":{}}}", message.get()).into_bytes()
-}
-
-/// Whether `line` is a server's line of [`messages`] that closes its
-/// entry's response: read by its first bytes, as [`recorded`] writes them
-/// (only [`Traffic::line`](super::Traffic::line) asks, which the CLI gives
-/// HAR messages; the lines of a `.jsonl` capture go to `Traffic::lines`).
-pub(super) fn ends_response(line: &[u8]) -> bool {
-    line.starts_with(ENDING)
+    format!("{{\"from\":\"{from}\"{session},\"message\":{}}}", message.get()).into_bytes()
 }
 
 /// The `data` of each server-sent event of a stream that has some (lines
@@ -231,10 +221,13 @@ mod tests {
 
     #[test]
     fn the_last_server_message_of_an_entry_closes_its_response() {
-        let ending = recorded("server", Some("s"), "{\"id\":1}", true);
-        assert_eq!(ending, b"{\"from\":\"server\",\"ends\":\"response\",\"session\":\"s\",\"message\":{\"id\":1}}");
-        assert!(ends_response(&ending));
-        assert!(!ends_response(&recorded("server", None, "{\"id\":1}", false)));
-        assert!(!ends_response(&recorded("client", None, "{\"id\":1}", false)));
+        let har = br#"{"log": {"entries": [{"request": {"method": "POST", "url": "http://h/", "headers": [],
+            "postData": {"mimeType": "application/json", "text": "{\"id\":1}"}},
+            "response": {"headers": [], "content": {"mimeType": "text/event-stream",
+            "text": "data: {\"id\":1}\n\ndata: {\"id\":1}\n\n"}}}]}}"#;
+        let got: Vec<(String, bool)> =
+            messages(har).unwrap().into_iter().map(|m| (String::from_utf8(m.line).unwrap(), m.ends)).collect();
+        let line = |from: &str| format!("{{\"from\":\"{from}\",\"message\":{{\"id\":1}}}}");
+        assert_eq!(got, [(line("client"), false), (line("server"), false), (line("server"), true)]);
     }
 }

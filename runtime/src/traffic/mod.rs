@@ -148,17 +148,26 @@ impl<'c> Traffic<'c> {
     /// Judges one line (without its line break) labelled `label`
     /// (`FILE:LINE`): no verdict for a blank line, one for a message, one per
     /// element for a batch.
-    ///
-    /// A line of a HAR capture ([`har::messages`]) that closes its entry's
-    /// response also ends the stream of the request it answers: a stream
-    /// cut off before its final event waits for nothing more.
     pub fn line<'a>(&mut self, label: &'a str, bytes: &'a [u8]) -> Vec<Judged<'a>>
     where
         'c: 'a,
     {
         let mut out = Vec::new();
-        let ends = har::ends_response(bytes);
-        self.in_turn(Source::labelled(label), bytes, ends, |j| out.push(j));
+        self.in_turn(Source::labelled(label), bytes, false, |j| out.push(j));
+        out
+    }
+
+    /// Judges one message of a HAR capture ([`har::messages`]) labelled
+    /// `label`, as [`Traffic::line`] its line; the one that closes its
+    /// entry's response ([`har::HarMessage::ends`]) also ends the stream of
+    /// the request it answers: a stream cut off before its final event
+    /// waits for nothing more.
+    pub fn har_message<'a>(&mut self, label: &'a str, m: &'a har::HarMessage) -> Vec<Judged<'a>>
+    where
+        'c: 'a,
+    {
+        let mut out = Vec::new();
+        self.in_turn(Source::labelled(label), &m.line, m.ends, |j| out.push(j));
         out
     }
 

@@ -18,7 +18,7 @@ use crate::rules;
 /// by value: a request's id goes to the pending ones without being taken
 /// out of the message first (a message moved on after that read back the
 /// word pairing had just written into it, a stalled load per request).
-/// `ends`: the message ends its stream ([`Traffic::line`](super::Traffic::line)).
+/// `ends`: the message ends its stream ([`Traffic::har_message`](super::Traffic::har_message)).
 #[inline(always)]
 pub(super) fn settle<'a, 'c>(
     router: &Router<'c>,
