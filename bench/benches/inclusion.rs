@@ -25,7 +25,7 @@ const BATCH: Duration = Duration::from_millis(20);
 const PAIRS: &[(&str, &str, &str)] = &[
     ("tool name: `-` allowed", "^[a-zA-Z0-9_]{1,128}$", "^[a-zA-Z0-9_-]{1,128}$"),
     ("tool name: 128 -> 64", "^[a-zA-Z0-9_.-]{1,128}$", "^[a-zA-Z0-9_.-]{1,64}$"),
-    ("tool name: respelled", "^[a-zA-Z0-9_]{1,128}$", r"^\w{1,128}$"),
+    ("tool name: respelled", "^[a-zA-Z0-9_]{1,128}$", "^[[:word:]]{1,128}$"),
     (
         "dotted id: uppercase",
         r"^[a-z][a-z0-9]*(\.[a-z][a-z0-9]*)*$",

@@ -12,8 +12,8 @@
 //! enum; `jsonrpc` "1.0"): the quick check fails, and the schema walker
 //! writes the findings over the contract's schema twin.
 //!
-//! `first` is `ContractSpec::passes` (the schema walk's first-fault walk
-//! for the schema-form bodies, the path-tree quick walk for the others),
+//! `first` is `ContractSpec::passes` (the schema walk's first-fault walk,
+//! over a fields form's lowered graph for the fields-form bodies),
 //! `full` the finding walk alone (`validate_json_full`): on a schema-form
 //! body with findings, `runtime` costs `full` in a stream of such bodies,
 //! `first` plus `full` for one among valid bodies (`walk::schema::Recent`).

@@ -1,13 +1,13 @@
 //! The finding engine: [`ContractSpec::validate_json`] and its relatives, the
 //! findings for raw JSON bytes.
 //!
-//! The fields form's walk is `walk.rs`, one walker generic over its mode:
-//! the quick mode (no finding, no path, no allocation: "certainly no
-//! finding" or not) runs first, and the schema walk's collect mode
-//! (`walk/schema/`), which writes every finding with its path, runs only
-//! on a body the quick mode did not pass. The schema form does the same in
-//! the schema walk's own modes (`walk::schema::check`, which skips the first
-//! mode on a thread where bodies with findings have been common). Envelope-level rules
+//! Both forms are judged by the schema walk (`walk/schema/`) over the
+//! contract's schema graph (a fields-form contract's lowered one): its
+//! first-fault mode (no finding, no path, no allocation: "no finding" or
+//! not) runs first, and its collecting mode, which writes every finding
+//! with its path, runs only on a body the first did not pass
+//! (`walk::schema::check`, which skips the first mode on a thread where
+//! bodies with findings have been common). Envelope-level rules
 //! (`contract.match`, `revision.hint`) are added by
 //! [`ContractSpec::validate_envelope`].
 
@@ -47,18 +47,10 @@ impl ContractSpec {
     /// assert_eq!(report.findings()[0].to_string(), "ERROR json.syntax <data>: line 1, column 9: unexpected end of input");
     /// ```
     pub fn validate_json(&self, data: &[u8]) -> Report {
-        if let Some(schema) = &self.schema {
-            // The same order as below, in the schema walk's own modes, the
-            // first skipped while findings are common (`walk::schema::check`).
-            return crate::walk::schema::check(schema, data);
-        }
-        // Most bodies are valid: the walk in quick mode (`fast.rs`) proves
-        // that much faster than the collect mode below, which then runs
-        // only for bodies the quick mode did not pass.
-        if self.passes(data) {
-            return Report::default();
-        }
-        self.validate_json_full(data)
+        // Most bodies are valid: the first-fault walk proves that much
+        // faster than the finding walk, which then runs only for bodies it
+        // did not pass (`walk::schema::check`).
+        crate::walk::schema::check(self.walked(), data)
     }
 
     /// [`ContractSpec::validate_json`] for a schema-form contract, and where
@@ -83,8 +75,6 @@ impl ContractSpec {
     /// `Contract::validate_json` has), and what every fast path is tested
     /// against. The same report as [`ContractSpec::validate_json`].
     pub fn validate_json_full(&self, data: &[u8]) -> Report {
-        // One walker writes the findings of both forms: a fields-form
-        // contract's model compiled into the same schema graph (`twin`).
         crate::walk::schema::collect(self.walked(), data)
     }
 

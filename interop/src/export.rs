@@ -241,7 +241,7 @@ pub fn from_spec(spec: &ContractSpec) -> Exported {
     Exported { text: Json::Object(members).render(), notes }
 }
 
-/// A node of the fields' path tree (as the validator's plan builds it).
+/// A node of the fields' path tree, rebuilt from their dotted paths.
 #[derive(Default)]
 struct Shape<'c> {
     field: Option<&'c FieldSpec>,

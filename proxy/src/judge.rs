@@ -3,10 +3,11 @@
 //! side that sent it, and carries out the [`Action`] it answers.
 //!
 //! A message is judged exactly as `traffic` judges the recorded line
-//! `{"from": SIDE, "message": MESSAGE, "session": ..., "time": ...}`: the
-//! judge writes that line (to `--record`) and gives those very bytes to the
-//! runtime's traffic engine, so `traffic` on the record reproduces the live
-//! verdicts by construction. The revision is the one `--protocol` names,
+//! `{"from": SIDE, "message": MESSAGE, "session": ..., "time": ...}` it
+//! writes to `--record`: the message's bytes go to the runtime's traffic
+//! engine as the side and session of that line, so `traffic` on the record
+//! reproduces the live verdicts. A message that is not one JSON value is
+//! recorded, and judged, as the JSON string of its text. The revision is the one `--protocol` names,
 //! else the one the session's first message tells (`initialize`, an agent
 //! card, an A2A method), as `traffic` picks it.
 
@@ -172,23 +173,29 @@ impl Judge {
             return self.too_large(from, text.len());
         }
         self.decide(text);
-        if self.traffic.is_none() {
-            return Action::Forward;
-        }
-        let (line, message) = recorded(from, text, &self.session);
-        if let Some(record) = &self.config.record {
-            events::write_line(record, &line);
-        }
+        let Some(traffic) = self.traffic.as_mut() else { return Action::Forward };
         self.count += 1;
         let label = format!("{}#{}", self.session, self.count);
-        let Some(traffic) = self.traffic.as_mut() else { return Action::Forward };
-        // What `traffic` gives the recorded line, without reading back the
-        // wrapper just written around the message.
         let side = match from {
             Side::Client => protocolarc::traffic::Side::Client,
             Side::Server => protocolarc::traffic::Side::Server,
         };
-        let verdicts = traffic.sent(&label, side, Some(&self.session), &line[message]);
+        // The message is judged as it came, which reads it once; only one
+        // that is not a JSON value is then judged again as what the record
+        // holds in its place, the JSON string of its text (what `traffic`
+        // gives the recorded line is what is judged here, either way).
+        let shown;
+        let mut verdicts = traffic.sent(&label, side, Some(&self.session), text);
+        let judged = if verdicts.len() == 1 && verdicts[0].unreadable() {
+            shown = Value::String(String::from_utf8_lossy(text).into_owned()).to_string();
+            verdicts = traffic.sent(&label, side, Some(&self.session), shown.as_bytes());
+            shown.as_bytes()
+        } else {
+            text
+        };
+        if let Some(record) = &self.config.record {
+            events::write_line(record, &recorded(from, judged, &self.session));
+        }
         let protocol = self.protocol.clone();
         let protocol = protocol.as_str();
         for j in &verdicts {
@@ -341,29 +348,20 @@ fn method_of<'j>(protocol: &str, j: &'j Judged<'_>) -> Option<&'j str> {
     rest.strip_suffix(".request").or_else(|| rest.strip_suffix(".response"))
 }
 
-/// The recorded line of a message: `{"from":...,"message":...,"session":...,"time":...}`.
-/// A message that is not one JSON value is recorded as a JSON string of its
-/// text, so that the record stays one JSON object per line. With the line,
-/// where its message sits in it.
-fn recorded(from: Side, text: &[u8], session: &str) -> (Vec<u8>, std::ops::Range<usize>) {
-    let mut line = Vec::with_capacity(text.len() + 96);
+/// The recorded line of a message, one JSON value (as judged):
+/// `{"from":...,"message":...,"session":...,"time":...}`.
+fn recorded(from: Side, message: &[u8], session: &str) -> Vec<u8> {
+    let mut line = Vec::with_capacity(message.len() + 96);
     line.extend_from_slice(b"{\"from\":\"");
     line.extend_from_slice(from.name().as_bytes());
     line.extend_from_slice(b"\",\"message\":");
-    let start = line.len();
-    if serde_json::from_slice::<&serde_json::value::RawValue>(text).is_ok() {
-        line.extend_from_slice(text);
-    } else {
-        let shown = Value::String(String::from_utf8_lossy(text).into_owned()).to_string();
-        line.extend_from_slice(shown.as_bytes());
-    }
-    let message = start..line.len();
+    line.extend_from_slice(message);
     line.extend_from_slice(b",\"session\":");
     line.extend_from_slice(Value::String(session.to_string()).to_string().as_bytes());
     line.extend_from_slice(b",\"time\":\"");
     line.extend_from_slice(clock::now().as_bytes());
     line.extend_from_slice(b"\"}");
-    (line, message)
+    line
 }
 
 /// Leading and trailing JSON white space (a line's `\r` included) removed.

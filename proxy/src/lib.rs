@@ -14,6 +14,7 @@ pub mod judge;
 pub mod stdio;
 
 mod answer;
+mod behind;
 mod catalogs;
 mod clock;
 mod enforce;

@@ -8,12 +8,12 @@
 //! cap; a longer line is streamed through or discarded, never held), and the
 //! next line is not read before the last one is written and judged (the
 //! slow side's pipe pushes back on the other). Observing, a line is written
-//! before it is judged, so that judging overlaps the other side's work; a
-//! queue taken before the write keeps the judge's order the wire's (a
+//! before it is judged, on the judge's own thread (`behind.rs`, whose queue
+//! has a budget), so that judging overlaps relaying; the line is queued
+//! before it is written, which keeps the judge's order the wire's (a
 //! response is never judged before its request). The proxy exits with the
 //! server's status; SIGINT and SIGTERM are passed on to the server.
 
-use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::io;
 use std::process::Stdio;
@@ -23,6 +23,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWrite
 use tokio::process::Command;
 use tokio::sync::Mutex as AsyncMutex;
 
+use crate::behind::Behind;
 use crate::judge::{Action, Config, Judge, Side};
 
 /// The session name of the stdio transport's one session.
@@ -46,9 +47,6 @@ pub fn run(config: Arc<Config>, program: OsString, args: Vec<OsString>) -> Resul
 /// answers the judge sends back to it.
 type Out = Arc<AsyncMutex<Option<Box<dyn AsyncWrite + Send + Unpin>>>>;
 
-/// Lines written ahead of their verdict, in the order the proxy wrote them.
-type Ahead = Arc<Mutex<VecDeque<(Side, Vec<u8>)>>>;
-
 async fn session(config: Arc<Config>, program: OsString, args: Vec<OsString>) -> Result<i32, String> {
     let shown = program.to_string_lossy().into_owned();
     let mut child = Command::new(&program)
@@ -65,11 +63,18 @@ async fn session(config: Arc<Config>, program: OsString, args: Vec<OsString>) ->
     let to_server: Out = Arc::new(AsyncMutex::new(Some(Box::new(server_in) as Box<dyn AsyncWrite + Send + Unpin>)));
     let to_client: Out = Arc::new(AsyncMutex::new(Some(client_output()?)));
     let max = config.max_message();
-    let ahead: Option<Ahead> = config.observes().then(Ahead::default);
+    let (behind, judging) = match config.observes() {
+        true => {
+            let (behind, judging) = Behind::start(judge.clone())
+                .map_err(|e| format!("cannot start the judge's thread: {}", protocolarc::io_reason(&e)))?;
+            (Some(behind), Some(judging))
+        }
+        false => (None, None),
+    };
     let up = tokio::spawn(pump(
         BufReader::new(client_input()?),
         Side::Client,
-        (judge.clone(), ahead.clone()),
+        (judge.clone(), behind.clone()),
         to_server.clone(),
         to_client.clone(),
         max,
@@ -77,7 +82,7 @@ async fn session(config: Arc<Config>, program: OsString, args: Vec<OsString>) ->
     let down = tokio::spawn(pump(
         BufReader::new(server_out),
         Side::Server,
-        (judge.clone(), ahead),
+        (judge.clone(), behind),
         to_client.clone(),
         to_server.clone(),
         max,
@@ -88,6 +93,10 @@ async fn session(config: Arc<Config>, program: OsString, args: Vec<OsString>) ->
     let _ = down.await;
     signals.abort();
     up.abort();
+    // Every line and event queued so far is judged before the exit is told.
+    if let Some(judging) = judging {
+        judging.finish();
+    }
     let judge = judge.lock().unwrap_or_else(|e| e.into_inner());
     match status {
         Ok(status) => {
@@ -163,7 +172,7 @@ fn exit_code(status: &std::process::ExitStatus) -> i32 {
 async fn pump<R: AsyncBufRead + Unpin>(
     mut from: R,
     side: Side,
-    (judge, ahead): (Arc<Mutex<Judge>>, Option<Ahead>),
+    (judge, behind): (Arc<Mutex<Judge>>, Option<Behind>),
     forward: Out,
     back: Out,
     max: usize,
@@ -173,14 +182,13 @@ async fn pump<R: AsyncBufRead + Unpin>(
         line.clear();
         match read_line(&mut from, &mut line, max).await {
             Ok(Read::End) => break None,
-            Ok(Read::Line) if ahead.is_some() => {
-                if let Some(ahead) = &ahead {
-                    ahead.lock().unwrap_or_else(|e| e.into_inner()).push_back((side, line.clone()));
+            Ok(Read::Line) if behind.is_some() => {
+                if let Some(behind) = &behind {
+                    behind.line(side, &line);
                 }
                 if let Err(e) = write(&forward, &line, false).await {
                     break Some(e);
                 }
-                judge_ahead(&judge, ahead.as_ref());
             }
             Ok(Read::Line) => {
                 let action = judge.lock().unwrap_or_else(|e| e.into_inner()).message(side, &line);
@@ -189,8 +197,14 @@ async fn pump<R: AsyncBufRead + Unpin>(
                 }
             }
             Ok(Read::Long) => {
-                judge_ahead(&judge, ahead.as_ref());
-                let action = judge.lock().unwrap_or_else(|e| e.into_inner()).too_large(side, line.len());
+                let action = match &behind {
+                    Some(behind) => {
+                        // Observing, a line too long is forwarded whatever is said of it.
+                        behind.long(side, line.len());
+                        Action::Forward
+                    }
+                    None => judge.lock().unwrap_or_else(|e| e.into_inner()).too_large(side, line.len()),
+                };
                 if let Err(e) = long(&mut from, action, &line, &forward, &back).await {
                     break Some(e);
                 }
@@ -202,28 +216,17 @@ async fn pump<R: AsyncBufRead + Unpin>(
         Side::Client => ("disconnect", "the client closed its side"),
         Side::Server => ("end", "the server closed its output"),
     };
-    judge_ahead(&judge, ahead.as_ref());
     let said = match why {
         None => whose.to_string(),
         Some(e) => format!("{whose}: {}", protocolarc::io_reason(&e)),
     };
-    judge.lock().unwrap_or_else(|e| e.into_inner()).event(what, &said);
+    match &behind {
+        Some(behind) => behind.event(what, said),
+        None => judge.lock().unwrap_or_else(|e| e.into_inner()).event(what, &said),
+    }
     if side == Side::Client {
         // Dropping the server's stdin closes it.
         forward.lock().await.take();
-    }
-}
-
-/// Judges the lines written ahead of their verdict, oldest first. The
-/// verdicts change nothing on the wire (observing): they are reported and
-/// recorded.
-fn judge_ahead(judge: &Mutex<Judge>, ahead: Option<&Ahead>) {
-    let Some(ahead) = ahead else { return };
-    let mut judge = judge.lock().unwrap_or_else(|e| e.into_inner());
-    loop {
-        let next = ahead.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
-        let Some((side, line)) = next else { break };
-        judge.message(side, &line);
     }
 }
 

@@ -1,7 +1,8 @@
 //! `describe` of schema-form contracts (SPEC §10: "describe shows the new
 //! shapes readably"): golden text and JSON on a real MCP contract, a
 //! recursive schema, and a schema with maps, closed objects and every
-//! applicator; and the core's read-only schema view the renderer is built on.
+//! applicator; a fields-form contract read from its lowered graph; and the
+//! core's read-only schema view the renderer is built on.
 
 use protocolarc::contract::schema::push_key;
 use protocolarc::ContractSpec;
@@ -114,4 +115,46 @@ fn the_schema_view_reads_the_compiled_graph() {
 fn fields_form_has_no_schema() -> bool {
     let c = ContractSpec::from_path(protocolarc_tests::root().join("contracts/mcp_tool_call_1.0.0.json")).unwrap();
     c.schema().is_none()
+}
+
+/// The fields form is described from its lowered graph: its declared fields
+/// in contract order (a later field may extend an earlier parent), each with
+/// the type it declares (`any`, even with an enum of strings and numbers).
+#[test]
+fn a_fields_form_is_described_from_its_graph_in_contract_order() {
+    let c = ContractSpec::from_slice(
+        br#"{"name": "d", "revision": "1.0.0", "fields": [
+            {"name": "a.b", "type": "string", "doc": "first"},
+            {"name": "<data>.x", "type": "integer", "required": false},
+            {"name": "a.c", "type": "any", "enum": [1, "one"]}]}"#,
+        "d.json",
+    )
+    .unwrap();
+    assert_eq!(
+        cargo_protocolarc::render::describe::text(&c),
+        "d@1.0.0\nkind: -, strict: false, 3 fields\n\n  FIELD     TYPE     REQUIRED  CONSTRAINTS\n  a.b       string   required\n      first\n  <data>.x  integer  optional\n  a.c       any      required  enum={1, 'one'}\n"
+    );
+    // Declared nodes carry their field's `required`; an implied parent none.
+    let root = c.graph().root();
+    let a = root.properties().find(|(k, _)| *k == "a").unwrap().1;
+    assert_eq!(a.field_required(), None);
+    let flags: Vec<Option<bool>> = a.properties().map(|(_, n)| n.field_required()).collect();
+    assert_eq!(flags, [Some(true), Some(true)]);
+    let data = root.properties().find(|(k, _)| *k == "<data>").unwrap().1;
+    assert_eq!(data.properties().next().unwrap().1.field_required(), Some(false));
+}
+
+/// A key spelled like the root's name is a key: its rows are below it.
+#[test]
+fn a_key_named_like_the_root_keeps_its_place() {
+    let c = ContractSpec::from_slice(
+        br#"{"name": "s", "revision": "1.0.0", "schema": {"type": "object",
+            "properties": {"<data>": {"type": "object", "properties": {"x": {"type": "integer"}}}}}}"#,
+        "s.json",
+    )
+    .unwrap();
+    assert_eq!(c.graph().root().properties().next().unwrap().1.field_required(), None);
+    assert!(cargo_protocolarc::render::describe::text(&c).ends_with(
+        "  PATH      TYPE     REQUIRED  KEYWORDS\n  <data>    object   -\n  <data>    object   optional\n  <data>.x  integer  optional\n"
+    ));
 }

@@ -1,12 +1,9 @@
 //! The invariants that hold the walker's two modes and the generated
 //! validator together, on seeded random contracts and bodies:
 //!
-//! (a) the quick check (`ContractSpec::passes`, the walker in quick mode)
-//!     passes a body only when the finding engine (collect mode) finds
-//!     nothing, and it passes every body the engine finds nothing in, except
-//!     where it documents giving up (an escaped key, an escaped string under
-//!     an enum, more than 32 undeclared keys in one object, a `uniqueItems` array with an object or array among
-//!     two or more elements or with more than 32 elements);
+//! (a) the quick check (`ContractSpec::passes`, the schema walker stopping
+//!     at the first fault) passes a body exactly when the finding engine
+//!     (collect mode) finds nothing;
 //! (b) the generated validator (`Contract::validate_json`, `fast_path`) gives
 //!     the runtime's findings and the quick check's verdict, on the contracts
 //!     compiled through the macro in `generated.rs`, with bodies drawn from
@@ -529,7 +526,7 @@ impl Bodies<'_> {
                 members.push((key.clone(), false, self.value(child, depth + 1)));
             }
         }
-        // Now and then one key written with an escape (a documented give-up).
+        // Now and then one key written with an escape (read decoded).
         if self.rng.chance(3) && !members.is_empty() {
             let at = self.rng.below(members.len());
             members[at].1 = true;
@@ -586,32 +583,18 @@ impl Bodies<'_> {
     }
 }
 
-/// Whether a clean body meets a case the quick mode documents giving up on.
-fn gives_up(spec: &ContractSpec, node: Option<&Shape>, v: &J) -> bool {
-    match v {
-        J::Obj(members) => {
-            let declared = |k: &str| node.is_some_and(|n| n.keys.iter().any(|(d, _)| d == k));
-            let others = members.iter().filter(|(k, _, _)| !declared(k)).count();
-            others > 32
-                || members.iter().any(|(k, escaped, value)| {
-                    let child = node.and_then(|n| n.keys.iter().find(|(d, _)| d == k)).map(|(_, c)| c);
-                    *escaped || gives_up(spec, child, value)
-                })
+/// Whether a JSON body holds an object with more than 32 members: where a
+/// generated check, which keeps no hash set of an object's undeclared keys
+/// past 32 of them, gives up and hands the body to the finding walk.
+fn has_wide_object(bytes: &[u8]) -> bool {
+    fn wide(v: &Value) -> bool {
+        match v {
+            Value::Object(m) => m.len() > 32 || m.values().any(wide),
+            Value::Array(items) => items.iter().any(wide),
+            _ => false,
         }
-        J::Arr(items) => {
-            let unique = node.and_then(|n| n.field).is_some_and(|f| spec.fields()[f].constraints().unique_items);
-            let element = node.and_then(|n| n.items.as_deref());
-            let nested = items.iter().any(|i| matches!(i, J::Arr(_) | J::Obj(_)));
-            (unique && (items.len() > 32 || (items.len() >= 2 && nested)))
-                || items.iter().any(|i| gives_up(spec, element, i))
-        }
-        // `J::write` escapes exactly these (as serde_json does).
-        J::Str(s) => {
-            let has_enum = node.and_then(|n| n.field).is_some_and(|f| spec.fields()[f].enum_values().is_some());
-            has_enum && s.chars().any(|c| c == '"' || c == '\\' || c < ' ')
-        }
-        _ => false,
     }
+    serde_json::from_slice::<Value>(bytes).is_ok_and(|v| wide(&v))
 }
 
 #[derive(Default, Debug)]
@@ -623,18 +606,16 @@ struct Tally {
     flagged: usize,
 }
 
-/// Checks invariant (a) on one body; `documented` tells whether the quick
-/// mode may give up on it (`None`: unknown, check the soundness side only).
-fn quick_agrees(spec: &ContractSpec, bytes: &[u8], documented: Option<bool>, tally: &mut Tally) {
+/// Checks invariant (a) on one body: the one-pass check passes exactly the
+/// bodies without a finding.
+fn quick_agrees(spec: &ContractSpec, bytes: &[u8], tally: &mut Tally) {
     let full = spec.validate_json_full(bytes);
     let quick = spec.passes(bytes);
     let shown = String::from_utf8_lossy(bytes);
     let clean = full.findings().is_empty();
     assert!(!quick || clean, "{}: the quick check passed a body with findings: {shown}\n{full:?}", spec.name());
     assert_eq!(spec.validate_json(bytes), full, "{}: validate_json differs on {shown}", spec.name());
-    if let Some(may) = documented {
-        assert!(quick || !clean || may, "{}: the quick check gave up on a clean body: {shown}", spec.name());
-    }
+    assert!(quick || !clean, "{}: the quick check gave up on a clean body: {shown}", spec.name());
     tally.bodies += 1;
     tally.clean += usize::from(clean);
     tally.quick += usize::from(quick);
@@ -651,16 +632,15 @@ fn exercise(spec: &ContractSpec, seed: u64, n: usize, mut also: impl FnMut(&[u8]
         bodies.careful = bodies.rng.chance(50);
         let body = if bodies.rng.chance(95) { bodies.object(&shape, 0) } else { bodies.any(0) };
         let text = body.text();
-        let documented = gives_up(spec, Some(&shape), &body);
-        quick_agrees(spec, text.as_bytes(), Some(documented), tally);
+        quick_agrees(spec, text.as_bytes(), tally);
         also(text.as_bytes());
         let spaced = text.replace(',', " ,\n\t").replace(':', ": ");
-        quick_agrees(spec, spaced.as_bytes(), Some(documented), tally);
+        quick_agrees(spec, spaced.as_bytes(), tally);
         for _ in 0..2 {
             let how = bodies.rng.below(7);
             let at = bodies.rng.below(text.len() + 1);
             let bad = crate::strategies::damaged(text.as_bytes(), how, at);
-            quick_agrees(spec, &bad, None, tally);
+            quick_agrees(spec, &bad, tally);
             also(&bad);
         }
     }
@@ -686,7 +666,7 @@ fn the_quick_check_and_the_engine_agree_on_random_contracts() {
     // The generator reaches every side often enough for the checks to mean something.
     assert!(loaded >= 300, "{loaded} contracts loaded, {refused} refused");
     assert!(tally.clean >= tally.bodies / 10 && tally.flagged >= tally.bodies / 3, "{tally:?}");
-    assert!(tally.quick >= tally.clean * 3 / 4 && tally.gave_up >= 10, "{tally:?}");
+    assert!(tally.quick == tally.clean && tally.gave_up == 0, "{tally:?}");
 }
 
 /// A generated type and the same contract loaded at run time.
@@ -700,7 +680,9 @@ fn generated_agrees<T: Contract>(path: &str, seed: u64, tally: &mut Tally) {
             "{path}: findings differ on {}",
             shown(bytes)
         );
-        assert_eq!(T::fast_path(bytes), spec.passes(bytes), "{path}: fast paths differ on {}", shown(bytes));
+        let (fast, passes) = (T::fast_path(bytes), spec.passes(bytes));
+        // The generated check may also give up on a wide object.
+        assert!(fast == passes || (passes && has_wide_object(bytes)), "{path}: fast paths differ on {}", shown(bytes));
     };
     let clean = tally.clean;
     exercise(&spec, seed, 600, check, tally);
@@ -723,7 +705,7 @@ fn generated_validators_agree_with_the_runtime() {
     generated_agrees::<SendMessage>("contracts/a2a_message_send_1.0.0.json", 8, &mut tally);
     generated_agrees::<TaskSend>("contracts/a2a_task_send_1.0.0.json", 9, &mut tally);
     assert!(tally.clean >= tally.bodies / 6 && tally.flagged >= tally.bodies / 3, "{tally:?}");
-    assert!(tally.quick >= 3000 && tally.gave_up >= 10, "{tally:?}");
+    assert!(tally.quick >= 3000 && tally.gave_up == 0, "{tally:?}");
 }
 
 /// Enum members are judged at load time by the same keyword checks: a
@@ -763,7 +745,7 @@ fn enum_members_are_judged_by_the_keyword_checks() {
     .expect("loads");
     for body in [r#"{"v": "\u00e9"}"#, r#"{"v": "é"}"#, r#"{"v": null}"#] {
         assert!(spec.validate_json_full(body.as_bytes()).findings().is_empty(), "{body}");
-        // An escaped string under an enum is a documented give-up.
-        assert_eq!(spec.passes(body.as_bytes()), !body.contains('\\'), "{body}");
+        // An escaped string under an enum is decoded as the engine decodes it.
+        assert!(spec.passes(body.as_bytes()), "{body}");
     }
 }

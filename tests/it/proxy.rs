@@ -199,6 +199,71 @@ fn traffic_on_the_record_gives_the_live_verdicts() {
     assert_eq!(live_findings, offline_findings);
 }
 
+/// Messages at the edges of reading, each judged once live: nested as deep
+/// as a reader follows and one level past it, a batch and an object that do
+/// not parse, a byte-order mark, a bare string. `traffic` on the record (where a
+/// message that is not one JSON value stands as the string of its text) gives
+/// each the same verdict and findings, messages included.
+#[test]
+fn traffic_on_the_record_gives_the_live_verdicts_at_the_edges_of_reading() {
+    let dir = scratch("proxy-record-edges");
+    let results = results(&dir, RESULTS);
+    let (report, record) = (dir.join("report.jsonl"), dir.join("record.jsonl"));
+    let nested = |depth: usize| {
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":1,"progress":{}1{}}}}}"#,
+            "[".repeat(depth),
+            "]".repeat(depth)
+        )
+    };
+    let mut input = CLIENT.lines().take(2).map(|l| format!("{l}\n")).collect::<String>();
+    for depth in [124, 125, 126, 127, 128, 200] {
+        input.push_str(&nested(depth));
+        input.push('\n');
+    }
+    input.push_str("[{\"jsonrpc\":\"2.0\",\"method\":\"ping\"},\n");
+    input.push_str("{\"jsonrpc\":\"2.0\",\"method\":\"ping\"\n");
+    input.push_str("\u{feff}{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}\n");
+    input.push_str("\"a string\"\n");
+    let flags = ["--report", report.to_str().unwrap(), "--record", record.to_str().unwrap()];
+    let through = proxied(&dir, &results, &flags, &[], &input);
+    assert_eq!(through.code, 0, "{}", through.stderr);
+    let live = lines(&report);
+    // (A line nested past what serde_json reads here is kept as `null`.)
+    let text = std::fs::read_to_string(&record).expect("recorded");
+    let recorded: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap_or(Value::Null)).collect();
+    assert_eq!(text.lines().count(), 14, "{text}");
+    // The object that does not parse stands in the record as its text.
+    assert!(recorded.iter().any(|l| l["message"] == "{\"jsonrpc\":\"2.0\",\"method\":\"ping\""), "{recorded:?}");
+    let out = protocolarc_tests::run(
+        bin!(),
+        &["traffic", record.to_str().unwrap(), "--catalog", "protocols", "--format", "json"],
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).expect("traffic's JSON");
+    let full = |l: &Value| (l["status"].clone(), l["findings"].clone());
+    let live: Vec<_> = live.iter().filter(|l| l.get("event").is_none()).map(full).collect();
+    let offline: Vec<_> = doc["results"].as_array().unwrap().iter().map(full).collect();
+    assert_eq!(live, offline);
+    // What the client's messages earn, in order: nested up to the walk's
+    // depth, a value is judged (`progress` is a number); past it, refused
+    // where it is; what does not parse, or is no object, is no message.
+    let client: Vec<String> = lines(&report)
+        .iter()
+        .filter(|l| l["from"] == "client" && l.get("event").is_none())
+        .map(|l| {
+            let rules: Vec<&str> =
+                l["findings"].as_array().unwrap().iter().map(|f| f["rule"].as_str().unwrap()).collect();
+            format!("{} {}", l["status"].as_str().unwrap(), rules.join(","))
+        })
+        .collect();
+    let mut want = vec!["pass ", "pass "];
+    want.extend(["fail field.type"; 3]);
+    want.extend(["fail json.depth"; 3]);
+    want.extend(["fail jsonrpc.shape"; 4]);
+    assert_eq!(client, want);
+}
+
 /// The client's received lines, by id (`null` for an id-less error).
 fn by_id(client: &str) -> Vec<Value> {
     client.lines().map(|l| serde_json::from_str(l).unwrap_or(Value::String(l.to_string()))).collect()

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use protocolarc_tests::{bin, line_diff, root, run, updating};
+use protocolarc_tests::{bin, line_diff, root, run, run_fed, updating};
 
 const OPEN: &str = "```console\n";
 const CLOSE: &str = "```\n";
@@ -14,7 +14,7 @@ const CLOSE: &str = "```\n";
 /// is still checked; this table makes a block that stops being recognised
 /// (a typo in `$ cargo protocolarc`) fail instead of going unchecked.
 const BLOCKS: &[(&str, usize)] = &[
-    ("README.md", 4),
+    ("README.md", 5),
     ("docs/ci.md", 4),
     ("docs/describe.md", 2),
     ("docs/diff.md", 3),
@@ -60,8 +60,13 @@ fn rerun(path: &Path) -> (String, String, Vec<String>, usize) {
             current.push_str(block);
             continue;
         };
+        // `< FILE` at the end feeds the file to the command, as a shell does.
+        let (args, input) = match args.rsplit_once(" < ") {
+            Some((args, file)) => (args, Some(Path::new(file.trim()))),
+            None => (args, None),
+        };
         let args: Vec<&str> = args.split_whitespace().collect();
-        let out = run(bin!(), &args);
+        let out = run_fed(bin!(), &root(), &args, input);
         let actual = format!("{}{}", out.stdout, out.stderr);
         assert!(actual.is_empty() || actual.ends_with('\n'), "`{command}` prints no final newline: {actual:?}");
         if actual != expected {

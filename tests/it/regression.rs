@@ -159,6 +159,24 @@ fn patterns_work_on_text_not_bytes() {
     assert!(err.starts_with("r.json:1:90: field 's': pattern '^(?-u:..)$' does not compile: "), "{err}");
 }
 
+/// A pattern the regex crate compiles with its defaults loads: a tool
+/// name's `^\w{1,128}$` (Unicode word characters, counted); past that
+/// size, the loader says why.
+#[test]
+fn a_counted_unicode_class_loads_as_the_regex_crate_compiles_it() {
+    let c = load(
+        r#"{"name": "t", "revision": "1.0.0", "fields": [{"name": "s", "type": "string", "pattern": "^\\w{1,128}$"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(lines(&c, r#"{"s": "naïve_tool_1"}"#), Vec::<String>::new());
+    assert_eq!(lines(&c, &format!(r#"{{"s": "{}"}}"#, "a".repeat(129))).len(), 1);
+    let err = load(
+        r#"{"name": "t", "revision": "1.0.0", "fields": [{"name": "s", "type": "string", "pattern": "^\\w{1,1000}$"}]}"#,
+    )
+    .unwrap_err();
+    assert!(err.ends_with("does not compile: Compiled regex exceeds size limit of 10485760 bytes."), "{err}");
+}
+
 #[test]
 fn a_byte_order_mark_is_tolerated_in_contracts_as_in_envelopes() {
     let c =

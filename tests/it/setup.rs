@@ -263,4 +263,14 @@ fn validate_points_a_raw_message_to_traffic() {
     let out = run_in(bin!(), &dir, &["validate", contract.to_str().expect("utf-8"), "typo.jsonl"]);
     assert_eq!(out.code, 3);
     assert!(out.stderr.contains("unknown key 'dat' in envelope") && !out.stderr.contains("hint"), "{}", out.stderr);
+    // A bare body is told how an envelope carries it.
+    write_files(&dir, &[("bare.json", b"{\"query\": \"contracts\", \"limit\": 5}\n")]);
+    let out = run_in(bin!(), &dir, &["validate", contract.to_str().expect("utf-8"), "bare.json"]);
+    assert_eq!(out.code, 3);
+    assert_eq!(
+        out.stderr,
+        "error: bare.json:1:2: unknown key 'query' in envelope (expected contract, revision, data)\n\
+         hint: this looks like a bare body, not an envelope: an envelope carries the body under `data`, \
+         {\"contract\": \"NAME\", \"data\": BODY} (`revision` optional)\n"
+    );
 }

@@ -13,8 +13,9 @@
 //! new revision is the old one after one to three mutations
 //! (`gen::MUTATIONS`), one of which adds beside an object's `properties` (or
 //! removes) a schema applied to the same instance that constrains a key it
-//! declares: `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`, `if`/`else` or
-//! `dependentSchemas`. Both revisions carry one random `direction`.
+//! declares: `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`, `if`/`else`,
+//! `dependentSchemas` or a `$ref` (to a fixed definition that constrains
+//! declared keys). Both revisions carry one random `direction`.
 //!
 //! The claims (SPEC §11), for a verdict `compatible` or `forward`:
 //! - request: every body the old revision accepts (no error finding) is
@@ -182,6 +183,7 @@ fn walk_features(s: &Value, out: &mut BTreeSet<&'static str>) {
                             _ => "untagged oneOf",
                         })
                     }
+                    ("$ref", _) if m.contains_key("properties") => Some("$ref beside properties"),
                     ("$ref", Value::String(r)) if r == "#/$defs/Node" => Some("$ref (recursive Node)"),
                     ("$ref", _) => Some("$ref"),
                     ("$defs", _) => Some("$defs"),
@@ -330,6 +332,10 @@ fn schema_case(p: &SchemaPair, seeds: &[u64], stats: &mut Stats) -> Result<(), T
     for f in features(&p.old) {
         *stats.features.entry(f).or_default() += 1;
     }
+    // Only a mutation puts a `$ref` beside an object's `properties`.
+    if features(&p.new).contains("$ref beside properties") {
+        *stats.features.entry("$ref beside properties").or_default() += 1;
+    }
     for &m in &p.mutations {
         *stats.mutations.entry(gen::MUTATIONS[m]).or_default() += 1;
     }
@@ -472,6 +478,8 @@ fn schema_form_verdicts_are_sound_in_their_direction() {
         let n = stats.features.get(f).copied().unwrap_or(0);
         assert!(n * 100 >= stats.cases, "feature {f} in only {n} of {} cases", stats.cases);
     }
+    let beside = stats.features.get("$ref beside properties").copied().unwrap_or(0);
+    assert!(beside >= 5, "a $ref added beside properties in only {beside} cases");
     for m in gen::MUTATIONS {
         let n = stats.mutations.get(m).copied().unwrap_or(0);
         assert!(n >= 5, "mutation {m} applied only {n} times in {} cases", stats.cases);

@@ -32,10 +32,24 @@ pub fn data(rel: &str) -> PathBuf {
 
 /// Runs the CLI in `dir` with `args` (as `cargo protocolarc ARGS`).
 pub fn run_in(bin: &str, dir: &Path, args: &[&str]) -> Output {
+    run_fed(bin, dir, args, None)
+}
+
+/// [`run_in`] with its standard input read from the file `input` (as
+/// `cargo protocolarc ARGS < INPUT`), else from nothing.
+pub fn run_fed(bin: &str, dir: &Path, args: &[&str], input: Option<&Path>) -> Output {
+    let stdin = match input {
+        Some(path) => {
+            let file = std::fs::File::open(dir.join(path)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            std::process::Stdio::from(file)
+        }
+        None => std::process::Stdio::null(),
+    };
     let out = Command::new(bin)
         .arg("protocolarc")
         .args(args)
         .current_dir(dir)
+        .stdin(stdin)
         .env_remove("RUST_BACKTRACE")
         // The outputs under test are the plain bytes, whatever the caller's shell sets.
         .env_remove("CARGO_TERM_COLOR")

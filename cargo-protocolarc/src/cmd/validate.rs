@@ -336,11 +336,25 @@ fn validate(cx: &Ctx, args: ValidateArgs, jobs: usize, sink: &mut Sink<'_>) -> R
 /// likely a raw message given to the wrong command.
 const JSON_RPC_KEYS: &[&str] = &["jsonrpc", "method", "params", "result", "error", "id"];
 
-/// An input error for a raw JSON-RPC message read as an envelope, with the
-/// way to judge it: `traffic`, or an envelope around the bare body.
+/// An input error for a raw JSON-RPC message or a bare body read as an
+/// envelope, with the way to judge it: `traffic`, or an envelope around
+/// the body.
 fn with_raw_hint(msg: String) -> String {
     let raw = JSON_RPC_KEYS.iter().any(|k| msg.contains(&format!("unknown key '{k}' in envelope")));
     if !raw {
+        // A key that is no misspelling of an envelope's is a bare body's.
+        let bare = msg
+            .split_once("unknown key '")
+            .and_then(|(_, rest)| rest.split_once("' in envelope (expected contract, revision, data)"))
+            .is_some_and(|(key, _)| {
+                protocolarc::suggest::nearest(key, ["contract", "revision", "data"].into_iter()).is_none()
+            });
+        if bare {
+            return format!(
+                "{msg}\nhint: this looks like a bare body, not an envelope: an envelope carries the body under \
+                 `data`, {{\"contract\": \"NAME\", \"data\": BODY}} (`revision` optional)"
+            );
+        }
         return msg;
     }
     format!(

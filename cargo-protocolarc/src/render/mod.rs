@@ -2,7 +2,6 @@
 //! prints is made here, so a library user can produce the same bytes.
 
 pub mod describe;
-mod describe_schema;
 pub mod diff;
 pub mod loss;
 mod markdown;

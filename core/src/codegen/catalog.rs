@@ -57,30 +57,16 @@ pub fn expand_catalog(
     for (m, name) in order.iter().zip(&names) {
         let item = Item { vis: vis.clone(), attrs: TokenStream::new(), name: name.clone() };
         let ident = format_ident!("{}", name);
-        let (items, check) = match m.spec.schema() {
-            Some(s) => {
-                let keys = def_keys(&m.json).map_err(|e| format!("{}: {e}", m.label))?;
-                (schema::message(&m.spec, s, &item, &mut naming, &mut shared, &keys), super::schema_check::fast_path(s))
-            }
-            None => (fields_message(&m.spec, &item, &mut naming), super::validator::fast_path(&m.spec, &ident)),
+        let (s, keys) = match m.spec.schema() {
+            Some(s) => (s, def_keys(&m.json).map_err(|e| format!("{}: {e}", m.label))?),
+            None => (m.spec.walked(), HashMap::new()),
         };
-        out.extend(items);
+        out.extend(schema::message(&m.spec, s, &item, &mut naming, &mut shared, &keys));
+        let check = super::schema_check::fast_path(s);
         out.push(super::contract_impl(&m.spec, &ident, &m.text, &m.label, check));
     }
     naming.unused(what)?;
     Ok(quote! { #(#out)* })
-}
-
-/// A fields-form contract's types, named in the module's naming.
-fn fields_message(spec: &ContractSpec, item: &Item, naming: &mut Naming) -> Vec<TokenStream> {
-    let taken = std::mem::replace(naming, Naming::new(Options::default(), []));
-    let mut g = super::Gen { spec, vis: item.vis.clone(), out: Vec::new(), naming: taken };
-    let title = spec.title().map(str::to_string).unwrap_or_else(|| spec.name().to_string());
-    let mut docs = vec![format!("{title} (`{}`).", spec.id())];
-    docs.extend(spec.doc().map(str::to_string));
-    g.object(&spec.tree, &item.name, &docs, TokenStream::new(), "");
-    *naming = g.naming;
-    g.out
 }
 
 /// The type name of a message: its contract name without the protocol

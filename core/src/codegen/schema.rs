@@ -17,6 +17,14 @@
 //!   stricter than the validator, so `from_json` is `Ok` exactly when the
 //!   body is valid.
 //!
+//! A fields-form contract is generated from its lowered graph
+//! (`ContractSpec::walked`), by the rules of its path tree: a struct per
+//! object level (`ToolCall`, `ToolCallParams`) with a `new` of its required
+//! fields, a string `enum` or `const` as an enum (one value also its
+//! `Default`), several types as an untagged enum, an integer field with
+//! bounds that fit as `u64` or `i64`, a `{}` step as a typed map, and docs
+//! that name the contract path of what they document.
+//!
 //! Validation: `Contract::fast_path` is generated (`schema_check.rs`), the
 //! schema walker specialised to the graph, an exact verdict; a body it fails
 //! gets its findings from the runtime's walker.
@@ -28,8 +36,8 @@ use quote::{format_ident, quote};
 
 use super::options::Naming;
 use super::{docs, ident_of, pascal_case, snake_case, unique, Item, UNKNOWN_FIELDS};
-use crate::contract::schema::{Id, Node, Schema};
-use crate::contract::{ContractSpec, JsonType};
+use crate::contract::schema::{literal_label, Id, Literal, Node, Schema};
+use crate::contract::{ContractSpec, JsonType, TypeSet};
 
 pub(super) fn expand(
     spec: &ContractSpec,
@@ -94,6 +102,9 @@ struct Gen<'c> {
     recursive: HashSet<Id>,
     /// Members of tagged unions -> the tag key their struct leaves out.
     tagged: HashMap<Id, Box<str>>,
+    /// A lowered fields form's contract path of each node (`params.name`,
+    /// `items[]`, `map{}`); `None` for a schema form.
+    paths: Option<HashMap<Id, String>>,
 }
 
 impl<'c> Gen<'c> {
@@ -117,8 +128,32 @@ impl<'c> Gen<'c> {
             keys,
             recursive: recursive_defs(schema),
             tagged: tagged_members(schema),
+            paths: spec.schema().is_none().then(|| field_paths(schema)),
         }
     }
+}
+
+/// The contract path of each node of a lowered fields form, a tree.
+fn field_paths(schema: &Schema) -> HashMap<Id, String> {
+    let mut out = HashMap::from([(Schema::ROOT, String::new())]);
+    let mut stack = vec![Schema::ROOT];
+    while let Some(id) = stack.pop() {
+        let (n, path) = (schema.node(id), out[&id].clone());
+        let below = n.properties.iter().map(|(key, c)| (*c, crate::contract::join_key(&path, key)));
+        let below = below
+            .chain(n.items.map(|c| (c, format!("{path}[]"))))
+            .chain(n.additional.filter(|_| !n.closed).map(|c| (c, format!("{path}{{}}"))));
+        for (c, p) in below.collect::<Vec<_>>() {
+            out.insert(c, p);
+            stack.push(c);
+        }
+    }
+    out
+}
+
+/// A node's `enum` members, or its `const` as the one member.
+fn members(n: &Node) -> Option<Vec<&Literal>> {
+    n.constant.as_ref().map(|c| vec![c]).or_else(|| n.enum_values.as_ref().map(|v| v.iter().collect()))
 }
 
 /// The node a chain of bare `$ref`s ends at.
@@ -213,7 +248,7 @@ impl Gen<'_> {
         let node = self.schema.node(id);
         let vis = self.vis.clone();
         let ident = format_ident!("{}", name);
-        if self.is_struct(node) {
+        if self.paths.is_some() || self.is_struct(node) {
             self.object(id, name, doc, attrs);
         } else if self.union_of(node).is_some() {
             self.union(id, name, doc, attrs);
@@ -299,6 +334,9 @@ impl Gen<'_> {
     /// The Rust type of the value at `id`; `direct` when it sits in a struct
     /// field or enum variant (a recursive type is boxed there).
     fn ty(&mut self, id: Id, name: &str, direct: bool) -> TokenStream {
+        if self.paths.is_some() {
+            return self.field_value(id, name);
+        }
         let target = resolve(self.schema, id);
         let node = self.schema.node(target);
         if let Some(def) = node.def.clone() {
@@ -381,7 +419,7 @@ impl Gen<'_> {
             return false;
         }
         if let Some(values) = string_enum(node) {
-            self.string_enum(name, &values, doc);
+            self.string_enum(name, &values, docs(doc));
             return true;
         }
         let Some(types) = node.types.filter(|_| node.enum_values.is_none() && node.constant.is_none()) else {
@@ -392,12 +430,12 @@ impl Gen<'_> {
         if kinds.len() < 2 {
             return false;
         }
-        self.type_union(id, name, &kinds, doc);
+        self.type_union(id, name, &kinds, docs(doc));
         true
     }
 
     /// A Rust enum for a string enum, one variant per value.
-    fn string_enum(&mut self, name: &str, values: &[Box<str>], doc: &[String]) {
+    fn string_enum(&mut self, name: &str, values: &[Box<str>], doc: TokenStream) {
         let ident = format_ident!("{}", name);
         let vis = self.vis.clone();
         let mut taken = HashSet::new();
@@ -409,32 +447,39 @@ impl Gen<'_> {
         });
         let variants: Vec<TokenStream> = variants.collect();
         let derives = self.naming.derives();
-        let doc = docs(doc);
         self.out.push(quote! { #doc #derives #vis enum #ident { #(#variants)* } });
     }
 
     /// An untagged enum with one variant per JSON type (`RequestId::{String,
-    /// Integer}`).
-    fn type_union(&mut self, id: Id, name: &str, kinds: &[JsonType], doc: &[String]) {
-        let slot = self.out.len();
-        self.out.push(TokenStream::new());
+    /// Integer}`). A lowered fields form's enum follows the types of its
+    /// variants and names its path in their docs.
+    fn type_union(&mut self, id: Id, name: &str, kinds: &[JsonType], doc: TokenStream) {
+        let slot = self.paths.is_none().then_some(self.out.len());
+        let what = match self.paths {
+            Some(_) => format!("`{}`", self.path(id)),
+            None => "The value".to_string(),
+        };
         let ident = format_ident!("{}", name);
         let vis = self.vis.clone();
         let mut variants = Vec::new();
         for &t in kinds {
             let v = format_ident!("{}", pascal_case(t.name()));
             let article = if t == JsonType::Integer { "an" } else { "a" };
-            let line = super::doc_line(&format!("The value as {article} {}.", t.name()));
+            let line = super::doc_line(&format!("{what} as {article} {}.", t.name()));
             if t == JsonType::Null {
                 variants.push(quote! { #[doc = #line] #v, });
             } else {
-                let ty = self.single(id, t, &format!("{name}{}", pascal_case(t.name())));
+                let name = format!("{name}{}", pascal_case(t.name()));
+                let ty = match self.paths {
+                    Some(_) => self.field_single(id, t, &name),
+                    None => self.single(id, t, &name),
+                };
                 variants.push(quote! { #[doc = #line] #v(#ty), });
             }
         }
         let derives = self.naming.derives();
-        let doc = docs(doc);
-        self.out[slot] = quote! { #doc #derives #[serde(untagged)] #vis enum #ident { #(#variants)* } };
+        let item = quote! { #doc #derives #[serde(untagged)] #vis enum #ident { #(#variants)* } };
+        self.out.insert(slot.unwrap_or(self.out.len()), item);
     }
 
     /// The type of a node that is not a `$defs` entry.
@@ -553,6 +598,9 @@ impl Gen<'_> {
         let tag = self.tagged.get(&id).cloned();
         let mut taken = HashSet::from([UNKNOWN_FIELDS.to_string()]);
         let mut fields = Vec::new();
+        // `new` of a fields form: the required fields as arguments, the
+        // optional ones `None`.
+        let (mut args, mut inits) = (Vec::new(), Vec::new());
         for (key, prop, required) in self.fields(node).unwrap_or_default() {
             let (key, prop) = (&key, &prop);
             if tag.as_deref() == Some(&**key) || self.schema.node(resolve(self.schema, *prop)).never {
@@ -560,24 +608,49 @@ impl Gen<'_> {
             }
             let field_name = unique(snake_case(key), &mut taken);
             let field_ident = ident_of(&field_name);
-            let ty = self.ty(*prop, &format!("{name}{}", pascal_case(key)), true);
+            // A bounded (or unbounded) integer field is a Rust integer.
+            let int = self.integer_type(*prop);
+            let ty = match &int {
+                Some(int) => int.clone(),
+                None => self.ty(*prop, &format!("{name}{}", pascal_case(key)), true),
+            };
             let described = self.schema.node(*prop).description.clone();
-            let sentence = described
-                .map_or_else(|| format!("`{key}`, {}.", if required { "required" } else { "optional" }), String::from);
+            let sentence = described.map_or_else(
+                || match self.paths {
+                    Some(_) => self.shape_sentence(*prop),
+                    None => format!("`{key}`, {}.", if required { "required" } else { "optional" }),
+                },
+                String::from,
+            );
             let field_docs = docs(&[sentence]);
             let rename = (field_name != **key).then(|| {
                 let key = &**key;
                 quote! { #[serde(rename = #key)] }
             });
-            let (ty, optional) = if required {
-                (ty, quote! {})
+            if required {
+                args.push(quote! { #field_ident: #ty });
+                inits.push(quote! { #field_ident });
             } else {
-                (
-                    quote! { ::std::option::Option<#ty> },
-                    quote! {
-                        #[serde(default, deserialize_with = "::protocolarc::__private::present", skip_serializing_if = "::std::option::Option::is_none")]
-                    },
-                )
+                inits.push(quote! { #field_ident: ::std::option::Option::None });
+            }
+            let (ty, optional) = match (required, int.is_some()) {
+                (true, false) => (ty, quote! {}),
+                (true, true) => (ty, quote! { #[serde(deserialize_with = "::protocolarc::__private::integer")] }),
+                // Absent is `None`; a present `null` is `Some` of the type's
+                // null, so the round trip keeps it.
+                (false, int) => {
+                    let with = if int {
+                        "::protocolarc::__private::present_integer"
+                    } else {
+                        "::protocolarc::__private::present"
+                    };
+                    (
+                        quote! { ::std::option::Option<#ty> },
+                        quote! {
+                            #[serde(default, deserialize_with = #with, skip_serializing_if = "::std::option::Option::is_none")]
+                        },
+                    )
+                }
             };
             fields.push(quote! {
                 #field_docs
@@ -587,10 +660,25 @@ impl Gen<'_> {
             });
         }
         let keep_unknown = !node.closed || tag.is_some();
-        if keep_unknown {
-            let unknown = format_ident!("{}", UNKNOWN_FIELDS);
+        let unknown = format_ident!("{}", UNKNOWN_FIELDS);
+        // A fields form's `{}` beside declared keys: the other keys' values.
+        let map = node.additional.filter(|_| keep_unknown && self.paths.is_some());
+        let map = map.map(|values| self.field_value(values, &format!("{name}Value")));
+        if let Some(ty) = map {
             fields.push(quote! {
-                /// Keys the schema does not declare, kept for the round trip.
+                /// The map's other keys (`{}` in the contract), with their values.
+                #[serde(flatten)]
+                #vis #unknown: ::std::collections::BTreeMap<::std::string::String, #ty>,
+            });
+        } else if keep_unknown {
+            let doc = match self.paths {
+                Some(_) => quote! { /// Keys the contract does not declare, kept for the round trip.
+                },
+                None => quote! { /// Keys the schema does not declare, kept for the round trip.
+                },
+            };
+            fields.push(quote! {
+                #doc
                 #[serde(flatten)]
                 #vis #unknown: ::protocolarc::Map<::std::string::String, ::protocolarc::Value>,
             });
@@ -598,6 +686,20 @@ impl Gen<'_> {
         let deny = (!keep_unknown).then(|| quote! { #[serde(deny_unknown_fields)] });
         let derives = self.naming.derives();
         let doc = docs(doc);
+        let new = self.paths.is_some().then(|| {
+            let rest = keep_unknown.then(|| quote! { #unknown: ::std::default::Default::default() });
+            quote! {
+                impl #ident {
+                    /// A value with every required field given, every optional one
+                    /// absent (`None`) and no undeclared key. Unchecked, like any
+                    /// value built by hand: `Contract::validate` judges it.
+                    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+                    #vis fn new(#(#args),*) -> Self {
+                        #ident { #(#inits,)* #rest }
+                    }
+                }
+            }
+        });
         self.out[slot] = quote! {
             #doc
             #attrs
@@ -606,7 +708,123 @@ impl Gen<'_> {
             #vis struct #ident {
                 #(#fields)*
             }
+
+            #new
         };
+    }
+
+    /// A lowered fields form's contract path of node `id`.
+    fn path(&self, id: Id) -> &str {
+        self.paths.as_ref().and_then(|p| p.get(&id)).map_or("", String::as_str)
+    }
+
+    /// The Rust type of a lowered fields form's value at `id`, by the rules
+    /// of its path tree; nested types are named `name`.
+    fn field_value(&mut self, id: Id, name: &str) -> TokenStream {
+        let Some(types) = self.schema.node(id).types else {
+            return quote! { ::protocolarc::Value };
+        };
+        let kinds: Vec<JsonType> =
+            types.iter().filter(|t| !(*t == JsonType::Integer && types.contains(JsonType::Number))).collect();
+        if let [one] = kinds[..] {
+            return self.field_single(id, one, name);
+        }
+        // Several types: an untagged enum with a variant per type.
+        let name = self.type_name(name);
+        let label = super::doc_line(&format!("`{}`: one of the types {}.", self.path(id), types.label()));
+        self.type_union(id, &name, &kinds, quote! { #[doc = #label] });
+        let ident = format_ident!("{}", name);
+        quote! { #ident }
+    }
+
+    /// The Rust type of one JSON type `t` at a lowered fields form's `id`.
+    fn field_single(&mut self, id: Id, t: JsonType, name: &str) -> TokenStream {
+        let node = self.schema.node(id);
+        match t {
+            JsonType::String => {
+                let strings: Option<Vec<Box<str>>> =
+                    members(node).and_then(|m| m.iter().map(|l| l.string.clone()).collect());
+                let Some(values) = strings else { return quote! { ::std::string::String } };
+                let ident = format_ident!("{}", self.type_name(name));
+                let doc = super::doc_line(&format!("The values of `{}` in `{}`.", self.path(id), self.spec.id()));
+                self.string_enum(&ident.to_string(), &values, quote! { #[doc = #doc] });
+                if let [only] = &values[..] {
+                    let only = format_ident!("{}", pascal_case(only));
+                    self.out.push(quote! {
+                        impl ::std::default::Default for #ident {
+                            fn default() -> Self { #ident::#only }
+                        }
+                    });
+                }
+                quote! { #ident }
+            }
+            JsonType::Integer | JsonType::Number => quote! { ::protocolarc::Number },
+            JsonType::Boolean => quote! { bool },
+            JsonType::Null => quote! { () },
+            JsonType::Object if node.properties.is_empty() && !node.closed && node.additional.is_some() => {
+                let values = node.additional.unwrap_or(id);
+                let ty = self.field_value(values, &format!("{name}Value"));
+                quote! { ::std::collections::BTreeMap<::std::string::String, #ty> }
+            }
+            JsonType::Object if !node.properties.is_empty() || node.closed => {
+                let name = self.type_name(name);
+                let doc = format!("The object at `{}` in `{}`.", self.path(id), self.spec.id());
+                self.object(id, &name, &[doc], TokenStream::new());
+                let ident = format_ident!("{}", name);
+                quote! { #ident }
+            }
+            JsonType::Object => quote! { ::protocolarc::Map<::std::string::String, ::protocolarc::Value> },
+            JsonType::Array => {
+                let element = match node.items {
+                    Some(items) => self.field_value(items, &format!("{name}Item")),
+                    None => quote! { ::protocolarc::Value },
+                };
+                quote! { ::std::vec::Vec<#element> }
+            }
+        }
+    }
+
+    /// `u64` or `i64` for a lowered fields form's field whose only type is
+    /// `integer` and whose bounds fit that type (`u64` when the lower bound
+    /// is at least 0), else `None` (the field stays a `Number`).
+    fn integer_type(&self, id: Id) -> Option<TokenStream> {
+        let n = self.schema.node(id);
+        if self.paths.is_none() || n.types != Some(TypeSet::of(JsonType::Integer)) {
+            return None;
+        }
+        let c = &n.constraints;
+        let parse = |t: &str| crate::json::number::Decimal::parse(t);
+        let (zero, i64_min, i64_max, u64_max) = (
+            parse("0")?,
+            parse("-9223372036854775808")?,
+            parse("9223372036854775807")?,
+            parse("18446744073709551615")?,
+        );
+        let lower = [&c.minimum, &c.exclusive_minimum].into_iter().flatten().max_by(|a, b| a.dec().compare(&b.dec()));
+        let upper = [&c.maximum, &c.exclusive_maximum].into_iter().flatten().min_by(|a, b| a.dec().compare(&b.dec()));
+        let at_most =
+            |limit: &crate::json::number::Decimal| upper.is_none_or(|u| u.dec().compare(&limit.dec()).is_le());
+        if lower.is_some_and(|l| l.dec().compare(&zero.dec()).is_ge()) && at_most(&u64_max) {
+            return Some(quote! { u64 });
+        }
+        let lower_fits = lower.is_none_or(|l| l.dec().compare(&i64_min.dec()).is_ge());
+        (lower_fits && at_most(&i64_max)).then(|| quote! { i64 })
+    }
+
+    /// What a fields form's field without a `doc` is documented with: its
+    /// contract path, types, requiredness and constraints, e.g.
+    /// "`params.name`: string, required, maxLength=128."
+    fn shape_sentence(&self, id: Id) -> String {
+        let n = self.schema.node(id);
+        let required = n.field.is_some_and(|m| m.required);
+        let types = n.types.unwrap_or(TypeSet::ANY).label();
+        let mut parts = vec![types, if required { "required".into() } else { "optional".into() }];
+        if let Some(values) = members(n) {
+            let values: Vec<Literal> = values.into_iter().cloned().collect();
+            parts.push(format!("one of {}", literal_label(&values)));
+        }
+        parts.extend(n.constraints.describe());
+        format!("`{}`: {}.", self.path(id), parts.join(", "))
     }
 
     /// An enum for the union at node `id`: tagged when its tag values are

@@ -1,6 +1,6 @@
-//! (feature `codegen`) The generated check of a schema-form contract:
+//! (feature `codegen`) The generated check of a contract, either form:
 //! `Contract::fast_path`, the schema walker (`walk/schema/`) specialised
-//! to one schema graph.
+//! to one schema graph (a fields form's lowering).
 //!
 //! One function per schema node the value can reach, recursion allowed (a
 //! `$ref` is a call). The generated code reads what gives the walker its
@@ -25,7 +25,8 @@
 //! code for the node (`SchemaCursor::scalar`: type, enum, const, bounds,
 //! lengths, pattern, format), or read inline when only their type matters,
 //! or, for a string whose keywords are string `enum`/`const` members and a
-//! byte-level format, judged in code by the same checks
+//! byte-level format (and, in a fields form, lengths), judged in code by the
+//! same checks
 //! (`SchemaCursor::string_where`, `fast::formats`). Every other schema (`allOf`, `not`, `if`,
 //! `dependentSchemas`, `$ref` beside other keywords, `patternProperties`,
 //! `propertyNames`, `dependentRequired`, `prefixItems`, `contains`, `enum` or
@@ -51,14 +52,24 @@ pub(super) fn fast_path(schema: &Schema) -> TokenStream {
     let mut g =
         Check { schema, fns: BTreeMap::new(), queued: HashSet::new(), pending: Vec::new(), after_tag: BTreeMap::new() };
     let root = g.call(Schema::ROOT, quote! { 0usize }, quote! { 0usize });
+    let lowered = schema.canonical_json().is_empty();
+    let loops = if lowered { loops(schema) } else { HashSet::new() };
     while let Some(id) = g.pending.pop() {
         let body = g.body(id);
         let name = fn_name(id);
         let chain_max = Literal::usize_unsuffixed(MAX_CHAIN);
+        // A lowered fields form is a tree, each node read from one place:
+        // a scalar is read in its parent's code, and so is a container
+        // without a loop over elements or values (the loop's code is kept
+        // apart from the code around it).
+        let n = schema.node(id);
+        let scalar = !n.accepts(JsonType::Object) && !n.accepts(JsonType::Array);
+        let inline = (lowered && (scalar || !loops.contains(&id))).then(|| quote! { #[inline(always)] });
         g.fns.insert(
             id,
             quote! {
                 #[allow(unused, clippy::all, clippy::pedantic)]
+                #inline
                 fn #name(c: &mut SchemaCursor<'_, '_>, depth: usize, chain: usize) -> Option<()> {
                     if chain > #chain_max {
                         return None;
@@ -69,6 +80,15 @@ pub(super) fn fast_path(schema: &Schema) -> TokenStream {
         );
     }
     let fns = g.fns.values().chain(g.after_tag.values());
+    // A strict fields form's root hands an escaped key (and a root too wide
+    // for code) to the runtime's check, which sees the warning of an
+    // undeclared key: the verdict stays exact.
+    let spec = quote! { <Self as ::protocolarc::Contract>::spec() };
+    let again = match (schema.strict, keys_in_code(schema.node(Schema::ROOT))) {
+        (false, _) => TokenStream::new(),
+        (true, true) => quote! { || (bytes.contains(&b'\\') && #spec.passes(bytes)) },
+        (true, false) => quote! { || #spec.passes(bytes) },
+    };
     quote! {
         /// The generated check: the schema walker with the schema compiled in.
         fn fast_path(bytes: &[u8]) -> bool {
@@ -76,7 +96,7 @@ pub(super) fn fast_path(schema: &Schema) -> TokenStream {
             use ::std::option::Option::{self, None, Some};
             use ::protocolarc::__private::fast::{self, Kind, NextKey, SchemaCursor};
             #(#fns)*
-            fast::run_schema(<Self as ::protocolarc::Contract>::spec(), bytes, |c| #root)
+            fast::run_schema(#spec, bytes, |c| #root) #again
         }
     }
 }
@@ -125,6 +145,12 @@ impl Check<'_> {
         !n.in_place()
     }
 
+    /// Whether `id` is the root of a strict fields form, whose undeclared
+    /// keys are warnings: the body then goes to the finding walk.
+    fn strict_root(&self, id: Id) -> bool {
+        self.schema.strict && id == Schema::ROOT
+    }
+
     fn untagged(&self, n: &Node) -> bool {
         n.any_of.as_deref().or(n.one_of.as_deref()).is_some_and(|u| u.tag.is_none())
     }
@@ -168,7 +194,7 @@ impl Check<'_> {
         if !plain {
             // A string judged in code when its keywords allow (every other
             // kind, and every other string, by the walker's own code).
-            let string = match string_keywords(n) {
+            let string = match string_keywords(n, self.schema.canonical_json().is_empty()) {
                 Some(check) => quote! { Kind::String => c.string_where(|s| #check), },
                 None => TokenStream::new(),
             };
@@ -335,10 +361,16 @@ impl Check<'_> {
         if !n.accepts(JsonType::Object) {
             return quote! { None };
         }
+        let strict = self.strict_root(id);
         if !keys_in_code(n) {
-            return quote! { c.node(#lit, depth, chain) };
+            // The walker's first-fault mode sees no warning.
+            return if strict {
+                quote! { None }
+            } else {
+                quote! { c.node(#lit, depth, chain) }
+            };
         }
-        if no_object_keyword(n) {
+        if no_object_keyword(n) && !strict {
             return quote! { c.skip(depth) };
         }
         self.key_loop(id, None)
@@ -409,6 +441,8 @@ impl Check<'_> {
         let n = self.schema.node(id);
         let other = match n.additional {
             Some(_) if n.closed => quote! { _ => return None, },
+            // A strict fields form's undeclared root key is a warning.
+            None if self.strict_root(id) => quote! { _ => return None, },
             Some(extra) => {
                 let call = self.call(extra, quote! { depth + 1 }, quote! { 0usize });
                 quote! {
@@ -454,6 +488,12 @@ impl Check<'_> {
                 }
             }
         });
+        // The walker's first-fault mode sees no warning.
+        let escaped = if self.strict_root(id) {
+            quote! { return None }
+        } else {
+            quote! { return c.object_again(#lit, start, base, depth) }
+        };
         let enter = match tag {
             None => quote! {
                 let start = c.offset();
@@ -480,7 +520,7 @@ impl Check<'_> {
                 let key = match c.key(&mut first) {
                     NextKey::Plain(key) => key,
                     // An escaped key: the walker reads the object again.
-                    NextKey::Escaped => return c.object_again(#lit, start, base, depth),
+                    NextKey::Escaped => #escaped,
                     NextKey::End => break,
                     NextKey::Syntax => return None,
                 };
@@ -566,6 +606,23 @@ impl Check<'_> {
     }
 }
 
+/// The nodes of a lowered fields form (a tree) whose code loops over an
+/// array's elements or a map's values, or holds such a node below it.
+fn loops(schema: &Schema) -> HashSet<Id> {
+    let mut out = HashSet::new();
+    // Children come after their parent in the lowered arena: one pass from
+    // the end sees every subtree before its root.
+    for id in (0..schema.nodes.len() as Id).rev() {
+        let n = schema.node(id);
+        let values = n.additional.filter(|_| !n.closed);
+        let mut below = n.properties.iter().map(|(_, c)| *c).chain(n.items).chain(values);
+        if n.items.is_some() || values.is_some() || below.any(|c| out.contains(&c)) {
+            out.insert(id);
+        }
+    }
+    out
+}
+
 /// Every subschema a node applies to its value or to its children.
 fn subschemas(n: &Node) -> Vec<Id> {
     let mut out: Vec<Id> = n.properties.iter().map(|(_, id)| *id).collect();
@@ -586,13 +643,23 @@ const ENUM_CHAIN_MAX: usize = 16;
 /// when code can judge a string exactly as the walker's `own` does: the node
 /// accepts strings, its `enum` and `const` (if any) are strings (compared by
 /// `Str::eq_str`, as the walker compares them), its format (if any) is a
-/// byte-level one (`fast::formats`), and no length or pattern applies.
+/// byte-level one (`fast::formats`), and no pattern applies (lengths, read
+/// in code for a lowered fields form, are `Str::char_count`, as the walker
+/// counts).
 /// `None` otherwise: the walker judges the string.
-fn string_keywords(n: &Node) -> Option<TokenStream> {
-    if !n.accepts(JsonType::String) || !n.constraints.is_empty() {
+fn string_keywords(n: &Node, lengths: bool) -> Option<TokenStream> {
+    let c = &n.constraints;
+    if !n.accepts(JsonType::String) || c.pattern.is_some() || (!lengths && !c.is_empty()) {
         return None;
     }
     let mut checks = Vec::new();
+    // Lengths in characters, as the walker counts them.
+    let (min, max) = (c.min_length.map(Literal::u64_unsuffixed), c.max_length.map(Literal::u64_unsuffixed));
+    if min.is_some() || max.is_some() {
+        let min = min.map(|m| quote! { && n >= #m });
+        let max = max.map(|m| quote! { && n <= #m });
+        checks.push(quote! { { let n = s.char_count() as u64; true #min #max } });
+    }
     if let Some(values) = &n.enum_values {
         let texts = values.iter().map(|v| v.string.as_deref()).collect::<Option<Vec<&str>>>()?;
         checks.push(if texts.is_empty() {

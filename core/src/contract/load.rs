@@ -679,8 +679,13 @@ pub(super) fn multiple_of(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) ->
     Some(d)
 }
 
+/// The largest compiled pattern: the regex crate's own default, so that a
+/// pattern a Rust service compiles with `Regex::new` (a tool name's
+/// `^\w{1,128}$`, Unicode classes repeated) loads here too.
+const PATTERN_SIZE_LIMIT: usize = 10 << 20;
+
 pub(super) fn pattern(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>, source: String) -> Option<Pattern> {
-    match regex::RegexBuilder::new(&source).size_limit(1 << 22).build() {
+    match regex::RegexBuilder::new(&source).size_limit(PATTERN_SIZE_LIMIT).build() {
         Ok(regex) => Some(Pattern { source, regex }),
         Err(e) => {
             let msg = format!("pattern {} does not compile: {}", quote(&source, 200), regex_reason(&e));

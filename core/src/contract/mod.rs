@@ -1,7 +1,9 @@
 //! The contract model: what a contract file says, checked and compiled.
 //!
 //! [`ContractSpec`] is the loaded form of a contract document: its
-//! identity, its ordered [`FieldSpec`]s, and the path tree the validator walks.
+//! identity, its ordered [`FieldSpec`]s and their path tree (the fields
+//! form), or its compiled schema; every engine reads the schema graph, a
+//! fields form's lowered from its path tree.
 //! Loading (`load.rs`) turns bytes into this model or into [`ContractError`]s
 //! that name the file, line and column; `tree.rs` compiles the dotted paths.
 //!
@@ -40,9 +42,9 @@ pub struct ContractSpec {
     pub(crate) schema: Option<Box<schema::Schema>>,
     /// The fields form lowered into the same schema graph (`strict` kept):
     /// what the finding walk reads, so that one walker writes the findings
-    /// of both forms. Built at the first body with a finding (a valid body passes the quick check of
-    /// `fast.rs` alone), so that loading stays small (`tests/alloc.rs`);
-    /// never in the schema form.
+    /// of both forms. Built at the first use (the first body judged, the
+    /// first diff or generated type), so that loading stays small
+    /// (`tests/alloc.rs`); never in the schema form.
     pub(crate) twin: std::sync::OnceLock<Box<schema::Schema>>,
     /// The line of the `revision` value in the contract file (0 if unknown).
     pub(crate) revision_line: usize,

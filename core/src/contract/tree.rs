@@ -1,15 +1,12 @@
 //! The compiled path tree: the contract's dotted paths merged into one tree of
-//! object keys and array steps, which the validator walks alongside the
-//! envelope. A node is either declared (a field names its exact path) or
-//! implied (a parent that only exists because a child names it).
+//! object keys and array steps, with the conflicts between them found, which
+//! `schema/lower.rs` turns into the schema graph every engine reads. A node
+//! is either declared (a field names its exact path) or implied (a parent
+//! that only exists because a child names it).
 
 use std::collections::HashMap;
 
 use super::{FieldSpec, JsonType, TypeSet};
-
-/// Nodes with at most this many keys are searched by a scan.
-const LINEAR: usize = 8;
-use crate::json::text::Str;
 
 /// A position in the contract's shape.
 #[derive(Debug, Clone, Default)]
@@ -18,8 +15,8 @@ pub(crate) struct Node {
     pub field: Option<usize>,
     /// Object keys below this node, in contract order.
     pub keys: Vec<Child>,
-    /// Where each key sits in `keys`, for nodes with more than [`LINEAR`]
-    /// keys (boxed: most nodes have a few keys and no index).
+    /// Where each key sits in `keys`, while the tree is built (boxed: a
+    /// pointer in every node, dropped once built).
     #[allow(clippy::box_collection)] // a pointer, not an inline 48-byte map, in every node
     pub index: Option<Box<HashMap<Box<str>, usize>>>,
     /// The node for every element, when paths step into this array.
@@ -41,26 +38,6 @@ pub(crate) struct Child {
 }
 
 impl Node {
-    /// The index in `keys` of the child for an envelope key: a scan of a few
-    /// keys, a hash lookup among many.
-    #[inline]
-    pub fn child(&self, key: &Str<'_>) -> Option<usize> {
-        if key.is_escaped() {
-            let text = key.decode();
-            return self.child_raw(text.as_bytes());
-        }
-        self.child_raw(key.raw())
-    }
-
-    /// The index in `keys` of the child for an unescaped key.
-    #[inline]
-    pub fn child_raw(&self, raw: &[u8]) -> Option<usize> {
-        if self.keys.len() <= LINEAR {
-            return self.keys.iter().position(|c| c.key.as_bytes() == raw);
-        }
-        self.index.as_ref()?.get(std::str::from_utf8(raw).ok()?).copied()
-    }
-
     /// What an implied node must be: an object, an array, or either.
     pub fn implied_types(&self) -> TypeSet {
         let mut t = TypeSet::EMPTY;
@@ -126,15 +103,12 @@ pub(crate) fn build(fields: &[FieldSpec], closed: bool) -> Result<Node, Vec<Conf
     }
 }
 
-/// Gives back what growing the key lists left unused: a contract of a
-/// million fields would otherwise hold up to twice the tree it needs.
+/// Gives back what building needed and the tree no longer does: the key
+/// indexes, and what growing the key lists left unused (a contract of a
+/// million fields would otherwise hold up to twice the tree it needs).
 fn shrink(node: &mut Node) {
     node.keys.shrink_to_fit();
-    if node.keys.len() <= LINEAR {
-        node.index = None;
-    } else if let Some(index) = &mut node.index {
-        index.shrink_to_fit();
-    }
+    node.index = None;
     for c in &mut node.keys {
         shrink(&mut c.node);
     }

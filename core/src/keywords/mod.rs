@@ -1,14 +1,15 @@
 //! The validation keywords, each written once per face, side by side: the
-//! runtime check (`is_valid` or `faults`: what both modes of the walker in
-//! `walk.rs` call, and the contract loader for enum members), the message a
+//! runtime check (`is_valid` or `faults`: what every mode of the schema
+//! walker in `walk/schema/` calls, and the contract loader for enum members), the message a
 //! finding gets (built only when collect mode makes a finding), and, with the
-//! feature `codegen`, the emitter that compiles the same check into the
-//! generated validator (`codegen/validator.rs` calls it; the code it emits
-//! calls back into `fast.rs`, never a copy of the rule).
+//! feature `codegen`, what the generated check compiles of it (the code
+//! `codegen/schema_check.rs` emits calls back into `fast.rs` and the walker,
+//! never a copy of the rule).
 //!
 //! A new keyword is one more module here: its check, its message, its
 //! emitter. The walker reads it where the value it judges is read, and a
-//! fault is a fault in both modes (collect mode writes it, quick mode stops).
+//! fault is a fault in every mode (a collecting mode writes it, the
+//! first-fault mode stops).
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -61,11 +62,6 @@ pub(crate) fn bounded(message: std::borrow::Cow<'static, str>) -> std::borrow::C
     }
     std::borrow::Cow::Owned(format!("{}...", &message[..at]))
 }
-
-#[cfg(feature = "codegen")]
-use proc_macro2::{Literal, TokenStream};
-#[cfg(feature = "codegen")]
-use quote::quote;
 
 /// `type`: the value's own JSON type against the field's types.
 pub(crate) mod types {
@@ -147,50 +143,9 @@ pub(crate) mod types {
 
 /// `enum`: scalar members; an object or array is never a member.
 pub(crate) mod enums {
-    use super::*;
-
-    /// Whether a string token is a member (decoded character by character
-    /// when it has escapes: no allocation either way).
-    #[inline]
-    pub(crate) fn has_string(values: &[Scalar], s: &Str<'_>) -> bool {
-        values.iter().any(|e| match e {
-            Scalar::String(t) if !s.is_escaped() => s.raw() == t.as_bytes(),
-            Scalar::String(t) => s.chars().eq(t.chars()),
-            _ => false,
-        })
-    }
-
-    /// Whether a number is a member (by exact decimal value).
-    #[inline]
-    pub(crate) fn has_number(values: &[Scalar], v: &Dec<'_>) -> bool {
-        values.iter().any(|e| matches!(e, Scalar::Number(d) if d.dec().compare(v).is_eq()))
-    }
-
-    /// Whether `true`/`false` (`Some`) or `null` (`None`) is a member.
-    #[inline]
-    pub(crate) fn has_literal(values: &[Scalar], v: Option<bool>) -> bool {
-        values.iter().any(|e| match (e, v) {
-            (Scalar::Bool(a), Some(b)) => *a == b,
-            (Scalar::Null, None) => true,
-            _ => false,
-        })
-    }
-
-    /// `field.const` for a field's `const` (a one-value enum), else
-    /// `field.enum`.
-    #[inline]
-    pub(crate) fn rule(is_const: bool) -> &'static Rule {
-        if is_const {
-            rules::FIELD_CONST
-        } else {
-            rules::FIELD_ENUM
-        }
-    }
-
     /// How an `enum` or `const` finding names the value: a scalar as
     /// written (a string quoted), an object or array by its kind ("an
-    /// object"). Both walkers word their findings through [`not_in`] and
-    /// [`is_not`].
+    /// object"). Findings are worded through [`not_in`] and [`is_not`].
     #[derive(Clone, Copy)]
     pub(crate) enum Shown<'s> {
         Value(&'s str),
@@ -214,83 +169,12 @@ pub(crate) mod enums {
             Shown::Whole(what) => format!("{what} is not {member}"),
         }
     }
-
-    /// A field's `enum` finding, or its `const` finding (a one-value enum).
-    fn say(is_const: bool, values: &[Scalar], shown: Shown<'_>) -> String {
-        match values {
-            [only] if is_const => is_not(shown, &super::cut(only.display(), super::QUOTE_MAX)),
-            _ => not_in(shown, &super::members_label(values, Scalar::display)),
-        }
-    }
-
-    pub(crate) fn string_message(is_const: bool, values: &[Scalar], s: &Str<'_>) -> String {
-        say(is_const, values, Shown::Value(&quote(&s.decode(), QUOTE_MAX)))
-    }
-
-    pub(crate) fn number_message(is_const: bool, values: &[Scalar], raw: &str) -> String {
-        say(is_const, values, Shown::Value(raw))
-    }
-
-    pub(crate) fn literal_message(is_const: bool, values: &[Scalar], v: Option<bool>) -> String {
-        say(is_const, values, Shown::Value(&v.map_or("null".to_string(), |b| b.to_string())))
-    }
-
-    /// `what` is "an object" or "an array".
-    pub(crate) fn container_message(is_const: bool, values: &[Scalar], what: &'static str) -> String {
-        say(is_const, values, Shown::Whole(what))
-    }
-
-    /// A string `s` outside the enum gives up: members by a compiled
-    /// `match` on the raw bytes; escaped text gives up (quick mode does too).
-    #[cfg(feature = "codegen")]
-    pub(crate) fn emit_string(values: &[Scalar]) -> TokenStream {
-        let members: Vec<Literal> = values
-            .iter()
-            .filter_map(|v| match v {
-                Scalar::String(text) => Some(Literal::byte_string(text.as_bytes())),
-                _ => None,
-            })
-            .collect();
-        if members.is_empty() {
-            return quote! { return None; };
-        }
-        quote! {
-            if s.is_escaped() {
-                return None;
-            }
-            match s.raw() {
-                #(#members)|* => {}
-                _ => return None,
-            }
-        }
-    }
-
-    /// The members among `true` and `false` (both without an enum).
-    #[cfg(feature = "codegen")]
-    pub(crate) fn bools(values: Option<&[Scalar]>) -> Vec<bool> {
-        match values {
-            None => vec![true, false],
-            Some(values) => [true, false].into_iter().filter(|&b| has_literal(values, Some(b))).collect(),
-        }
-    }
 }
 
 /// `minimum`, `exclusiveMinimum`, `maximum`, `exclusiveMaximum`,
 /// `multipleOf`: exact decimal arithmetic on the number as written.
 pub(crate) mod numbers {
     use super::*;
-
-    /// Whether the field has a number rule at all (an enum counts): without
-    /// one a number needs no value, only its type.
-    #[inline]
-    pub(crate) fn any(enumerated: bool, c: &Constraints) -> bool {
-        enumerated
-            || c.minimum.is_some()
-            || c.exclusive_minimum.is_some()
-            || c.maximum.is_some()
-            || c.exclusive_maximum.is_some()
-            || c.multiple_of.is_some()
-    }
 
     /// The bound and `multipleOf` rules a number breaks, in rule order: the
     /// rule, its bound and how a message words it.
@@ -323,73 +207,8 @@ pub(crate) mod numbers {
         ]
     }
 
-    pub(crate) fn is_valid(c: &Constraints, v: &Dec<'_>) -> bool {
-        faults(c, v).iter().all(Option::is_none)
-    }
-
     pub(crate) fn message(raw: &str, bound: &Decimal, wording: &str) -> String {
         format!("value {raw} {wording} {}", bound.raw())
-    }
-
-    /// The checks on a number `n`: bounds that are plain integers compiled
-    /// in for plain integer values, anything else (and an enum) decided by
-    /// the runtime check, `fast::number`.
-    #[cfg(feature = "codegen")]
-    pub(crate) fn emit(enumerated: bool, c: &Constraints, field: &TokenStream) -> TokenStream {
-        if !any(enumerated, c) {
-            return TokenStream::new();
-        }
-        let exact = quote! {
-            if !fast::number(#field, &n) {
-                return None;
-            }
-        };
-        match compiled(enumerated, c) {
-            None => exact,
-            Some(outside) => quote! {
-                match fast::small_int(&n) {
-                    Some(v) => {
-                        if #outside {
-                            return None;
-                        }
-                    }
-                    None => { #exact }
-                }
-            },
-        }
-    }
-
-    /// The test "an integer `v` is outside the bounds", when every bound is
-    /// a plain `i64` and there is no enum or `multipleOf`.
-    #[cfg(feature = "codegen")]
-    fn compiled(enumerated: bool, c: &Constraints) -> Option<TokenStream> {
-        if enumerated || c.multiple_of.is_some() {
-            return None;
-        }
-        let int = |b: &Option<Decimal>| -> Result<Option<i64>, ()> {
-            match b {
-                None => Ok(None),
-                Some(d) => d.raw().parse::<i64>().map(Some).map_err(drop),
-            }
-        };
-        let (min, xmin) = (int(&c.minimum).ok()?, int(&c.exclusive_minimum).ok()?);
-        let (max, xmax) = (int(&c.maximum).ok()?, int(&c.exclusive_maximum).ok()?);
-        // The integers allowed: `lo..=hi`, exclusive bounds moved in by one.
-        let lo = match (min, xmin) {
-            (a, Some(x)) => Some(a.unwrap_or(i64::MIN).max(x.checked_add(1)?)),
-            (a, None) => a,
-        };
-        let hi = match (max, xmax) {
-            (a, Some(x)) => Some(a.unwrap_or(i64::MAX).min(x.checked_sub(1)?)),
-            (a, None) => a,
-        };
-        let (lo, hi) = (lo.map(Literal::i64_unsuffixed), hi.map(Literal::i64_unsuffixed));
-        match (lo, hi) {
-            (Some(lo), Some(hi)) => Some(quote! { !(#lo..=#hi).contains(&v) }),
-            (Some(lo), None) => Some(quote! { v < #lo }),
-            (None, Some(hi)) => Some(quote! { v > #hi }),
-            (None, None) => None,
-        }
     }
 }
 
@@ -411,30 +230,8 @@ pub(crate) mod lengths {
         ]
     }
 
-    #[inline]
-    pub(crate) fn is_valid(c: &Constraints, len: u64) -> bool {
-        c.min_length.is_none_or(|m| len >= m) && c.max_length.is_none_or(|m| len <= m)
-    }
-
     pub(crate) fn message(len: u64, bound: u64, wording: &str) -> String {
         format!("length {len} {wording} {bound}")
-    }
-
-    #[cfg(feature = "codegen")]
-    pub(crate) fn emit(c: &Constraints) -> TokenStream {
-        let (min, max) = (c.min_length.map(Literal::u64_unsuffixed), c.max_length.map(Literal::u64_unsuffixed));
-        let test = match (min, max) {
-            (None, None) => return TokenStream::new(),
-            (Some(lo), Some(hi)) => quote! { !(#lo..=#hi).contains(&len) },
-            (Some(lo), None) => quote! { len < #lo },
-            (None, Some(hi)) => quote! { len > #hi },
-        };
-        quote! {
-            let len = fast::chars(&s);
-            if #test {
-                return None;
-            }
-        }
     }
 }
 
@@ -449,18 +246,6 @@ pub(crate) mod pattern {
 
     pub(crate) fn message(p: &Pattern, s: &Str<'_>) -> String {
         format!("value {} does not match pattern {}", quote(&s.decode(), QUOTE_MAX), quote(p.source(), 200))
-    }
-
-    #[cfg(feature = "codegen")]
-    pub(crate) fn emit(c: &Constraints, field: &TokenStream) -> TokenStream {
-        if c.pattern.is_none() {
-            return TokenStream::new();
-        }
-        quote! {
-            if !fast::pattern(#field, &s) {
-                return None;
-            }
-        }
     }
 }
 
@@ -479,14 +264,6 @@ pub(crate) mod items {
     pub(crate) fn message(count: u64, bound: u64, wording: &str) -> String {
         format!("array has {count} items, {wording} {bound}")
     }
-
-    /// After the loop over the elements, which counts them in `count`.
-    #[cfg(feature = "codegen")]
-    pub(crate) fn emit(c: &Constraints) -> TokenStream {
-        let min = c.min_items.map(Literal::u64_unsuffixed).map(|m| quote! { if (count as u64) < #m { return None; } });
-        let max = c.max_items.map(Literal::u64_unsuffixed).map(|m| quote! { if (count as u64) > #m { return None; } });
-        quote! { #min #max }
-    }
 }
 
 /// `uniqueItems`: JSON equality between the elements, recorded as byte
@@ -499,15 +276,15 @@ pub(crate) mod unique {
     use crate::json::number::Num;
     use crate::json::scan::{Kind, Scanner, SyntaxError};
 
-    /// Elements compared pairwise by quick mode up to this many.
-    pub(crate) const MAX_QUICK: usize = 32;
+    /// Elements compared pairwise without allocating up to this many.
+    pub(crate) const MAX_PAIRWISE: usize = 32;
 
-    /// Quick mode: `Some(true)` when the elements are pairwise distinct,
+    /// `Some(true)` when the elements are pairwise distinct,
     /// `Some(false)` on a repeat, `None` when it cannot tell without
     /// allocating (an object or array among two or more elements, or more
-    /// than [`MAX_QUICK`] elements).
+    /// than [`MAX_PAIRWISE`] elements).
     pub(crate) fn is_valid(bytes: &[u8], spans: &[(usize, usize)]) -> Option<bool> {
-        if spans.len() > MAX_QUICK {
+        if spans.len() > MAX_PAIRWISE {
             return None;
         }
         for (i, &span) in spans.iter().enumerate().skip(1) {
@@ -521,7 +298,7 @@ pub(crate) mod unique {
         Some(true)
     }
 
-    /// Collect mode: the first pair of equal elements, in element order.
+    /// The first pair of equal elements, in element order.
     pub(crate) fn first_repeat(bytes: &[u8], spans: &[(usize, usize)]) -> Result<Option<(usize, usize)>, SyntaxError> {
         let mut first: HashMap<String, usize> = HashMap::with_capacity(spans.len());
         for (j, &(start, end)) in spans.iter().enumerate() {
@@ -566,21 +343,6 @@ pub(crate) mod unique {
             _ => false,
         }
     }
-
-    /// Around the loop over the elements: (before the loop, before an
-    /// element, after an element, after the loop).
-    #[cfg(feature = "codegen")]
-    pub(crate) fn emit(c: &Constraints) -> [TokenStream; 4] {
-        if !c.unique_items {
-            return Default::default();
-        }
-        [
-            quote! { let base = c.spans(); },
-            quote! { let at = c.at()?; },
-            quote! { c.span(at); },
-            quote! { c.distinct(base)?; },
-        ]
-    }
 }
 
 /// `required`: a declared (or implied, required) key missing from its object.
@@ -602,19 +364,6 @@ pub(crate) mod format {
 
     pub(crate) fn message(name: &str, s: &Str<'_>) -> String {
         format!("value {} is not a valid {name}", quote(&s.decode(), QUOTE_MAX))
-    }
-
-    /// The check in the generated validator: the runtime's, through `fast`.
-    #[cfg(feature = "codegen")]
-    pub(crate) fn emit(asserted: bool, field: &TokenStream) -> TokenStream {
-        if !asserted {
-            return TokenStream::new();
-        }
-        quote! {
-            if !fast::format(#field, &s) {
-                return None;
-            }
-        }
     }
 }
 

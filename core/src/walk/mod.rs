@@ -1,33 +1,19 @@
-//! The walk over the JSON bytes, generic over its [`Mode`]: the fields form's
-//! path tree and the scanner's tokens read together, every rule applied where
-//! the value it judges is read (the rules themselves are in `keywords/`),
-//! and the machinery the schema walk (`walk/schema/`, which writes the
-//! findings of both forms) drives: the scanner, path frames, `skip`, the
-//! duplicate-key stacks and `uniqueItems` spans.
+//! The machinery the schema walk (`walk/schema/`, which judges the bodies
+//! of both forms: a fields-form contract is lowered into the same schema
+//! graph) drives, generic over its [`Mode`]: the scanner, path frames,
+//! `skip`, the duplicate-key stacks and `uniqueItems` spans.
 //!
 //! - [`Collect`] (a collecting mode of the schema walk): every finding, with
 //!   its path; paths are stack frames rendered to text only when a finding is
 //!   made.
-//! - [`Quick`] (the fields form's check in front of the finding walk,
-//!   `fast.rs`), over the path tree: stops at the first fault,
-//!   renders nothing and allocates nothing. It may also *give up* (the walk
-//!   fails as on a fault, and the finding engine decides) where an answer
-//!   would cost an allocation:
-//!   - an escaped object key (key lookup and duplicate detection would
-//!     decode it);
-//!   - an escaped string where the field has an enum (the generated
-//!     validator matches enum members on their raw bytes, and both quick
-//!     answers must agree);
-//!   - more than [`LINEAR_KEYS`] undeclared keys in one object (collect mode
-//!     switches to a hash set);
-//!   - a `uniqueItems` array with an object or array among two or more
-//!     elements, or more than `keywords::unique::MAX_QUICK` elements.
+//! - The schema walk's own modes (`walk/schema/mode.rs`): first-fault and
+//!   lean collecting.
 //!
 //! A walk never recurses past [`MAX_DEPTH`]: deeper data is a `json.depth`
-//! finding (collect) or a fault (quick). The keys of the objects being read
-//! (undeclared ones: declared keys have seen-bits) and the element spans of
-//! the `uniqueItems` arrays being read share two stacks, reused from call to
-//! call through a thread-local pool.
+//! finding (collect) or a fault (first-fault). The keys of the objects being
+//! read (undeclared ones: declared keys have seen-bits) and the element spans
+//! of the `uniqueItems` arrays being read share two stacks, reused from call
+//! to call through a thread-local pool.
 
 pub(crate) mod schema;
 
@@ -36,21 +22,18 @@ use std::cell::Cell;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use crate::contract::tree::Node;
-use crate::contract::{FieldSpec, JsonType, TypeSet};
-use crate::json::number::Num;
+use crate::contract::JsonType;
 use crate::json::scan::{line_col, Kind, Scanner, SyntaxError};
 use crate::json::text::Str;
 use crate::json::MAX_DEPTH;
-use crate::keywords::{
-    closed, depth, duplicate, enums, format, items, lengths, numbers, pattern, required, types, unique, unknown,
-};
+use crate::keywords::{depth, duplicate, unique};
 use crate::report::{Finding, Report, DATA_FIELD};
 use crate::rules;
 use crate::rules::Rule;
 
 /// Undeclared keys of one object compared pairwise up to this many; past it
-/// collect mode switches to a hash set and quick mode gives up.
+/// a walk switches to a hash set (a generated validator, which keeps no
+/// set, gives up).
 pub(crate) const LINEAR_KEYS: usize = 32;
 
 /// What one object remembers of its undeclared keys besides the walk's key
@@ -116,8 +99,8 @@ impl From<SyntaxError> for Stop {
     }
 }
 
-/// Why a walk in quick mode stopped: a fault, a syntax fault, or a case it
-/// gives up on; it carries nothing, so results stay one byte wide.
+/// Why a first-fault walk stopped: a fault or a syntax fault; it carries
+/// nothing, so results stay one byte wide.
 #[derive(Debug)]
 pub(crate) struct Fail;
 
@@ -133,14 +116,11 @@ pub(crate) trait Mode {
     /// Why a walk stops early.
     type Stop: From<SyntaxError>;
 
-    /// Stops at the first fault and gives up on the cases listed in the
-    /// module documentation.
-    const QUICK: bool;
-
     /// Whether faults become findings with messages (collect mode).
     const COLLECTS: bool;
 
-    /// Quick mode gives up (collect mode never does).
+    /// The stop of a walk that ends without a fault of its own (a memoised
+    /// verdict that failed; never reached in collect mode).
     fn give_up() -> Self::Stop;
 
     /// A rule failed at `path`; `message` is called only if a finding is
@@ -155,8 +135,8 @@ pub(crate) trait Mode {
     /// The walk is about to nest past [`MAX_DEPTH`] at `path`.
     fn too_deep(&mut self, path: &Path<'_, '_>) -> Self::Stop;
 
-    /// The path frame the walk goes on with: quick mode keeps none (its
-    /// frames are never read), so none is built.
+    /// The path frame the walk goes on with: a first-fault mode keeps none
+    /// (its frames are never read), so none is built.
     fn frame<'f, 'p, 'a>(frame: &'f Path<'p, 'a>) -> &'f Path<'p, 'a>;
 
     /// Findings worked out once for a (schema node, value) pair and met
@@ -181,11 +161,11 @@ pub(crate) struct Collect {
 
 impl Mode for Collect {
     type Stop = Stop;
-    const QUICK: bool = false;
     const COLLECTS: bool = true;
 
-    /// Never called: every give-up site is behind `M::QUICK`. Were one
-    /// reached, the report would be a `json.depth` finding, never a pass.
+    /// Never called: a collecting mode replays memoised findings instead.
+    /// Were it reached, the report would be a `json.depth` finding, never a
+    /// pass.
     fn give_up() -> Stop {
         Stop::Depth
     }
@@ -213,35 +193,6 @@ impl Mode for Collect {
 
     fn replay(&mut self, found: Vec<Finding>) {
         self.findings.extend(found);
-    }
-}
-
-/// The first fault ends the walk; nothing is rendered or allocated.
-pub(crate) struct Quick;
-
-impl Mode for Quick {
-    type Stop = Fail;
-    const QUICK: bool = true;
-    const COLLECTS: bool = false;
-
-    #[inline(always)]
-    fn give_up() -> Fail {
-        Fail
-    }
-
-    #[inline(always)]
-    fn fault<T: Message>(&mut self, _: &'static Rule, _: &Path<'_, '_>, _: impl FnOnce() -> T) -> Result<(), Fail> {
-        Err(Fail)
-    }
-
-    #[inline(always)]
-    fn too_deep(&mut self, _: &Path<'_, '_>) -> Fail {
-        Fail
-    }
-
-    #[inline(always)]
-    fn frame<'f, 'p, 'a>(_: &'f Path<'p, 'a>) -> &'f Path<'p, 'a> {
-        &Path::Root
     }
 }
 
@@ -324,10 +275,10 @@ static PLAIN: [bool; 256] = {
     t
 };
 
-/// Which of a node's children an object has shown (bits in a word up to
-/// 64 children, allocated flags past that: a shift of a `u128` costs about
-/// several instructions more, and the object walks set and test a few bits
-/// per key).
+/// Which of a node's properties (or required keys) an object has shown
+/// (bits in a word up to 64, allocated flags past that: a shift of a `u128`
+/// costs several instructions more, and the object walk sets and tests a
+/// few bits per key).
 pub(crate) enum Seen {
     Bits(u64),
     Many(Vec<bool>),
@@ -360,9 +311,8 @@ impl Seen {
     }
 }
 
-/// The walker: the scanner, the contract's fields, the shared stacks and the mode.
-pub(crate) struct Walk<'c, 'a, M> {
-    fields: &'c [FieldSpec],
+/// The walker: the scanner, the shared stacks and the mode.
+pub(crate) struct Walk<'a, M> {
     pub(crate) s: Scanner<'a>,
     /// Undeclared keys of every object being read, innermost last.
     keys: Vec<KeyRef>,
@@ -371,30 +321,29 @@ pub(crate) struct Walk<'c, 'a, M> {
     pub(crate) mode: M,
 }
 
-impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
-    /// A walk over `bytes` with the fields the tree's nodes point into
-    /// (none for a walk without a contract).
-    pub(crate) fn new(fields: &'c [FieldSpec], bytes: &'a [u8], mode: M) -> Self {
+impl<'a, M: Mode> Walk<'a, M> {
+    /// A walk over `bytes`.
+    pub(crate) fn new(bytes: &'a [u8], mode: M) -> Self {
         let (keys, spans) = POOL.with(|p| p.take());
-        Walk { fields, s: Scanner::new(bytes), keys, spans, mode }
+        Walk { s: Scanner::new(bytes), keys, spans, mode }
     }
 
     /// A walk in another mode over the same bytes, from `start`, on this
     /// walk's stacks (no allocation, no pool round trip): a membership test
     /// of the schema walk. Hand it back with [`Walk::give_back`].
     #[inline]
-    pub(crate) fn lend<N: Mode>(&mut self, start: usize, mode: N) -> Walk<'c, 'a, N> {
+    pub(crate) fn lend<N: Mode>(&mut self, start: usize, mode: N) -> Walk<'a, N> {
         let mut s = Scanner::new(self.s.bytes());
         s.seek(start);
         let keys = std::mem::take(&mut self.keys);
         let spans = std::mem::take(&mut self.spans);
-        Walk { fields: self.fields, s, keys, spans, mode }
+        Walk { s, keys, spans, mode }
     }
 
     /// Takes back the stacks lent to `sub` (as they were when lent: a walk
     /// that stopped early may have left entries) and returns its mode.
     #[inline]
-    pub(crate) fn give_back<N: Mode>(&mut self, sub: Walk<'c, 'a, N>, keys: usize, spans: usize) -> N {
+    pub(crate) fn give_back<N: Mode>(&mut self, sub: Walk<'a, N>, keys: usize, spans: usize) -> N {
         let Walk { keys: mut k, spans: mut sp, mode, .. } = sub;
         k.truncate(keys);
         sp.truncate(spans);
@@ -420,119 +369,6 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         mode
     }
 
-    /// A whole document: an object at `root` (strict: undeclared keys are
-    /// `field.unknown`), then nothing but white space.
-    pub(crate) fn document(&mut self, root: &'c Node, strict: bool) -> Result<(), M::Stop> {
-        let path = Path::Root;
-        if self.s.peek_kind()? == Kind::Object {
-            self.object(Some(root), &path, 0, strict)?;
-        } else {
-            let actual = self.skip(&path, 0)?;
-            self.mode.fault(rules::FIELD_TYPE, &path, || types::message(TypeSet::of(JsonType::Object), actual))?;
-        }
-        self.s.finish()?;
-        Ok(())
-    }
-
-    /// One value at `path`, checked against `node` (`None`: undeclared).
-    fn value(&mut self, node: Option<&'c Node>, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
-        let Some(node) = node else {
-            self.skip(path, depth)?;
-            return Ok(());
-        };
-        let Some(index) = node.field else {
-            return self.implied(node, path, depth);
-        };
-        let f = &self.fields[index];
-        let t = f.types;
-        match self.s.peek_kind()? {
-            Kind::String => {
-                let s = self.read_string()?;
-                if self.type_ok(f, JsonType::String, path)? {
-                    self.string(f, &s, path)?;
-                }
-            }
-            Kind::Number if !numbers::any(f.enum_values.is_some(), &f.constraints) => {
-                // No number rule: the value itself is not needed, only its type.
-                let actual = if t.contains(JsonType::Number) {
-                    self.s.skip_number()?;
-                    JsonType::Number
-                } else {
-                    self.integer()?
-                };
-                self.type_ok(f, actual, path)?;
-            }
-            Kind::Number => {
-                let n = self.s.number()?;
-                let actual = if n.is_integer() { JsonType::Integer } else { JsonType::Number };
-                if self.type_ok(f, actual, path)? {
-                    self.number(f, &n, path)?;
-                }
-            }
-            Kind::Bool | Kind::Null => {
-                let v = self.s.literal()?;
-                let actual = if v.is_some() { JsonType::Boolean } else { JsonType::Null };
-                if self.type_ok(f, actual, path)? {
-                    if let Some(values) = f.enum_values.as_deref().filter(|e| !enums::has_literal(e, v)) {
-                        self.mode
-                            .fault(enums::rule(f.is_const), path, || enums::literal_message(f.is_const, values, v))?;
-                    }
-                }
-            }
-            Kind::Object => {
-                if self.type_ok(f, JsonType::Object, path)? {
-                    if let Some(values) = &f.enum_values {
-                        self.mode.fault(enums::rule(f.is_const), path, || {
-                            enums::container_message(f.is_const, values, "an object")
-                        })?;
-                    }
-                    self.object(Some(node), path, depth, false)?;
-                } else {
-                    self.skip(path, depth)?;
-                }
-            }
-            Kind::Array => {
-                if self.type_ok(f, JsonType::Array, path)? {
-                    if let Some(values) = &f.enum_values {
-                        self.mode.fault(enums::rule(f.is_const), path, || {
-                            enums::container_message(f.is_const, values, "an array")
-                        })?;
-                    }
-                    self.array(node.items.as_deref(), Some(f), path, depth)?;
-                } else {
-                    self.skip(path, depth)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Reads a string. Quick mode goes through `Option`, whose layout keeps
-    /// the token in registers (converting the scanner's `Result` into this
-    /// walk's error type made the compiler copy it through the stack at odd
-    /// offsets, which stalls store forwarding).
-    #[inline(always)]
-    fn read_string(&mut self) -> Result<Str<'a>, M::Stop> {
-        if M::QUICK {
-            match self.s.string().ok() {
-                Some(s) => Ok(s),
-                None => Err(M::give_up()),
-            }
-        } else {
-            Ok(self.s.string()?)
-        }
-    }
-
-    /// `type`: whether the field accepts `actual` (a fault when not).
-    #[inline]
-    fn type_ok(&mut self, f: &FieldSpec, actual: JsonType, path: &Path<'_, '_>) -> Result<bool, M::Stop> {
-        if types::is_valid(f.types, actual) {
-            return Ok(true);
-        }
-        self.mode.fault(rules::FIELD_TYPE, path, || types::message(f.types, actual))?;
-        Ok(false)
-    }
-
     /// Reads a number and tells its type (`1.0` and `1e2` are integers),
     /// making its value only when it is not written as a plain integer.
     #[inline]
@@ -545,50 +381,23 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         Ok(if again.number()?.is_integer() { JsonType::Integer } else { JsonType::Number })
     }
 
-    /// A parent no field declares: it must be an object (or array) to hold
-    /// its children.
-    fn implied(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
-        let expect = node.implied_types();
+    /// Reads a value nothing constrains, still checking syntax, depth and
+    /// duplicate keys (its type is the peeked kind: no number is made).
+    pub(crate) fn skip(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         match self.s.peek_kind()? {
-            Kind::Object if expect.contains(JsonType::Object) => self.object(Some(node), path, depth, false),
-            Kind::Array if expect.contains(JsonType::Array) => self.array(node.items.as_deref(), None, path, depth),
-            _ => {
-                let actual = self.skip(path, depth)?;
-                self.mode.fault(rules::FIELD_TYPE, path, || types::message(expect, actual))
-            }
-        }
-    }
-
-    /// Reads a value nothing constrains (still checking syntax, depth and
-    /// duplicate keys) and tells its type.
-    pub(crate) fn skip(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<JsonType, M::Stop> {
-        Ok(match self.s.peek_kind()? {
             Kind::String => {
                 self.s.string()?;
-                JsonType::String
             }
             Kind::Number => {
-                if M::QUICK {
-                    // Quick mode never needs the type of an undeclared number.
-                    self.s.skip_number()?;
-                    JsonType::Number
-                } else {
-                    self.integer()?
-                }
+                self.s.skip_number()?;
             }
-            Kind::Bool | Kind::Null => match self.s.literal()? {
-                Some(_) => JsonType::Boolean,
-                None => JsonType::Null,
-            },
-            Kind::Object => {
-                self.skip_object(path, depth)?;
-                JsonType::Object
+            Kind::Bool | Kind::Null => {
+                self.s.literal()?;
             }
-            Kind::Array => {
-                self.skip_array(path, depth)?;
-                JsonType::Array
-            }
-        })
+            Kind::Object => self.skip_object(path, depth)?,
+            Kind::Array => self.skip_array(path, depth)?,
+        }
+        Ok(())
     }
 
     /// An object nothing constrains: every key is undeclared.
@@ -602,9 +411,6 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         let mut first = true;
         while let Some(key) = self.s.object_key(first)? {
             first = false;
-            if M::QUICK && key.is_escaped() {
-                return Err(M::give_up());
-            }
             let key_frame = Path::Key(path, key);
             let here = M::frame(&key_frame);
             if self.other_repeats(base, key.raw(), key.offset(), key.is_escaped(), &mut others)? {
@@ -628,69 +434,6 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
             let index_frame = Path::Index(path, count);
             self.skip(M::frame(&index_frame), depth + 1)?;
             count += 1;
-        }
-        Ok(())
-    }
-
-    fn object(
-        &mut self,
-        node: Option<&'c Node>,
-        path: &Path<'_, 'a>,
-        depth: usize,
-        strict: bool,
-    ) -> Result<(), M::Stop> {
-        if depth >= MAX_DEPTH {
-            return Err(self.mode.too_deep(path));
-        }
-        self.s.object_start();
-        let children = node.map_or(&[][..], |n| n.keys.as_slice());
-        let mut seen = Seen::new(children.len());
-        let base = self.keys.len();
-        let mut others = Others::default();
-        let mut first = true;
-        while let Some(key) = self.s.object_key(first)? {
-            first = false;
-            if M::QUICK && key.is_escaped() {
-                return Err(M::give_up());
-            }
-            let key_frame = Path::Key(path, key);
-            let here = M::frame(&key_frame);
-            let at = match node {
-                // By the raw bytes (in registers) unless the key has escapes.
-                Some(n) if !children.is_empty() && !key.is_escaped() => n.child_raw(key.raw()),
-                Some(n) if !children.is_empty() => n.child(&key),
-                _ => None,
-            };
-            match at {
-                Some(at) if !seen.get(at) => {
-                    seen.set(at);
-                    self.value(Some(&children[at].node), here, depth + 1)?;
-                }
-                Some(_) => self.repeated(here, depth)?,
-                None if self.other_repeats(base, key.raw(), key.offset(), key.is_escaped(), &mut others)? => {
-                    self.repeated(here, depth)?
-                }
-                // A key the node does not declare, in a map: its value is
-                // checked against the map's values (`name{}`).
-                None if node.is_some_and(|n| n.values.is_some()) => {
-                    self.value(node.and_then(|n| n.values.as_deref()), here, depth + 1)?;
-                }
-                None => {
-                    if node.is_some_and(|n| n.closed) {
-                        self.mode.fault(rules::FIELD_ADDITIONAL_PROPERTIES, here, || closed::MESSAGE)?;
-                    } else if strict {
-                        self.mode.fault(rules::FIELD_UNKNOWN, here, || unknown::MESSAGE)?;
-                    }
-                    self.skip(here, depth + 1)?;
-                }
-            }
-        }
-        self.keys.truncate(base);
-        for (i, child) in children.iter().enumerate() {
-            if child.node.required && !seen.get(i) {
-                let missing = Path::Name(path, &child.key);
-                self.mode.fault(rules::FIELD_REQUIRED, &missing, || required::MESSAGE)?;
-            }
         }
         Ok(())
     }
@@ -739,9 +482,6 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
             return Ok(true);
         }
         if self.keys.len() - base >= LINEAR_KEYS {
-            if M::QUICK {
-                return Err(M::give_up());
-            }
             let mut set: HashSet<String> = self.keys[base..].iter().map(|k| stored(k).decode().into_owned()).collect();
             set.insert(key().decode().into_owned());
             others.many = Some(set);
@@ -763,44 +503,6 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
         self.keys.len()
     }
 
-    fn array(
-        &mut self,
-        element: Option<&'c Node>,
-        f: Option<&'c FieldSpec>,
-        path: &Path<'_, 'a>,
-        depth: usize,
-    ) -> Result<(), M::Stop> {
-        if depth >= MAX_DEPTH {
-            return Err(self.mode.too_deep(path));
-        }
-        self.s.array_start();
-        let unique = f.is_some_and(|f| f.constraints.unique_items);
-        let base = self.spans.len();
-        let mut count = 0usize;
-        while self.s.array_next(count == 0)? {
-            let index_frame = Path::Index(path, count);
-            let here = M::frame(&index_frame);
-            if unique {
-                self.s.peek_kind()?;
-                let start = self.s.offset();
-                self.value(element, here, depth + 1)?;
-                self.span(start);
-            } else {
-                self.value(element, here, depth + 1)?;
-            }
-            count += 1;
-        }
-        let Some(f) = f else { return Ok(()) };
-        let n = count as u64;
-        for (rule, bound, wording) in items::faults(&f.constraints, n).into_iter().flatten() {
-            self.mode.fault(rule, path, || items::message(n, bound, wording))?;
-        }
-        if unique {
-            self.unique(base, path)?;
-        }
-        Ok(())
-    }
-
     /// The start of the element spans of the array being read.
     #[inline]
     pub(crate) fn spans_base(&self) -> usize {
@@ -818,58 +520,16 @@ impl<'c, 'a, M: Mode> Walk<'c, 'a, M> {
     pub(crate) fn unique(&mut self, base: usize, path: &Path<'_, '_>) -> Result<(), M::Stop> {
         let bytes = self.s.bytes();
         let spans = &self.spans[base..];
-        let repeat = if M::QUICK {
-            match unique::is_valid(bytes, spans) {
-                Some(true) => None,
-                // A repeat, or one it cannot tell: both end quick mode.
-                _ => return Err(M::give_up()),
-            }
-        } else {
-            unique::first_repeat(bytes, spans)?
+        // Few scalars are compared pairwise without allocating; a repeat
+        // (whose first pair is looked for in element order), an object or
+        // array among them, or many elements go through canonical text.
+        let repeat = match unique::is_valid(bytes, spans) {
+            Some(true) => None,
+            _ => unique::first_repeat(bytes, spans)?,
         };
         self.spans.truncate(base);
         if let Some((i, j)) = repeat {
             self.mode.fault(rules::FIELD_UNIQUE_ITEMS, path, || unique::message(i, j))?;
-        }
-        Ok(())
-    }
-
-    /// `enum`, `minLength`/`maxLength`, `pattern` on a string.
-    #[inline]
-    fn string(&mut self, f: &FieldSpec, s: &Str<'a>, path: &Path<'_, '_>) -> Result<(), M::Stop> {
-        if let Some(values) = &f.enum_values {
-            if M::QUICK && s.is_escaped() {
-                // Given up: generated code matches enum strings on their raw bytes.
-                return Err(M::give_up());
-            }
-            if !enums::has_string(values, s) {
-                self.mode.fault(enums::rule(f.is_const), path, || enums::string_message(f.is_const, values, s))?;
-            }
-        }
-        let c = &f.constraints;
-        if lengths::any(c) {
-            let len = s.char_count() as u64;
-            for (rule, bound, wording) in lengths::faults(c, len).into_iter().flatten() {
-                self.mode.fault(rule, path, || lengths::message(len, bound, wording))?;
-            }
-        }
-        if let Some(p) = c.pattern.as_ref().filter(|p| !pattern::is_valid(p, s)) {
-            self.mode.fault(rules::FIELD_PATTERN, path, || pattern::message(p, s))?;
-        }
-        if let Some(name) = f.format.as_deref().filter(|name| !format::is_valid(name, s)) {
-            self.mode.fault(rules::FIELD_FORMAT, path, || format::message(name, s))?;
-        }
-        Ok(())
-    }
-
-    /// `enum`, the bounds and `multipleOf` on a number.
-    fn number(&mut self, f: &FieldSpec, n: &Num<'a>, path: &Path<'_, '_>) -> Result<(), M::Stop> {
-        let v = n.dec();
-        if let Some(values) = f.enum_values.as_deref().filter(|e| !enums::has_number(e, &v)) {
-            self.mode.fault(enums::rule(f.is_const), path, || enums::number_message(f.is_const, values, n.raw()))?;
-        }
-        for (rule, bound, wording) in numbers::faults(&f.constraints, &v).into_iter().flatten() {
-            self.mode.fault(rule, path, || numbers::message(n.raw(), bound, wording))?;
         }
         Ok(())
     }

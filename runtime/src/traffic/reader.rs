@@ -7,6 +7,8 @@ use std::fmt;
 use serde::de::{Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
+use super::verdict::NOT_JSON;
+
 /// Whether an object is a recorded line: no `jsonrpc`, a `message`.
 pub(super) fn recorded(members: &Members<'_>) -> bool {
     members.get("jsonrpc").is_none() && members.get("message").is_some()
@@ -203,7 +205,7 @@ pub(super) fn parse_object(bytes: &[u8]) -> Result<Members<'_>, String> {
 /// [`parse_object`] in two steps (a raw value, then its members): the words
 /// of its errors.
 pub(super) fn parse_object_slowly(bytes: &[u8]) -> Result<Members<'_>, String> {
-    let raw: &RawValue = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
+    let raw: &RawValue = serde_json::from_slice(bytes).map_err(|e| format!("{NOT_JSON}: {e}"))?;
     let k = kind(raw);
     if k != Kind::Object {
         return Err(format!("a JSON-RPC message is an object, found {}", k.name()));
@@ -212,6 +214,6 @@ pub(super) fn parse_object_slowly(bytes: &[u8]) -> Result<Members<'_>, String> {
     match TopVisitor.deserialize(&mut de).and_then(|t| de.end().map(|()| t)) {
         Ok(Top::Object(m)) => Ok(m),
         Ok(Top::Other(k)) => Err(format!("a JSON-RPC message is an object, found {}", k.name())),
-        Err(e) => Err(format!("not JSON: {e}")),
+        Err(e) => Err(format!("{NOT_JSON}: {e}")),
     }
 }

@@ -11,7 +11,7 @@ use super::frame;
 use super::id::{id_ref, Hasher, IdRef, Side};
 use super::reader::{excerpt, is_card, kind, parse_object, recorded, text, trim, Kind, Members};
 use super::scan;
-use super::verdict::{shape, Judged, Judges, Source, MESSAGE_FIELD};
+use super::verdict::{shape, Judged, Judges, Source, MESSAGE_FIELD, NOT_JSON};
 use super::waiting::{Held, Pending};
 use crate::catalog::Catalog;
 use crate::report::{Finding, Report};
@@ -174,7 +174,7 @@ impl<'c> Router<'c> {
             return;
         }
         match serde_json::from_slice::<Vec<&RawValue>>(text) {
-            Err(e) => f(Parsed::Done(shape(label, MESSAGE_FIELD, format!("not JSON: {e}")))),
+            Err(e) => f(Parsed::Done(shape(label, MESSAGE_FIELD, format!("{NOT_JSON}: {e}")))),
             Ok(items) => self.batch(label, &items, f),
         }
     }
@@ -321,7 +321,7 @@ impl<'c> Router<'c> {
             return f(sent(self.message(label, bytes)));
         }
         match serde_json::from_slice::<Vec<&RawValue>>(bytes) {
-            Err(e) => f(Parsed::Done(shape(label, "message", format!("not JSON: {e}")))),
+            Err(e) => f(Parsed::Done(shape(label, MESSAGE_FIELD, format!("{NOT_JSON}: {e}")))),
             Ok(items) => self.batch(label, &items, |p| f(sent(p))),
         }
     }

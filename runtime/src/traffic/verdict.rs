@@ -11,6 +11,9 @@ use crate::ContractSpec;
 /// The field of findings about a message as a whole.
 pub const MESSAGE_FIELD: &str = "<message>";
 
+/// How the finding on a message that is not one JSON value begins.
+pub(super) const NOT_JSON: &str = "not JSON";
+
 /// One message's verdict. It borrows its label and contracts (nothing is
 /// allocated for a message that passes); they are written out when shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,6 +60,16 @@ impl<'a> Judged<'a> {
         } else {
             Status::Pass
         }
+    }
+
+    /// Whether the message was not one JSON value (its bytes do not parse,
+    /// or nest deeper than a reader follows): then that is its only finding.
+    /// A caller that records the message must record it as a string of its
+    /// text, which is one JSON value, and judge that instead.
+    pub fn unreadable(&self) -> bool {
+        matches!(self.report.findings(), [f] if f.rule() == rules::JSONRPC_SHAPE.id
+            && f.field() == MESSAGE_FIELD
+            && f.message().starts_with(NOT_JSON))
     }
 
     /// A verdict's place, held until it is judged.

@@ -391,8 +391,10 @@ pub fn document(c: &mut Choices) -> Value {
         }
     }
     let mut root = object_schema(c, 2, &defs);
+    let mut table = Map::new();
+    // Applied beside an object's `properties` by a `$ref` (`applicator`).
+    table.insert(LIMITS.into(), limits());
     if !defs.is_empty() {
-        let mut table = Map::new();
         for name in &defs {
             let def = match *name {
                 "Node" => json!({
@@ -414,9 +416,25 @@ pub fn document(c: &mut Choices) -> Value {
         for name in &defs {
             props.insert(name.to_lowercase(), json!({"$ref": format!("#/$defs/{name}")}));
         }
-        m.insert("$defs".into(), Value::Object(table));
     }
+    let m = root.as_object_mut().expect("object");
+    m.insert("$defs".into(), Value::Object(table));
     root
+}
+
+/// The definition a `$ref` beside `properties` applies to the same
+/// instance: it constrains keys objects declare.
+const LIMITS: &str = "Limits";
+
+fn limits() -> Value {
+    json!({"properties": {
+        "id": {"maximum": 3},
+        "name": {"type": "string"},
+        "kind": {"enum": [1, 2, "a"]},
+        "value": {"multipleOf": 2},
+        "a": {"minimum": 1},
+        "b": {"maxLength": 2}
+    }})
 }
 
 /// One step along a schema document.
@@ -434,7 +452,8 @@ pub fn subschemas(s: &Value, at: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
         match k.as_str() {
             "properties" | "$defs" | "patternProperties" => {
                 if let Value::Object(entries) = v {
-                    for (name, sub) in entries {
+                    // The fixed definition stays as it is: a `$ref` to it inside it would loop.
+                    for (name, sub) in entries.iter().filter(|(name, _)| !(k == "$defs" && *name == LIMITS)) {
                         at.push(Step::Key(k.clone()));
                         at.push(Step::Key(name.clone()));
                         subschemas(sub, at, out);
@@ -727,15 +746,18 @@ pub fn mutate(s: &mut Value, op: usize, c: &mut Choices, defs: &[&str]) -> bool 
     }
 }
 
-/// Keywords that apply a schema to the instance beside its own keywords.
-const APPLICATORS: [&str; 8] = ["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"];
+/// Keywords that apply a schema to the instance beside its own keywords
+/// (a `$ref` does when the object has `properties` beside it).
+const APPLICATORS: [&str; 9] = ["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "$ref"];
 
 /// Removes the schemas an object applies beside its `properties`, or adds
 /// one that constrains a key it declares: `allOf`, `anyOf`, `oneOf`, `not`,
-/// `if`/`then`/`else` or `dependentSchemas`.
+/// `if`/`then`/`else`, `dependentSchemas` or a `$ref` to [`LIMITS`].
 fn applicator(m: &mut Map<String, Value>, c: &mut Choices, keys: &[String]) -> bool {
-    if APPLICATORS.iter().any(|k| m.contains_key(*k)) {
-        for k in APPLICATORS {
+    // A `$ref` alone is the reference itself, not a schema applied beside one.
+    let applied: Vec<&str> = APPLICATORS.into_iter().filter(|k| *k != "$ref" || m.contains_key("properties")).collect();
+    if applied.iter().any(|k| m.contains_key(*k)) {
+        for k in applied {
             m.remove(k);
         }
         return true;
@@ -756,7 +778,8 @@ fn applicator(m: &mut Map<String, Value>, c: &mut Choices, keys: &[String]) -> b
         json!({"maxLength": 2}),
     ]);
     let on = json!({"properties": {key.clone(): constraint}});
-    match c.below(7) {
+    match c.below(8) {
+        7 => m.insert("$ref".into(), json!(format!("#/$defs/{LIMITS}"))),
         0 => m.insert("allOf".into(), json!([on])),
         1 => m.insert("anyOf".into(), json!([on, {"required": [other]}])),
         2 => m.insert("oneOf".into(), json!([on])),

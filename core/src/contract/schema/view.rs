@@ -1,6 +1,6 @@
 //! A read-only view of a compiled [`Schema`], for code outside the core that
-//! shows a schema-form contract (`describe`): [`Schema::root`] and the
-//! [`SchemaNode`] accessors.
+//! shows a contract of either form (`describe`): [`ContractSpec::graph`],
+//! [`Schema::root`] and the [`SchemaNode`] accessors.
 //!
 //! The view borrows the node graph and never changes it. A `$ref` is an edge
 //! ([`SchemaNode::reference`]), so a recursive schema is a graph with a cycle:
@@ -9,7 +9,16 @@
 //! references itself ([`SchemaNode::resolved`]) is bounded.
 
 use super::{Id, Literal, Node, Schema, Union};
-use crate::contract::{Constraints, Pattern, TypeSet};
+use crate::contract::{Constraints, ContractSpec, Pattern, TypeSet};
+
+impl ContractSpec {
+    /// The schema graph every engine reads: a schema-form contract's
+    /// compiled schema, or a fields-form contract lowered into one (each
+    /// declared field a node, [`SchemaNode::field_required`] set on it).
+    pub fn graph(&self) -> &Schema {
+        self.walked()
+    }
+}
 
 impl Schema {
     /// The root subschema (the contract's `schema` member).
@@ -87,6 +96,13 @@ impl<'s> SchemaNode<'s> {
     /// Byte offset of the subschema in the contract file.
     pub fn offset(&self) -> usize {
         self.node().offset
+    }
+
+    /// In a fields-form contract's graph, `Some` with the field's `required`
+    /// when a field declares this exact path; `None` for a parent that a
+    /// dotted path only implies, and for every node of a schema form.
+    pub fn field_required(&self) -> Option<bool> {
+        self.node().field.filter(|f| f.declared).map(|f| f.required)
     }
 
     /// Whether the subschema is `false`: no value is valid here.

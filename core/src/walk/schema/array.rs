@@ -26,7 +26,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                         format!("element {count} is not allowed: the array holds at most {declared} (items: false)")
                     })?;
                 }
-                Some(id) => self.value(id, here, depth + 1, 0)?,
+                Some(id) => self.property(id, here, depth + 1)?,
                 None => {
                     self.w.skip(here, depth + 1)?;
                 }

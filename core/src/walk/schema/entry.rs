@@ -52,12 +52,12 @@ pub(crate) fn collect_top(schema: &Schema, data: &[u8], top: TopMembers) -> (cra
 /// stalled load per body.
 #[inline(always)]
 pub(super) fn check_in(schema: &Schema, data: &[u8], memo: &Memo, first: bool) -> crate::report::Report {
-    // Only a strict lowered fields form has a warning, which the first-fault
-    // walk does not see: its bodies go to the finding walk directly.
-    if first && !schema.strict {
+    if first {
         #[cfg(test)]
         FIRST_PASSES.with(|n| n.set(n.get() + 1));
         let mut walk = SchemaWalk::new(schema, data, First, memo);
+        // A strict lowered fields form's warning fails this pass too.
+        walk.whole = true;
         let ok = walk.document().is_ok();
         walk.finish();
         if ok {
@@ -135,11 +135,12 @@ pub(super) fn collect_in(schema: &Schema, data: &[u8], memo: &Memo) -> crate::re
     crate::walk::report(data, outcome, mode)
 }
 
-/// Whether `data` is valid under `schema` (no finding at all: a schema-form
-/// contract has no warning-only rule).
+/// Whether `data` has no finding at all under `schema` (a strict lowered
+/// fields form's warning included).
 pub(crate) fn passes(schema: &Schema, data: &[u8]) -> bool {
     let memo = Memo::default();
     let mut walk = SchemaWalk::new(schema, data, First, &memo);
+    walk.whole = true;
     let ok = walk.document().is_ok();
     walk.finish();
     ok

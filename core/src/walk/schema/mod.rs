@@ -1,8 +1,8 @@
 //! The walk for schema-form contracts: the compiled schema graph
 //! (`contract/schema`) read alongside the JSON bytes, on the same scanner,
-//! path frames, modes and keyword checks (`keywords/`) as the fields walk
-//! (`walk.rs`), whose duplicate-key, skip and `uniqueItems` machinery it
-//! drives.
+//! path frames, modes and keyword checks (`keywords/`) as `walk/mod.rs`,
+//! whose duplicate-key, skip and `uniqueItems` machinery it drives. A
+//! fields-form contract is read as its lowered graph (`contract/schema/lower.rs`).
 //!
 //! A value is read once for its own keywords (`type`, `enum`, bounds,
 //! `properties`, `items`, ...). A node that applies other schemas to the
@@ -74,13 +74,17 @@ pub use top::TopMembers;
 
 pub(crate) struct SchemaWalk<'c, 'a, 'm, M> {
     pub(crate) schema: &'c Schema,
-    pub(crate) w: Walk<'c, 'a, M>,
+    pub(crate) w: Walk<'a, M>,
     pub(crate) memo: &'m Memo,
+    /// The walk judges a whole body for "no finding at all": a warning
+    /// fails it too (a strict contract's undeclared top-level key), as no
+    /// membership test's may.
+    pub(crate) whole: bool,
 }
 
 impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     pub(crate) fn new(schema: &'c Schema, bytes: &'a [u8], mode: M, memo: &'m Memo) -> Self {
-        SchemaWalk { schema, w: Walk::new(&[], bytes, mode), memo }
+        SchemaWalk { schema, w: Walk::new(bytes, mode), memo, whole: false }
     }
 
     pub(crate) fn finish(self) -> M {
@@ -145,8 +149,10 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         Ok(())
     }
 
-    /// A declared property's value: [`Self::value`], with a plain node (its
-    /// own keywords only) read here, a string inline (most values).
+    /// A declared property's or an element's value: [`Self::value`], with a
+    /// plain node (its own keywords only) read here, a string inline (most
+    /// values), and an object without `enum` or `const` read directly (the
+    /// objects of a message, without [`Self::own_of`]'s frame).
     #[inline(always)]
     pub(super) fn property(&mut self, id: Id, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         let node = self.schema.node(id);
@@ -160,6 +166,14 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                     self.string(node, &s, path)?;
                 }
                 Ok(())
+            }
+            Kind::Object
+                if node.enum_values.is_none()
+                    && node.constant.is_none()
+                    && !(node.any_object && depth > 0)
+                    && node.types.is_none_or(|t| t.contains(JsonType::Object)) =>
+            {
+                self.object(node, path, depth)
             }
             kind => self.own_of(node, kind, path, depth),
         }
@@ -224,7 +238,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         // On this walk's own stacks: no fresh walk, no allocation.
         let (keys, spans) = (self.w.keys_base(), self.w.spans_base());
         let w = self.w.lend(start, First);
-        let mut sub = SchemaWalk { schema: self.schema, w, memo: self.memo };
+        let mut sub = SchemaWalk { schema: self.schema, w, memo: self.memo, whole: false };
         let end = if sub.value(id, &Path::Root, depth, chain + 1).is_ok() { sub.w.s.offset() } else { 0 };
         self.w.give_back(sub.w, keys, spans);
         self.memo.valid.borrow_mut().insert(id, start, end);

@@ -8,7 +8,6 @@ pub(crate) struct First;
 
 impl Mode for First {
     type Stop = Fail;
-    const QUICK: bool = false;
     const COLLECTS: bool = false;
 
     fn give_up() -> Fail {
@@ -41,7 +40,6 @@ pub(crate) struct Lean {
 
 impl Mode for Lean {
     type Stop = Fail;
-    const QUICK: bool = false;
     const COLLECTS: bool = true;
 
     fn give_up() -> Fail {

@@ -7,7 +7,82 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     #[inline(always)]
     pub(crate) fn object(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         let start = self.w.s.offset();
+        let plain = node.pattern_properties.is_empty()
+            && node.property_names.is_none()
+            && node.min_properties.is_none()
+            && node.max_properties.is_none()
+            && node.dependent_required.is_empty()
+            && !node.required_elsewhere
+            && (depth > 0 || self.memo.top.is_none());
+        if plain {
+            return self.plain_object(node, path, depth);
+        }
         self.object_from(node, path, depth, start, None)
+    }
+
+    /// [`Self::object_from`] for an object with properties, required keys
+    /// and additional properties only (where the root's members are not
+    /// noted): most objects of a message, read by a loop that keeps only
+    /// what they need (the general loop keeps many of the node's fields on
+    /// the stack, set up again for every object). Its key lookup is
+    /// `object_from`'s written out, not shared: through a helper, the
+    /// seen-bits and the key stack's state leave registers.
+    fn plain_object(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        if depth >= MAX_DEPTH {
+            return Err(self.w.mode.too_deep(path));
+        }
+        self.w.s.object_start();
+        let mut seen = Seen::new(node.required.len());
+        let mut props = Seen::new(node.properties.len());
+        let base = self.w.keys_base();
+        let mut others = Others::default();
+        let mut first = true;
+        while let Some(key) = self.read_key(first)? {
+            first = false;
+            let (raw, at, escaped) = (key.raw(), key.offset(), key.is_escaped());
+            let key_frame;
+            let here = if M::COLLECTS {
+                key_frame = Path::Key(path, Str::new(raw, escaped, at));
+                &key_frame
+            } else {
+                &Path::Root
+            };
+            let declared = if escaped {
+                node.properties.iter().position(|(name, _)| Str::new(raw, escaped, at).eq_str(name))
+            } else {
+                node.property_at(raw)
+            };
+            let repeat = match declared {
+                Some(i) => {
+                    let again = props.get(i);
+                    props.set(i);
+                    again
+                }
+                None => self.w.other_repeats(base, raw, at, escaped, &mut others)?,
+            };
+            if repeat {
+                self.w.mode.fault(rules::JSON_DUPLICATE_KEY, here, || duplicate::MESSAGE)?;
+                self.w.skip(here, depth + 1)?;
+                continue;
+            }
+            match declared {
+                Some(i) => {
+                    if let Some(r) = node.property_required[i] {
+                        seen.set(r as usize);
+                    }
+                    self.property(node.properties[i].1, here, depth + 1)?;
+                }
+                None => self.member(node, None, &Str::new(raw, escaped, at), here, depth)?,
+            }
+        }
+        self.w.end_object(base);
+        for (i, name) in node.required.iter().enumerate() {
+            if !seen.get(i) {
+                let missing = Path::Name(path, name);
+                self.w.mode.fault(rules::FIELD_REQUIRED, &missing, || required::MESSAGE)?;
+            }
+        }
+        Ok(())
     }
 
     /// The object at `start`, from its `{`; or, with `tag`, on from the end
@@ -166,8 +241,9 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                 }
                 Some(extra) => self.value(extra, here, depth + 1, 0),
                 None => {
-                    // A warning: never a fault of a membership test.
-                    if M::COLLECTS && depth == 0 && self.schema.strict {
+                    // A warning: never a fault of a membership test, but
+                    // one of a whole body's "no finding at all".
+                    if (M::COLLECTS || self.whole) && depth == 0 && self.schema.strict {
                         self.w.mode.fault(rules::FIELD_UNKNOWN, here, || unknown::MESSAGE)?;
                     }
                     self.w.skip(here, depth + 1)?;

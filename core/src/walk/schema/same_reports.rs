@@ -194,8 +194,8 @@ fn an_open_map_read_as_a_skip_gives_the_member_by_member_report() {
 /// the finding walk's report and top members, whichever way the recent
 /// bodies send a body (`first` or not), on the random documents and
 /// contracts above (`first` false is the finding walk alone, the
-/// baseline); and a strict fields-form twin, whose warnings the
-/// first-fault walk does not see, never takes it.
+/// baseline); and a strict fields-form twin, whose warnings fail the
+/// first-fault pass as faults do.
 #[test]
 fn the_first_fault_pass_in_front_gives_the_finding_walks_report() {
     let specs = mixed_specs();
