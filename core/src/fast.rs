@@ -12,7 +12,7 @@
 //! which are that same walker stopping at the first fault over the graph the
 //! code was written from, for every schema it does not compile itself. Its
 //! methods return `Option`: `None` means "fault or give up" (an escaped key,
-//! more than [`LINEAR_KEYS`] undeclared keys in one object), never a finding.
+//! more than `walk::LINEAR_KEYS` (32) undeclared keys in one object), never a finding.
 
 use crate::contract::ContractSpec;
 pub use crate::json::number::Num;
@@ -24,7 +24,7 @@ use crate::walk::{Mode, Others, Path, Walk, LINEAR_KEYS};
 
 /// Where a generated validator is in the bytes: the schema walker in
 /// first-fault mode (an exact verdict, but for an object with more than
-/// [`LINEAR_KEYS`] undeclared keys, which the generated code hands to the
+/// `walk::LINEAR_KEYS` (32) undeclared keys, which the generated code hands to the
 /// finding walk), with the schema graph the generated code was written from
 /// (a fields form's lowered one). The generated code reads objects, arrays
 /// and unions itself and calls the walker for scalars and for every schema
@@ -285,7 +285,7 @@ impl<'a> SchemaCursor<'_, 'a> {
 
 /// Records the undeclared plain key `key` of the object whose keys start at
 /// `base` on `w`'s stack: `None` when another undeclared key of the object
-/// repeats it, and past [`LINEAR_KEYS`] of them (where the walker keeps a
+/// repeats it, and past `walk::LINEAR_KEYS` (32) of them (where the walker keeps a
 /// hash set from key to key, which generated code does not hold: the body
 /// goes to the finding walk).
 #[inline]
@@ -512,7 +512,7 @@ mod tests {
     }
 
     /// Undeclared keys are compared with the object's others up to
-    /// [`LINEAR_KEYS`] of them; past that the generated code keeps no hash
+    /// `walk::LINEAR_KEYS` (32) of them; past that the generated code keeps no hash
     /// set, so it gives up rather than miss a repeat among the later keys.
     #[test]
     fn undeclared_keys_past_the_linear_bound_give_up() {

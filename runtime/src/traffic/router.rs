@@ -19,6 +19,11 @@ use crate::rules;
 use crate::{ContractDirection, ContractSpec};
 use protocolarc_core::TopMembers;
 
+/// The searcher for a `progressToken` key, built once: a message the quick
+/// way is searched for one, which the exact reader then checks.
+static PROGRESS_TOKEN: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"progressToken"));
+
 /// The contracts of a method the catalog knows.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Method<'c> {
@@ -218,7 +223,7 @@ impl<'c> Router<'c> {
         if self.tools.is_some() && method == "tools/call" {
             return None;
         }
-        if self.frame.progress_token && memchr::memmem::find(bytes, b"progressToken").is_some() {
+        if self.frame.progress_token && PROGRESS_TOKEN.find(bytes).is_some() {
             return None;
         }
         let (report, top) = contract.validate_json_top(bytes, Self::NO_MEMBERS)?;
