@@ -100,7 +100,7 @@ impl<'a> SchemaCursor<'_, 'a> {
     /// A string nothing but its type constrains.
     #[inline]
     pub fn any_string(&mut self) -> Option<()> {
-        self.sw.w.s.string().ok().map(drop)
+        self.sw.w.s.skip_string().ok()
     }
 
     /// A number nothing but its type constrains, where `number` is allowed.

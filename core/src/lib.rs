@@ -44,6 +44,10 @@ pub use envelope::{Envelope, InputError};
 pub use json::scan::line_col;
 pub use json::text::one_line;
 pub use json::MAX_DEPTH;
+/// The JSON Schema keywords the product knows: one record each
+/// ([`schema_keywords::KEYWORDS`]) and the one spelling of each name
+/// ([`schema_keywords::name`]).
+pub use keywords::registry as schema_keywords;
 pub use report::{Finding, Report, Severity};
 pub use validate::{DATA_FIELD, ENVELOPE_FIELD};
 #[doc(hidden)]

@@ -3,14 +3,15 @@
 //!
 //! - The schema form exports its `schema`, key order and number spelling as
 //!   the file writes them, with `"$schema"` first.
-//! - The fields form (SPEC §2) is converted from the loaded model: each
-//!   dotted path becomes nested `properties` (an `[]` step becomes `items`),
-//!   an implied parent is an object (or array) that is required when any
-//!   child is, `type` lists the field's types (none for `any`), `required`
-//!   lists the keys whose field is required, and `enum` and the constraint
-//!   keywords are written with their values as the contract spells them.
-//!   The contract's `title` and `doc` become `title` and `description`, a
-//!   field's `doc` its `description`.
+//! - The fields form (SPEC §2) is written from the schema graph its fields
+//!   lower to when it loads, the graph every engine reads: each dotted path
+//!   is nested `properties` (an `[]` step `items`, a `{}` step
+//!   `additionalProperties`), an implied parent an object (or array) that is
+//!   required when any child is, `type` lists the field's types (none for
+//!   `any`), `required` the keys whose field is required, and `const`,
+//!   `enum`, `format` and the constraint keywords are written with their
+//!   values as the contract spells them. The contract's `title` and `doc`
+//!   become `title` and `description`, a field's `doc` its `description`.
 //!
 //! What has no JSON Schema equal is said in a note, never hidden: the
 //! top-level `strict` flag only warns, so undeclared keys stay allowed.
@@ -20,11 +21,13 @@
 //! The contract is loaded with [`ContractSpec::from_slice`] first: a contract
 //! that does not load does not export, with the loader's error.
 
+use protocolarc_core::schema_keywords::{self, name};
 use std::fmt;
 
 use serde_json::Value;
 
-use crate::contract::{ContractError, ContractSpec, FieldSpec, JsonType};
+use crate::contract::schema::{SchemaLiteral, SchemaNode};
+use crate::contract::{ContractError, ContractSpec};
 use crate::json::text::quote;
 use crate::json::tree::{parse, Node as TreeNode, Value as TreeValue};
 
@@ -135,29 +138,15 @@ fn unreadable(origin: &str) -> ExportError {
 
 /// The contract keys [`from_spec`] carries into JSON Schema.
 const CONTRACT_KEYS: &[&str] =
-    &["$schema", "name", "revision", "kind", "title", "doc", "strict", "closed", "direction", "fields"];
-/// The field keys [`from_spec`] carries into JSON Schema.
-const FIELD_KEYS: &[&str] = &[
-    "name",
-    "type",
-    "required",
-    "enum",
-    "const",
-    "format",
-    "closed",
-    "doc",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-];
+    &[name::SCHEMA, "name", "revision", "kind", name::TITLE, "doc", "strict", "closed", "direction", "fields"];
+/// The field keys [`from_spec`] carries into JSON Schema besides the
+/// keywords the registry marks as spelled by the fields form.
+const FIELD_KEYS: &[&str] = &["name", "closed", "doc"];
+
+/// Whether [`from_spec`] carries the field key `k`.
+fn field_key_known(k: &str) -> bool {
+    FIELD_KEYS.contains(&k) || schema_keywords::find(k).is_some_and(|kw| kw.fields_form)
+}
 
 /// Refuses a fields-form contract that uses what this exporter does not
 /// write (a key the loader learns later): a schema without it would accept
@@ -177,7 +166,7 @@ fn fields_form_known(bytes: &[u8], origin: &str, tree: &TreeNode<'_>) -> Result<
         for f in fields {
             let TreeValue::Object(keys) = &f.value else { continue };
             for (fk, _) in keys {
-                if !FIELD_KEYS.contains(&fk.name.as_ref()) {
+                if !field_key_known(&fk.name) {
                     return refuse(fk.offset, format!("the field key {}", quote(&fk.name, 80)));
                 }
             }
@@ -189,51 +178,27 @@ fn fields_form_known(bytes: &[u8], origin: &str, tree: &TreeNode<'_>) -> Result<
 /// The schema of a schema-form contract, `$schema` first.
 fn from_schema(schema: &TreeNode<'_>) -> Exported {
     let body = match Json::from_tree(schema) {
-        Json::Object(members) => members.into_iter().filter(|(k, _)| k != "$schema").collect(),
-        Json::Raw(r) if r == "false" => vec![("not".to_string(), Json::Object(Vec::new()))],
+        Json::Object(members) => members.into_iter().filter(|(k, _)| k != name::SCHEMA).collect(),
+        Json::Raw(r) if r == "false" => vec![(name::NOT.to_string(), Json::Object(Vec::new()))],
         _ => Vec::new(),
     };
-    let mut members = vec![("$schema".to_string(), Json::string(DRAFT_2020_12))];
+    let mut members = vec![(name::SCHEMA.to_string(), Json::string(DRAFT_2020_12))];
     members.extend(body);
     Exported { text: Json::Object(members).render(), notes: Vec::new() }
 }
 
-/// The JSON Schema of a fields-form contract.
+/// The JSON Schema of a fields-form contract, written from the schema graph
+/// its fields lower to ([`ContractSpec::graph`]): the contract's `title` and
+/// `doc` at the root, then the root node.
 pub fn from_spec(spec: &ContractSpec) -> Exported {
-    let mut root = Shape::default();
-    for f in spec.fields() {
-        let mut node = &mut root;
-        for seg in f.path().segments() {
-            let at = match node.index.get(&seg.key) {
-                Some(&at) => at,
-                None => {
-                    node.index.insert(seg.key.clone(), node.keys.len());
-                    node.keys.push((seg.key.clone(), Shape::default()));
-                    node.keys.len() - 1
-                }
-            };
-            node = &mut node.keys[at].1;
-            for step in &seg.steps {
-                node = match step {
-                    crate::contract::Step::Items => node.items.get_or_insert_with(Box::default),
-                    crate::contract::Step::Values => node.values.get_or_insert_with(Box::default),
-                };
-            }
-        }
-        node.field = Some(f);
-    }
-    let mut members = vec![("$schema".to_string(), Json::string(DRAFT_2020_12))];
+    let mut members = vec![(name::SCHEMA.to_string(), Json::string(DRAFT_2020_12))];
     if let Some(t) = spec.title() {
-        members.push(("title".into(), Json::string(t)));
+        members.push((name::TITLE.into(), Json::string(t)));
     }
     if let Some(d) = spec.doc() {
-        members.push(("description".into(), Json::string(d)));
+        members.push((name::DESCRIPTION.into(), Json::string(d)));
     }
-    members.push(("type".into(), Json::string("object")));
-    root.below(&mut members);
-    if spec.is_closed() {
-        members.push(("additionalProperties".into(), Json::Raw("false".into())));
-    }
+    members.extend(node_members(spec.graph().root()));
     let mut notes = Vec::new();
     if spec.is_strict() {
         notes.push("strict has no JSON Schema equal: undeclared keys stay allowed".to_string());
@@ -241,94 +206,55 @@ pub fn from_spec(spec: &ContractSpec) -> Exported {
     Exported { text: Json::Object(members).render(), notes }
 }
 
-/// A node of the fields' path tree, rebuilt from their dotted paths.
-#[derive(Default)]
-struct Shape<'c> {
-    field: Option<&'c FieldSpec>,
-    keys: Vec<(String, Shape<'c>)>,
-    /// Where each key is in `keys` (a contract may declare a million).
-    index: std::collections::HashMap<String, usize>,
-    items: Option<Box<Shape<'c>>>,
-    values: Option<Box<Shape<'c>>>,
-}
-
-impl Shape<'_> {
-    /// Declared: the field's flag; implied: whether any child is required.
-    fn required(&self) -> bool {
-        match self.field {
-            Some(f) => f.is_required(),
-            None => self.keys.iter().any(|(_, c)| c.required()) || self.items.as_ref().is_some_and(|i| i.required()),
-            // (map values are never required: a map may be empty)
-        }
+/// A node of a lowered fields form: its `doc`, `type` (none for `any`),
+/// `const` or `enum`, `format` as the field writes it, the constraint
+/// keywords as the contract spells them, then what lies below it.
+fn node_members(n: SchemaNode<'_>) -> Vec<(String, Json)> {
+    let mut m = Vec::new();
+    if let Some(d) = n.description() {
+        m.push((name::DESCRIPTION.into(), Json::string(d)));
     }
-
-    fn schema(&self) -> Json {
-        let mut m = Vec::new();
-        match self.field {
-            Some(f) => {
-                if let Some(d) = f.doc() {
-                    m.push(("description".into(), Json::string(d)));
-                }
-                let t = f.types();
-                if !t.is_any() {
-                    let names: Vec<Json> = t.iter().map(|t| Json::string(t.name())).collect();
-                    let t = if let [one] = names.as_slice() { one.clone() } else { Json::Array(names) };
-                    m.push(("type".into(), t));
-                }
-                match (f.constant(), f.enum_values()) {
-                    (Some(c), _) => m.push(("const".into(), Json::Raw(c.json()))),
-                    (None, Some(values)) => {
-                        m.push(("enum".into(), Json::Array(values.iter().map(|v| Json::Raw(v.json())).collect())));
-                    }
-                    (None, None) => {}
-                }
-                if let Some(format) = f.format() {
-                    m.push(("format".into(), Json::string(format)));
-                }
-                constraints(f, &mut m);
-            }
-            None => {
-                let mut t = Vec::new();
-                if !self.keys.is_empty() || self.values.is_some() {
-                    t.push(Json::string(JsonType::Object.name()));
-                }
-                if self.items.is_some() {
-                    t.push(Json::string(JsonType::Array.name()));
-                }
-                m.push(("type".into(), if t.len() == 1 { t.remove(0) } else { Json::Array(t) }));
-            }
-        }
-        self.below(&mut m);
-        if self.field.is_some_and(FieldSpec::is_closed) {
-            m.push(("additionalProperties".into(), Json::Raw("false".into())));
-        }
-        Json::Object(m)
+    if let Some(t) = n.types().filter(|t| !t.is_any()) {
+        let names: Vec<Json> = t.iter().map(|t| Json::string(t.name())).collect();
+        let t = if let [one] = names.as_slice() { one.clone() } else { Json::Array(names) };
+        m.push((name::TYPE.into(), t));
     }
-
-    /// `properties`, `required` and `items`.
-    fn below(&self, m: &mut Vec<(String, Json)>) {
-        if !self.keys.is_empty() {
-            let props = self.keys.iter().map(|(k, c)| (k.clone(), c.schema())).collect();
-            m.push(("properties".into(), Json::Object(props)));
-            let required: Vec<Json> =
-                self.keys.iter().filter(|(_, c)| c.required()).map(|(k, _)| Json::string(k)).collect();
-            if !required.is_empty() {
-                m.push(("required".into(), Json::Array(required)));
-            }
-        }
-        if let Some(items) = &self.items {
-            m.push(("items".into(), items.schema()));
-        }
-        if let Some(values) = &self.values {
-            m.push(("additionalProperties".into(), values.schema()));
-        }
+    match (n.const_value(), n.enum_values()) {
+        (Some(c), _) => m.push((name::CONST.into(), literal(c))),
+        (None, Some(values)) => m.push((name::ENUM.into(), Json::Array(values.into_iter().map(literal).collect()))),
+        (None, None) => {}
     }
-}
-
-/// The constraint keywords, values as the contract writes them.
-fn constraints(f: &FieldSpec, m: &mut Vec<(String, Json)>) {
-    for (k, v) in f.constraints().keywords() {
+    if let Some(format) = n.field_format() {
+        m.push((name::FORMAT.into(), Json::string(format)));
+    }
+    for (k, v) in n.constraints().keywords() {
         m.push((k.into(), Json::Raw(v)));
+    }
+    if n.properties().next().is_some() {
+        let props = n.properties().map(|(k, c)| (k.to_string(), Json::Object(node_members(c)))).collect();
+        m.push((name::PROPERTIES.into(), Json::Object(props)));
+        let required: Vec<Json> = n.required().map(Json::string).collect();
+        if !required.is_empty() {
+            m.push((name::REQUIRED.into(), Json::Array(required)));
+        }
+    }
+    if let Some(items) = n.items() {
+        m.push((name::ITEMS.into(), Json::Object(node_members(items))));
+    }
+    // A closed object's `additionalProperties` is the `false` schema.
+    match n.additional_properties() {
+        Some(_) if n.is_closed() => m.push((name::ADDITIONAL_PROPERTIES.into(), Json::Raw("false".into()))),
+        Some(values) => m.push((name::ADDITIONAL_PROPERTIES.into(), Json::Object(node_members(values)))),
+        None => {}
+    }
+    m
+}
+
+/// A `const` or `enum` member as JSON, numbers as the contract writes them.
+fn literal(l: SchemaLiteral<'_>) -> Json {
+    match l.as_str() {
+        Some(s) => Json::string(s),
+        None => Json::Raw(l.display()),
     }
 }
 
@@ -492,7 +418,9 @@ mod lowering {
     use crate::contract::ContractSpec;
 
     /// The graph the fields form's JSON Schema export compiles to, as a
-    /// schema-form contract: what the lowering must equal.
+    /// schema-form contract: what the lowering must equal (the export is
+    /// written from the lowered graph, so this reads it back through JSON
+    /// Schema and the compiler).
     fn through_export(spec: &ContractSpec) -> Vec<String> {
         let text = super::from_spec(spec).text;
         let doc = format!(r#"{{"name": "exported", "revision": "1.0.0", "schema": {text}}}"#);

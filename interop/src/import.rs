@@ -29,9 +29,13 @@
 
 use std::fmt;
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::{Map, Value};
 
+use crate::contract::schema::uri;
 use crate::json::text::quote;
+use protocolarc_core::schema_keywords::{self as registry, Draft, Holds, Keyword, Role};
 
 /// Why a document could not be imported: the message, and the JSON Pointer
 /// (into the input document) of what it is about.
@@ -40,15 +44,22 @@ pub struct ImportError {
     pointer: String,
     message: String,
     argument: bool,
+    document: Option<String>,
 }
 
 impl ImportError {
     pub(crate) fn new(pointer: &str, message: String) -> ImportError {
-        ImportError { pointer: pointer.to_string(), message, argument: false }
+        ImportError { pointer: pointer.to_string(), message, argument: false, document: None }
     }
 
     pub(crate) fn argument(message: String) -> ImportError {
-        ImportError { pointer: String::new(), message, argument: true }
+        ImportError { pointer: String::new(), message, argument: true, document: None }
+    }
+
+    /// The URI of the document the error is in, when [`bundle`] found it in
+    /// a document it fetched rather than in the one it was given.
+    pub fn document(&self) -> Option<&str> {
+        self.document.as_deref()
     }
 
     /// Whether the error is about an argument (name, revision, direction),
@@ -77,50 +88,38 @@ impl fmt::Display for ImportError {
 
 impl std::error::Error for ImportError {}
 
-/// The keywords a contract's schema validates (SPEC §10).
-const ASSERTIONS: &[&str] = &[
-    "type",
-    "enum",
-    "const",
-    "required",
-    "minProperties",
-    "maxProperties",
-    "dependentRequired",
-    "minContains",
-    "maxContains",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "$ref",
-    "$anchor",
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-];
-
 /// Keywords kept and shown, never enforced (the schema form's own list).
 pub use crate::contract::schema::ANNOTATIONS;
 
-/// Keywords whose value is one schema.
-const ONE: &[&str] = &["additionalProperties", "propertyNames", "contains", "not", "if", "then", "else", "items"];
-/// Keywords whose value is an object of schemas.
-const MAP: &[&str] = &["properties", "patternProperties", "$defs", "dependentSchemas"];
-/// Keywords whose value is an array of schemas.
-const LIST: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
+/// The record of `key` when 2020-12 spells it (draft-07's own spellings
+/// are renamed before a schema is read).
+fn current(key: &str) -> Option<&'static Keyword> {
+    registry::find(key).filter(|k| k.draft != Draft::Draft07)
+}
 
-/// Assertions that came after draft-07: a draft-07 validator ignores them,
-/// so in a draft-07 document they are refused rather than given a meaning
-/// their author's validator never applied.
-const LATER: &[&str] =
-    &["prefixItems", "dependentRequired", "dependentSchemas", "minContains", "maxContains", "$anchor"];
+/// Whether the value of `key` is one schema, an object of schemas, or an
+/// array of schemas.
+fn holds(key: &str, what: Holds) -> bool {
+    current(key).is_some_and(|k| k.holds == what)
+}
+
+/// A keyword a contract's schema validates with a plain value (SPEC §10),
+/// or where its schemas are named (`$ref`, `$anchor`).
+fn is_assertion(key: &str) -> bool {
+    current(key).is_some_and(|k| k.holds == Holds::Value && k.role != Role::Annotation)
+}
+
+/// A keyword that came after draft-07: a draft-07 validator ignores it, so
+/// in a draft-07 document it is refused rather than given a meaning its
+/// author's validator never applied.
+fn is_later(key: &str) -> bool {
+    registry::find(key).is_some_and(|k| k.draft == Draft::Later)
+}
 
 pub use crate::export::DRAFT_2020_12;
+
+/// The base URI of a schema without a root `$id` (the contract loader's).
+pub use crate::contract::schema::uri::DEFAULT_BASE;
 
 /// Deeper schemas than this are refused (the contract loader's limit).
 const MAX_DEPTH: usize = crate::json::MAX_DEPTH;
@@ -515,6 +514,14 @@ struct Cx<'a> {
     base: String,
     draft07: bool,
     notes: Vec<String>,
+    /// The root of the schema resource (the document, or the innermost
+    /// subschema with an `$id`) that holds the schema being read: a `#/...`
+    /// reference is a pointer from it.
+    resource: &'a Value,
+    /// That resource's URI, which a reference resolves against.
+    uri: String,
+    /// The URI of every resource of the document.
+    resources: HashSet<String>,
 }
 
 impl<'a> Cx<'a> {
@@ -548,7 +555,11 @@ impl<'a> Cx<'a> {
                 ));
             }
         };
-        Ok(Cx { root, base: base.to_string(), draft07, notes: Vec::new() })
+        let mut found = Found::default();
+        scan(root, "", DEFAULT_BASE, &mut found);
+        let uri = found.resources.first().map_or_else(|| DEFAULT_BASE.to_string(), |(_, u)| u.clone());
+        let resources = found.resources.into_iter().map(|(_, u)| u).collect();
+        Ok(Cx { root, base: base.to_string(), draft07, notes: Vec::new(), resource: root, uri, resources })
     }
 
     /// The input pointer of a pointer relative to `root`.
@@ -563,7 +574,7 @@ impl<'a> Cx<'a> {
     }
 
     /// One schema (object or boolean) at `ptr` (relative to `root`), in 2020-12.
-    fn schema(&mut self, v: &Value, ptr: &str, depth: usize) -> Result<Value, ImportError> {
+    fn schema(&mut self, v: &'a Value, ptr: &str, depth: usize) -> Result<Value, ImportError> {
         if depth > MAX_DEPTH {
             return Err(self.error(ptr, |at| format!("the schema nests deeper than {MAX_DEPTH} levels at {at}")));
         }
@@ -576,6 +587,13 @@ impl<'a> Cx<'a> {
             }
         };
         let beside_ref = self.draft07 && obj.contains_key("$ref");
+        let outer = (self.resource, self.uri.clone());
+        // (Draft-07 ignores an `$id` beside a `$ref`, as it is dropped.)
+        let id = obj.get("$id").and_then(Value::as_str).filter(|id| !id.starts_with('#') && !ptr.is_empty());
+        if let Some(id) = id.filter(|_| !beside_ref) {
+            self.resource = v;
+            self.uri = uri::split_fragment(&uri::resolve(&self.uri, id)).0.to_string();
+        }
         let mut out = Map::new();
         let mut defs = Map::new();
         for (key, value) in obj {
@@ -591,7 +609,7 @@ impl<'a> Cx<'a> {
                 }
                 continue;
             }
-            if self.draft07 && LATER.contains(&key) {
+            if self.draft07 && is_later(key) {
                 return Err(self.error(&here, |at| {
                     format!(
                         "{} at {at} is not a draft-07 keyword (draft-07 ignores it); write $schema 2020-12 if it is \
@@ -656,7 +674,7 @@ impl<'a> Cx<'a> {
                         }
                     }
                 }
-                _ if ONE.contains(&key) => {
+                _ if holds(key, Holds::Schema) => {
                     if key == "items" && value.is_array() {
                         return Err(self.error(&here, |at| {
                             format!("array-form 'items' at {at} is draft-07; in 2020-12 write prefixItems")
@@ -664,7 +682,7 @@ impl<'a> Cx<'a> {
                     }
                     out.insert(key.into(), self.schema(value, &here, depth + 1)?);
                 }
-                _ if MAP.contains(&key) => {
+                _ if holds(key, Holds::SchemaMap) => {
                     let Some(members) = value.as_object() else {
                         return Err(self.error(&here, |at| format!("{key} at {at} must be an object of schemas")));
                     };
@@ -674,10 +692,10 @@ impl<'a> Cx<'a> {
                     }
                     merge(&mut out, key, Value::Object(m));
                 }
-                _ if LIST.contains(&key) => {
+                _ if holds(key, Holds::SchemaList) => {
                     out.insert(key.into(), self.list(value, &here, depth)?);
                 }
-                _ if ASSERTIONS.contains(&key) || ANNOTATIONS.contains(&key) => {
+                _ if is_assertion(key) || ANNOTATIONS.contains(&key) => {
                     merge(&mut out, key, value.clone());
                 }
                 // A vendor extension (`x-fastmcp-wrap-result` on real MCP
@@ -707,10 +725,11 @@ impl<'a> Cx<'a> {
         if !defs.is_empty() {
             out.insert("$defs".into(), Value::Object(defs));
         }
+        (self.resource, self.uri) = outer;
         Ok(Value::Object(out))
     }
 
-    fn list(&mut self, value: &Value, ptr: &str, depth: usize) -> Result<Value, ImportError> {
+    fn list(&mut self, value: &'a Value, ptr: &str, depth: usize) -> Result<Value, ImportError> {
         let Some(items) = value.as_array() else {
             let t = type_name(value);
             return Err(self.error(ptr, |at| format!("{at} must be an array of schemas, found {t}")));
@@ -722,17 +741,26 @@ impl<'a> Cx<'a> {
         Ok(Value::Array(out))
     }
 
-    /// A `$ref` in 2020-12: local only, pointing at something, rewritten
-    /// through the draft-07 renames.
+    /// A `$ref` in 2020-12: to a resource of the document, pointing at
+    /// something, rewritten through the draft-07 renames.
     fn reference(&self, value: &Value, ptr: &str) -> Result<String, ImportError> {
         let Some(text) = value.as_str() else {
             let t = type_name(value);
             return Err(self.error(ptr, |at| format!("$ref at {at} is {t}, not a string")));
         };
         let Some(fragment) = text.strip_prefix('#') else {
+            // By URI: to one of the document's resources (the loader then
+            // checks what it points at), never to another document.
+            let resolved = uri::resolve(&self.uri, text);
+            if self.resources.contains(uri::split_fragment(&resolved).0) {
+                return Ok(text.to_string());
+            }
             let r = quote(text, 120);
             return Err(self.error(ptr, |at| {
-                format!("remote $ref {r} at {at}: only local references (starting with '#') are supported")
+                format!(
+                    "$ref {r} at {at} names another document: a contract holds one (--resolve DIR bundles the local \
+                     files a schema references)"
+                )
             }));
         };
         if fragment.is_empty() || !fragment.starts_with('/') {
@@ -745,7 +773,7 @@ impl<'a> Cx<'a> {
             self.error(ptr, |at| format!("$ref {r} at {at} points to nothing in the document"))
         };
         let mut out: Vec<String> = Vec::new();
-        let mut node = self.root;
+        let mut node = self.resource;
         let mut state = State::Schema;
         let mut i = 0;
         while i < segments.len() {
@@ -779,9 +807,9 @@ impl<'a> Cx<'a> {
                             i += 2;
                             continue;
                         }
-                        _ if ONE.contains(&seg) => (seg, State::Schema),
-                        _ if MAP.contains(&seg) || seg == "definitions" => (seg, State::Map),
-                        _ if LIST.contains(&seg) => (seg, State::List),
+                        _ if holds(seg, Holds::Schema) => (seg, State::Schema),
+                        _ if holds(seg, Holds::SchemaMap) || seg == "definitions" => (seg, State::Map),
+                        _ if holds(seg, Holds::SchemaList) => (seg, State::List),
                         _ => (seg, State::Value),
                     };
                     out.push(name.into());
@@ -927,7 +955,7 @@ fn merge(out: &mut Map<String, Value>, key: &str, value: Value) {
 }
 
 fn known() -> impl Iterator<Item = &'static str> {
-    ASSERTIONS.iter().chain(ANNOTATIONS).chain(ONE).chain(MAP).chain(LIST).copied()
+    registry::KEYWORDS.iter().filter(|k| k.draft != Draft::Draft07).map(|k| k.name)
 }
 
 /// Every `$ref` of a transformed schema (its schema positions only), with a
@@ -942,15 +970,15 @@ fn collect_refs(v: &Value, ptr: &str, out: &mut Vec<(String, String)>) {
                     out.push((p, s.to_string()));
                 }
             }
-            _ if ONE.contains(&k.as_str()) => collect_refs(x, &p, out),
-            _ if MAP.contains(&k.as_str()) => {
+            _ if holds(k, Holds::Schema) => collect_refs(x, &p, out),
+            _ if holds(k, Holds::SchemaMap) => {
                 if let Value::Object(m) = x {
                     for (n, s) in m {
                         collect_refs(s, &child(&p, n), out);
                     }
                 }
             }
-            _ if LIST.contains(&k.as_str()) => {
+            _ if holds(k, Holds::SchemaList) => {
                 if let Value::Array(a) = x {
                     for (i, s) in a.iter().enumerate() {
                         collect_refs(s, &format!("{p}/{i}"), out);
@@ -975,13 +1003,13 @@ fn rebase_refs(v: &mut Value, own: &str) {
                     }
                 }
             }
-            _ if ONE.contains(&k.as_str()) => rebase_refs(x, own),
-            _ if MAP.contains(&k.as_str()) => {
+            _ if holds(k, Holds::Schema) => rebase_refs(x, own),
+            _ if holds(k, Holds::SchemaMap) => {
                 if let Value::Object(m) = x {
                     m.values_mut().for_each(|s| rebase_refs(s, own));
                 }
             }
-            _ if LIST.contains(&k.as_str()) => {
+            _ if holds(k, Holds::SchemaList) => {
                 if let Value::Array(a) = x {
                     a.iter_mut().for_each(|s| rebase_refs(s, own));
                 }
@@ -1028,6 +1056,283 @@ fn percent_encode(s: &str) -> String {
     out
 }
 
+/// The `$id` resources and `$ref`s of a schema document, found at its
+/// schema positions only (draft-07 spellings included): never in `enum`,
+/// `const` or an annotation's value.
+#[derive(Default)]
+struct Found {
+    /// Each resource's pointer and URI, the document root first.
+    resources: Vec<(String, String)>,
+    /// Each `$ref`'s pointer (of its value), text and the URI of the resource
+    /// that holds it.
+    refs: Vec<(String, String, String)>,
+    /// Each `$anchor`: the URI of its resource and its name.
+    anchors: HashSet<(String, String)>,
+}
+
+/// Fills `found` from the schema `v` at `ptr`, whose enclosing resource's
+/// URI is `base`. The caller has bounded the depth ([`check_depth`]).
+fn scan(v: &Value, ptr: &str, base: &str, found: &mut Found) {
+    let Value::Object(o) = v else {
+        if ptr.is_empty() {
+            found.resources.push((String::new(), base.to_string()));
+        }
+        return;
+    };
+    let mut base = base.to_string();
+    // A draft-07 `$id: "#name"` is an anchor, not a resource.
+    if let Some(name) = o.get("$id").and_then(Value::as_str).and_then(|id| id.strip_prefix('#')) {
+        found.anchors.insert((base.clone(), name.to_string()));
+    }
+    match o.get("$id").and_then(Value::as_str).filter(|id| !id.starts_with('#')) {
+        Some(id) => {
+            base = uri::split_fragment(&uri::resolve(&base, id)).0.to_string();
+            found.resources.push((ptr.to_string(), base.clone()));
+        }
+        None if ptr.is_empty() => found.resources.push((String::new(), base.clone())),
+        None => {}
+    }
+    for (k, x) in o {
+        let p = child(ptr, k);
+        match k.as_str() {
+            "$ref" => {
+                if let Value::String(text) = x {
+                    found.refs.push((p, text.clone(), base.clone()));
+                }
+            }
+            "$anchor" => {
+                if let Value::String(name) = x {
+                    found.anchors.insert((base.clone(), name.clone()));
+                }
+            }
+            "items" | "prefixItems" | "allOf" | "anyOf" | "oneOf" if x.is_array() => {
+                for (i, s) in x.as_array().into_iter().flatten().enumerate() {
+                    scan(s, &format!("{p}/{i}"), &base, found);
+                }
+            }
+            "dependencies" | "definitions" => {
+                for (n, s) in x.as_object().into_iter().flatten() {
+                    scan(s, &child(&p, n), &base, found);
+                }
+            }
+            "additionalItems" => scan(x, &p, &base, found),
+            _ if holds(k, Holds::Schema) => scan(x, &p, &base, found),
+            _ if holds(k, Holds::SchemaMap) => {
+                for (n, s) in x.as_object().into_iter().flatten() {
+                    scan(s, &child(&p, n), &base, found);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// How [`bundle`] reads another document: given its absolute URI (no
+/// fragment), the document and the URI it is to be known by in the bundle,
+/// or why it cannot be read (one sentence, shown after the reference).
+pub type Fetch<'f> = dyn FnMut(&str) -> Result<(Value, String), String> + 'f;
+
+/// Documents a bundle holds at most: a bound on a chain of references that
+/// would fetch without end.
+pub const MAX_BUNDLED: usize = 1000;
+
+/// One document of a bundle.
+struct Bundled {
+    /// The URI it was fetched by (the given base for the root).
+    uri: String,
+    value: Value,
+    /// Its resources and references, resolved from the fetch URI.
+    found: Found,
+    /// The URI of each of `found.resources` in the bundle, in its order.
+    out: Vec<String>,
+}
+
+/// `doc` made self-contained: every document its references reach beyond
+/// itself is read with `fetch` and embedded, as JSON Schema 2020-12 bundles
+/// them (§9.3.1), in the root's `$defs` as a resource of its own (its `$id`
+/// the URI `fetch` says it is known by, unless it has an absolute one; its
+/// key that URI, or its path below [`DEFAULT_BASE`] without `.json`), and
+/// every reference to an embedded document is rewritten to that URI.
+///
+/// `base` is the URI the document was read from (references resolve
+/// against it when the root has no `$id`), `root_id` the URI the root is
+/// known by in the bundle: the root gets it as `$id` when an embedded
+/// document refers back to it. References between the resources of one
+/// document are left as written. Nothing is fetched when every reference is
+/// within `doc`: the result is then `doc` unchanged.
+///
+/// The error names the reference's pointer, in `doc` or, with
+/// [`ImportError::document`], in the fetched document that holds it.
+///
+/// ```
+/// use serde_json::json;
+/// use protocolarc_interop::import::bundle;
+///
+/// let doc = json!({"properties": {"n": {"$ref": "http://example.com/int.json"}}});
+/// let mut fetch = |uri: &str| match uri {
+///     "http://example.com/int.json" => Ok((json!({"type": "integer"}), uri.to_string())),
+///     other => Err(format!("no document {other}")),
+/// };
+/// let bundled = bundle(&doc, "json-schema:///", "json-schema:///", &mut fetch).unwrap();
+/// assert_eq!(bundled, json!({
+///     "properties": {"n": {"$ref": "http://example.com/int.json"}},
+///     "$defs": {"http://example.com/int.json": {"$id": "http://example.com/int.json", "type": "integer"}}
+/// }));
+/// ```
+pub fn bundle(doc: &Value, base: &str, root_id: &str, fetch: &mut Fetch<'_>) -> Result<Value, ImportError> {
+    check_depth(doc)?;
+    let mut docs: Vec<Bundled> = Vec::new();
+    // Resource URI as resolved from fetch URIs -> (document, URI in the
+    // bundle, whether it is a fetch URI that the document's `$id` renames).
+    let mut known: HashMap<String, (usize, String, bool)> = HashMap::new();
+    add(&mut docs, &mut known, doc.clone(), base, root_id);
+    let mut i = 0;
+    while i < docs.len() {
+        for r in 0..docs[i].found.refs.len() {
+            let (ptr, text, from) = &docs[i].found.refs[r];
+            let resolved = uri::resolve(from, text);
+            let target = uri::split_fragment(&resolved).0;
+            if known.contains_key(target) {
+                continue;
+            }
+            let error = |message: String| ImportError {
+                pointer: ptr.clone(),
+                message,
+                argument: false,
+                document: (i > 0).then(|| docs[i].uri.clone()),
+            };
+            let at = shown(ptr);
+            if docs.len() >= MAX_BUNDLED {
+                return Err(error(format!(
+                    "$ref {} at {at} would bundle more than {MAX_BUNDLED} documents",
+                    quote(text, 120)
+                )));
+            }
+            let (value, id) =
+                fetch(target).map_err(|why| error(format!("$ref {} at {at}: {why}", quote(text, 120))))?;
+            check_depth(&value).map_err(|e| ImportError { document: Some(target.to_string()), ..e })?;
+            let target = target.to_string();
+            add(&mut docs, &mut known, value, &target, &id);
+        }
+        i += 1;
+    }
+    if docs.len() == 1 {
+        return Ok(doc.clone());
+    }
+    // References to another document (or by a fetch URI its `$id`
+    // renames) are rewritten to the URI it has in the bundle.
+    let mut back_to_root = false;
+    // Every resource by its URI: its document and its pointer there.
+    let mut resources: HashMap<&str, (usize, &str)> = HashMap::new();
+    let mut anchors: HashSet<&(String, String)> = HashSet::new();
+    for (index, d) in docs.iter().enumerate() {
+        for (ptr, uri) in &d.found.resources {
+            resources.entry(uri).or_insert((index, ptr));
+        }
+        resources.entry(&d.uri).or_insert((index, ""));
+        anchors.extend(&d.found.anchors);
+    }
+    // Whether the resource `target` holds what `fragment` names: its root,
+    // a JSON Pointer from its root, or one of its `$anchor`s.
+    let names_something = |target: &str, fragment: Option<&str>| {
+        let Some(&(index, at)) = resources.get(target) else { return false };
+        match fragment.map(percent_decode) {
+            None => true,
+            Some(f) if f.is_empty() => true,
+            Some(f) if f.starts_with('/') => docs[index].value.pointer(&format!("{at}{f}")).is_some(),
+            Some(f) => anchors.contains(&(target.to_string(), f)),
+        }
+    };
+    let mut rewrites: Vec<(usize, String, String)> = Vec::new();
+    for (index, d) in docs.iter().enumerate() {
+        for (ptr, text, from) in &d.found.refs {
+            let resolved = uri::resolve(from, text);
+            let (target, fragment) = uri::split_fragment(&resolved);
+            let Some((t, to, renamed)) = known.get(target) else { continue };
+            if *t == index && !renamed {
+                continue;
+            }
+            if !names_something(target, fragment) {
+                let at = shown(ptr);
+                return Err(ImportError {
+                    pointer: ptr.clone(),
+                    message: format!("$ref {} at {at} points to nothing in {}", quote(text, 120), quote(to, 160)),
+                    argument: false,
+                    document: (index > 0).then(|| d.uri.clone()),
+                });
+            }
+            back_to_root |= *t == 0;
+            let mut written = to.clone();
+            if let Some(f) = fragment {
+                written.push('#');
+                written.push_str(f);
+            }
+            rewrites.push((index, ptr.clone(), written));
+        }
+    }
+    for (index, ptr, written) in rewrites {
+        if let Some(slot) = docs[index].value.pointer_mut(&ptr) {
+            *slot = Value::String(written);
+        }
+    }
+    let mut docs = docs.into_iter();
+    let mut root = docs.next().map(|d| d.value).unwrap_or_default();
+    let Value::Object(obj) = &mut root else {
+        // A boolean root holds no reference, so nothing was fetched.
+        return Ok(root);
+    };
+    if back_to_root && !obj.contains_key("$id") {
+        obj.insert("$id".into(), root_id.into());
+    }
+    let mut defs = match obj.remove("$defs") {
+        Some(Value::Object(m)) => m,
+        Some(other) => {
+            return Err(ImportError::new("/$defs", format!("$defs is {}, not an object", type_name(&other))))
+        }
+        None => Map::new(),
+    };
+    for d in docs {
+        let id = d.out.first().cloned().unwrap_or_default();
+        let mut value = match d.value {
+            Value::Object(m) => m,
+            Value::Bool(true) => Map::new(),
+            _ => Map::from_iter([("not".to_string(), Value::Object(Map::new()))]),
+        };
+        value.insert("$id".into(), Value::String(id.clone()));
+        // `common.json` under DIR is `common`, a URL stays whole.
+        let name = match id.strip_prefix(DEFAULT_BASE).filter(|n| !n.is_empty()) {
+            Some(path) => path.strip_suffix(".json").filter(|n| !n.is_empty()).unwrap_or(path),
+            None => &id,
+        }
+        .to_string();
+        let mut key = name.clone();
+        let mut n = 2;
+        while defs.contains_key(&key) {
+            key = format!("{name} ({n})");
+            n += 1;
+        }
+        defs.insert(key, Value::Object(value));
+    }
+    obj.insert("$defs".into(), Value::Object(defs));
+    Ok(root)
+}
+
+/// Records document `value`, fetched by `uri` and known by `id` in the
+/// bundle, with its resources.
+fn add(docs: &mut Vec<Bundled>, known: &mut HashMap<String, (usize, String, bool)>, value: Value, uri: &str, id: &str) {
+    let (mut found, mut out) = (Found::default(), Found::default());
+    scan(&value, "", uri, &mut found);
+    scan(&value, "", id, &mut out);
+    let index = docs.len();
+    for ((_, from), (_, to)) in found.resources.iter().zip(&out.resources) {
+        known.entry(from.clone()).or_insert((index, to.clone(), false));
+    }
+    let canonical = out.resources.first().map(|(_, u)| u.clone()).unwrap_or_default();
+    let renamed = found.resources.first().is_some_and(|(_, u)| u != uri);
+    known.entry(uri.to_string()).or_insert((index, canonical, renamed));
+    docs.push(Bundled { uri: uri.to_string(), value, found, out: out.resources.into_iter().map(|(_, u)| u).collect() });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1066,18 +1371,19 @@ mod tests {
     #[test]
     fn errors_name_keyword_and_pointer() {
         let e = import(json!({"$schema": "https://json-schema.org/draft/2020-12/schema",
-            "properties": {"a/b": {"unevaluatedProperties": false}}}))
+            "properties": {"a/b": {"$recursiveRef": "#"}}}))
         .unwrap_err();
-        assert_eq!(e.pointer(), "/properties/a~1b/unevaluatedProperties");
+        assert_eq!(e.pointer(), "/properties/a~1b/$recursiveRef");
         assert_eq!(
             e.message(),
-            "unsupported keyword 'unevaluatedProperties' at /properties/a~1b/unevaluatedProperties: a contract's \
+            "unsupported keyword '$recursiveRef' at /properties/a~1b/$recursiveRef: a contract's \
              schema holds only keywords it validates or shows"
         );
         let e = import(json!({"$ref": "other.json#/x"})).unwrap_err();
         assert_eq!(
             e.message(),
-            "remote $ref 'other.json#/x' at /$ref: only local references (starting with '#') are supported"
+            "$ref 'other.json#/x' at /$ref names another document: a contract holds one (--resolve DIR bundles the \
+             local files a schema references)"
         );
         let e = import(json!({"$ref": "#/$defs/Nope"})).unwrap_err();
         assert_eq!(e.message(), "$ref '#/$defs/Nope' at /$ref points to nothing in the document");

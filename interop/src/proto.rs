@@ -41,6 +41,7 @@
 //! ProtoJSON parsers also accept spellings writers never produce (integers
 //! quoted, enum numbers, `null` for a default): those are not accepted here.
 
+use protocolarc_core::schema_keywords::name;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -546,7 +547,8 @@ impl Parser {
                     self.at += 1;
                     self.message("")?;
                 }
-                Tok::Ident(w) if w == "enum" => {
+                // Protobuf spells its enum declaration like the JSON Schema keyword.
+                Tok::Ident(w) if w == name::ENUM => {
                     self.at += 1;
                     self.enumeration("")?;
                 }
@@ -588,7 +590,8 @@ impl Parser {
                     self.at += 1;
                     self.message(&full)?;
                 }
-                Tok::Ident(w) if w == "enum" => {
+                // Protobuf spells its enum declaration like the JSON Schema keyword.
+                Tok::Ident(w) if w == name::ENUM => {
                     self.at += 1;
                     self.enumeration(&full)?;
                 }
@@ -615,7 +618,8 @@ impl Parser {
                         p.push_field(index, field)
                     })?;
                 }
-                Tok::Ident(w) if w == "extensions" || w == "extend" || w == "group" || w == "required" => {
+                // proto2's `required` label is spelled like the JSON Schema keyword.
+                Tok::Ident(w) if w == "extensions" || w == "extend" || w == "group" || w == name::REQUIRED => {
                     return Err(at.error(format!("'{w}' is not proto3")));
                 }
                 Tok::Ident(w) => {
@@ -697,7 +701,8 @@ impl Parser {
                 let value = self.constant()?;
                 match (option.as_str(), value.as_deref()) {
                     ("json_name", Some(v)) => field.json_name = v.to_string(),
-                    ("deprecated", Some("true")) => field.deprecated = true,
+                    // The option carries over as the annotation of the same name.
+                    (name::DEPRECATED, Some("true")) => field.deprecated = true,
                     ("(google.api.field_behavior)", Some("REQUIRED")) => field.required = true,
                     _ => {}
                 }
@@ -830,17 +835,19 @@ pub fn parse(text: &str) -> Result<ProtoFile, ProtoError> {
 pub fn scalar(name: &str) -> Option<Value> {
     Some(match name {
         "int32" | "sint32" | "sfixed32" => {
-            json!({ "type": "integer", "minimum": -2_147_483_648i64, "maximum": 2_147_483_647i64 })
+            json!({ (name::TYPE): "integer", (name::MINIMUM): -2_147_483_648i64, (name::MAXIMUM): 2_147_483_647i64 })
         }
-        "uint32" | "fixed32" => json!({ "type": "integer", "minimum": 0, "maximum": 4_294_967_295u64 }),
-        "int64" | "sint64" | "sfixed64" => json!({ "type": "string", "pattern": "^-?[0-9]+$" }),
-        "uint64" | "fixed64" => json!({ "type": "string", "pattern": "^[0-9]+$" }),
+        "uint32" | "fixed32" => {
+            json!({ (name::TYPE): "integer", (name::MINIMUM): 0, (name::MAXIMUM): 4_294_967_295u64 })
+        }
+        "int64" | "sint64" | "sfixed64" => json!({ (name::TYPE): "string", (name::PATTERN): "^-?[0-9]+$" }),
+        "uint64" | "fixed64" => json!({ (name::TYPE): "string", (name::PATTERN): "^[0-9]+$" }),
         "float" | "double" => {
-            json!({ "anyOf": [ { "type": "number" }, { "enum": ["NaN", "Infinity", "-Infinity"] } ] })
+            json!({ (name::ANY_OF): [ { (name::TYPE): "number" }, { (name::ENUM): ["NaN", "Infinity", "-Infinity"] } ] })
         }
-        "bool" => json!({ "type": "boolean" }),
-        "string" => json!({ "type": "string" }),
-        "bytes" => json!({ "type": "string", "contentEncoding": "base64" }),
+        "bool" => json!({ (name::TYPE): "boolean" }),
+        "string" => json!({ (name::TYPE): "string" }),
+        "bytes" => json!({ (name::TYPE): "string", (name::CONTENT_ENCODING): "base64" }),
         _ => return None,
     })
 }
@@ -850,15 +857,17 @@ pub fn scalar(name: &str) -> Option<Value> {
 pub fn well_known(name: &str) -> Option<Value> {
     let short = name.strip_prefix('.').unwrap_or(name).strip_prefix("google.protobuf.")?;
     Some(match short {
-        "Struct" => json!({ "type": "object" }),
+        "Struct" => json!({ (name::TYPE): "object" }),
         "Value" => json!({}),
-        "ListValue" => json!({ "type": "array" }),
-        "NullValue" => json!({ "type": "null" }),
-        "Timestamp" => json!({ "type": "string", "format": "date-time" }),
-        "Duration" => json!({ "type": "string", "pattern": "^-?[0-9]+(\\.[0-9]{1,9})?s$" }),
-        "Empty" => json!({ "type": "object" }),
-        "FieldMask" => json!({ "type": "string" }),
-        "Any" => json!({ "type": "object", "required": ["@type"], "properties": { "@type": { "type": "string" } } }),
+        "ListValue" => json!({ (name::TYPE): "array" }),
+        "NullValue" => json!({ (name::TYPE): "null" }),
+        "Timestamp" => json!({ (name::TYPE): "string", (name::FORMAT): "date-time" }),
+        "Duration" => json!({ (name::TYPE): "string", (name::PATTERN): "^-?[0-9]+(\\.[0-9]{1,9})?s$" }),
+        "Empty" => json!({ (name::TYPE): "object" }),
+        "FieldMask" => json!({ (name::TYPE): "string" }),
+        "Any" => {
+            json!({ (name::TYPE): "object", (name::REQUIRED): ["@type"], (name::PROPERTIES): { "@type": { (name::TYPE): "string" } } })
+        }
         "DoubleValue" => scalar("double")?,
         "FloatValue" => scalar("float")?,
         "Int64Value" => scalar("int64")?,
@@ -925,7 +934,7 @@ impl ProtoFile {
     /// The schema of a type reference: `$ref` to a local definition, or inline.
     pub fn reference(&self, scope: &str, name: &str, pos: Pos) -> Result<Value, ProtoError> {
         match self.resolve(scope, name) {
-            Some(Resolved::Local(n)) => Ok(json!({ "$ref": format!("#/$defs/{n}") })),
+            Some(Resolved::Local(n)) => Ok(json!({ (name::REF): format!("#/$defs/{n}") })),
             Some(Resolved::Inline(v)) => Ok(v),
             None => Err(pos.error(format!("unknown type '{name}'{}", in_scope(scope)))),
         }
@@ -955,26 +964,26 @@ fn field_schema(file: &ProtoFile, message: &Message, f: &Field) -> Result<Value,
     let mut schema = match &f.ty {
         FieldType::Map(k, v) => {
             let mut m = Map::new();
-            m.insert("type".into(), "object".into());
+            m.insert(name::TYPE.into(), "object".into());
             match k.as_str() {
                 "string" => {}
                 "bool" => {
-                    m.insert("propertyNames".into(), json!({ "enum": ["true", "false"] }));
+                    m.insert(name::PROPERTY_NAMES.into(), json!({ (name::ENUM): ["true", "false"] }));
                 }
                 k if k.starts_with('u') || k.starts_with("fixed") => {
-                    m.insert("propertyNames".into(), json!({ "pattern": "^[0-9]+$" }));
+                    m.insert(name::PROPERTY_NAMES.into(), json!({ (name::PATTERN): "^[0-9]+$" }));
                 }
                 _ => {
-                    m.insert("propertyNames".into(), json!({ "pattern": "^-?[0-9]+$" }));
+                    m.insert(name::PROPERTY_NAMES.into(), json!({ (name::PATTERN): "^-?[0-9]+$" }));
                 }
             }
-            m.insert("additionalProperties".into(), file.reference(&message.name, v, f.pos)?);
+            m.insert(name::ADDITIONAL_PROPERTIES.into(), file.reference(&message.name, v, f.pos)?);
             Value::Object(m)
         }
         FieldType::Named(t) => {
             let one = file.reference(&message.name, t, f.pos)?;
             if f.label == Label::Repeated {
-                json!({ "type": "array", "items": one })
+                json!({ (name::TYPE): "array", (name::ITEMS): one })
             } else {
                 one
             }
@@ -982,7 +991,7 @@ fn field_schema(file: &ProtoFile, message: &Message, f: &Field) -> Result<Value,
     };
     if f.deprecated {
         if let Some(o) = schema.as_object_mut() {
-            o.insert("deprecated".into(), true.into());
+            o.insert(name::DEPRECATED.into(), true.into());
         }
     }
     Ok(schema)
@@ -999,10 +1008,10 @@ pub fn message_schema(file: &ProtoFile, message: &Message) -> Result<Value, Prot
         }
     }
     let mut out = Map::new();
-    out.insert("type".into(), "object".into());
-    out.insert("properties".into(), Value::Object(properties));
+    out.insert(name::TYPE.into(), "object".into());
+    out.insert(name::PROPERTIES.into(), Value::Object(properties));
     if !required.is_empty() {
-        out.insert("required".into(), Value::Array(required));
+        out.insert(name::REQUIRED.into(), Value::Array(required));
     }
     let mut groups = Vec::new();
     for group in &message.oneofs {
@@ -1010,14 +1019,14 @@ pub fn message_schema(file: &ProtoFile, message: &Message) -> Result<Value, Prot
             .fields
             .iter()
             .filter(|f| f.oneof.as_deref() == Some(group))
-            .map(|f| json!({ "required": [f.json_name] }))
+            .map(|f| json!({ (name::REQUIRED): [f.json_name] }))
             .collect();
         if members.len() < 2 {
             continue;
         }
         let mut choices = members.clone();
-        choices.push(json!({ "not": { "anyOf": members } }));
-        groups.push(json!({ "oneOf": choices }));
+        choices.push(json!({ (name::NOT): { (name::ANY_OF): members } }));
+        groups.push(json!({ (name::ONE_OF): choices }));
     }
     match groups.len() {
         0 => {}
@@ -1027,7 +1036,7 @@ pub fn message_schema(file: &ProtoFile, message: &Message) -> Result<Value, Prot
             }
         }
         _ => {
-            out.insert("allOf".into(), Value::Array(groups));
+            out.insert(name::ALL_OF.into(), Value::Array(groups));
         }
     }
     Ok(Value::Object(out))
@@ -1043,7 +1052,7 @@ pub fn json_schema(file: &ProtoFile) -> Result<Value, ProtoError> {
     }
     for e in &file.enums {
         let names: Vec<Value> = e.values.iter().map(|(n, _)| Value::String(n.clone())).collect();
-        defs.insert(e.name.clone(), json!({ "type": "string", "enum": names }));
+        defs.insert(e.name.clone(), json!({ (name::TYPE): "string", (name::ENUM): names }));
     }
     for r in &file.rpcs {
         for t in [&r.input, &r.output] {
@@ -1051,8 +1060,8 @@ pub fn json_schema(file: &ProtoFile) -> Result<Value, ProtoError> {
         }
     }
     Ok(json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$defs": Value::Object(defs.into_iter().collect()),
+        (name::SCHEMA): "https://json-schema.org/draft/2020-12/schema",
+        (name::DEFS): Value::Object(defs.into_iter().collect()),
     }))
 }
 

@@ -30,6 +30,7 @@
 //! The output is sorted by file stem ([`import::file_stem`] of the name), so
 //! it is a function of the document alone.
 
+use protocolarc_core::schema_keywords::name;
 use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
@@ -178,11 +179,11 @@ pub fn a2a_catalog(doc: &Value, version: &str) -> Result<Vec<Generated>, ImportE
         }
         let mut g = generate(doc, &format!("a2a.{method}.response"), version, "a2a", "response", &success)?;
         let schema = g.contract["schema"].take();
-        let Some(result) = schema.get("properties").and_then(|p| p.get("result")) else {
+        let Some(result) = schema.get(name::PROPERTIES).and_then(|p| p.get("result")) else {
             let at = format!("/{container}/{success}");
             return Err(ImportError::new(&at, format!("{success} has no 'result' property")));
         };
-        g.contract["schema"] = with_reachable_defs(result.clone(), schema.get("$defs"));
+        g.contract["schema"] = with_reachable_defs(result.clone(), schema.get(name::DEFS));
         out.push(g);
     }
     out.push(generate(doc, "a2a.error.response", version, "a2a", "response", "JSONRPCErrorResponse")?);
@@ -241,7 +242,7 @@ pub fn a2a_proto_catalog(text: &str, version: &str) -> Result<Vec<Generated>, Pr
     // (rpc, request definition, response definition)
     let mut plan: Vec<(&proto::Rpc, String, String)> = Vec::new();
     {
-        let Some(defs) = doc.get_mut("$defs").and_then(Value::as_object_mut) else {
+        let Some(defs) = doc.get_mut(name::DEFS).and_then(Value::as_object_mut) else {
             return Err(ProtoError { line: start.line, column: start.column, message: "no $defs".into() });
         };
         for rpc in &file.rpcs {
@@ -261,14 +262,14 @@ pub fn a2a_proto_catalog(text: &str, version: &str) -> Result<Vec<Generated>, Pr
             defs.insert(
                 request.clone(),
                 json!({
-                    "type": "object",
-                    "properties": {
-                        "jsonrpc": { "type": "string", "const": "2.0" },
-                        "id": { "type": ["string", "integer"] },
-                        "method": { "type": "string", "const": rpc.name },
+                    (name::TYPE): "object",
+                    (name::PROPERTIES): {
+                        "jsonrpc": { (name::TYPE): "string", (name::CONST): "2.0" },
+                        "id": { (name::TYPE): ["string", "integer"] },
+                        "method": { (name::TYPE): "string", (name::CONST): rpc.name },
                         "params": params
                     },
-                    "required": required
+                    (name::REQUIRED): required
                 }),
             );
             let response = match file.resolve("", &rpc.output) {
@@ -285,21 +286,21 @@ pub fn a2a_proto_catalog(text: &str, version: &str) -> Result<Vec<Generated>, Pr
         defs.insert(
             format!("{FRAME}error-response"),
             json!({
-                "type": "object",
-                "properties": {
-                    "jsonrpc": { "type": "string", "const": "2.0" },
-                    "id": { "type": ["string", "integer", "null"] },
+                (name::TYPE): "object",
+                (name::PROPERTIES): {
+                    "jsonrpc": { (name::TYPE): "string", (name::CONST): "2.0" },
+                    "id": { (name::TYPE): ["string", "integer", "null"] },
                     "error": {
-                        "type": "object",
-                        "properties": {
-                            "code": { "type": "integer" },
-                            "message": { "type": "string" },
+                        (name::TYPE): "object",
+                        (name::PROPERTIES): {
+                            "code": { (name::TYPE): "integer" },
+                            "message": { (name::TYPE): "string" },
                             "data": {}
                         },
-                        "required": ["code", "message"]
+                        (name::REQUIRED): ["code", "message"]
                     }
                 },
-                "required": ["jsonrpc", "id", "error"]
+                (name::REQUIRED): ["jsonrpc", "id", "error"]
             }),
         );
     }
@@ -361,7 +362,7 @@ fn generate(
 
 /// The definitions object and its key (`$defs`, or draft-07 `definitions`).
 fn definitions(doc: &Value) -> Result<(&Map<String, Value>, &'static str), ImportError> {
-    for key in ["$defs", "definitions"] {
+    for key in [name::DEFS, name::DEFINITIONS] {
         if let Some(m) = doc.get(key).and_then(Value::as_object) {
             return Ok((m, key));
         }
@@ -379,7 +380,7 @@ fn union_members(
     container: &str,
 ) -> Result<Vec<String>, ImportError> {
     let at = format!("/{container}/{union}");
-    let list = body.get("anyOf").or_else(|| body.get("oneOf")).and_then(Value::as_array);
+    let list = body.get(name::ANY_OF).or_else(|| body.get(name::ONE_OF)).and_then(Value::as_array);
     let Some(list) = list else {
         if let Some(method) = method_const(body) {
             let same = defs.iter().find(|(n, v)| {
@@ -395,7 +396,7 @@ fn union_members(
     };
     let mut out = Vec::new();
     for (i, m) in list.iter().enumerate() {
-        let target = m.get("$ref").and_then(Value::as_str).and_then(|r| r.rsplit_once('/')).map(|(_, n)| n);
+        let target = m.get(name::REF).and_then(Value::as_str).and_then(|r| r.rsplit_once('/')).map(|(_, n)| n);
         match target {
             Some(n) if defs.contains_key(n) => out.push(n.to_string()),
             _ => {
@@ -410,13 +411,13 @@ fn union_members(
 }
 
 fn method_const(def: &Value) -> Option<String> {
-    def.get("properties")?.get("method")?.get("const")?.as_str().map(str::to_string)
+    def.get(name::PROPERTIES)?.get("method")?.get(name::CONST)?.as_str().map(str::to_string)
 }
 
 /// Closes every message definition of `file` in `doc`'s `$defs` but those
 /// `open` reaches (itself included) and no other message reaches.
 fn close_messages(doc: &mut Value, file: &proto::ProtoFile, open: &str) {
-    let Some(defs) = doc.get_mut("$defs").and_then(Value::as_object_mut) else { return };
+    let Some(defs) = doc.get_mut(name::DEFS).and_then(Value::as_object_mut) else { return };
     let reach = |from: &str| -> Vec<String> {
         let mut seen: Vec<String> = Vec::new();
         let mut queue = vec![from.to_string()];
@@ -441,7 +442,7 @@ fn close_messages(doc: &mut Value, file: &proto::ProtoFile, open: &str) {
             continue;
         }
         if let Some(Value::Object(def)) = defs.get_mut(&m.name) {
-            def.insert("additionalProperties".into(), Value::Bool(false));
+            def.insert(name::ADDITIONAL_PROPERTIES.into(), Value::Bool(false));
         }
     }
 }
@@ -466,7 +467,7 @@ fn with_reachable_defs(schema: Value, defs: Option<&Value>) -> Value {
         other => return other,
     };
     if !reached.is_empty() {
-        out.insert("$defs".into(), Value::Object(reached.into_iter().collect()));
+        out.insert(name::DEFS.into(), Value::Object(reached.into_iter().collect()));
     }
     Value::Object(out)
 }
@@ -477,7 +478,7 @@ fn refs(v: &Value, out: &mut Vec<String>) {
         Value::Object(m) => {
             for (k, x) in m {
                 match (k.as_str(), x) {
-                    ("$ref", Value::String(r)) => {
+                    (name::REF, Value::String(r)) => {
                         if let Some(rest) = r.strip_prefix("#/$defs/") {
                             out.push(rest.split('/').next().unwrap_or_default().to_string());
                         }

@@ -12,6 +12,7 @@ use std::path::Path;
 use protocolarc::lock::digest;
 use protocolarc::rules::{TOOL_CHANGED, TOOL_UNPINNED};
 use protocolarc::{Catalog, Finding};
+use protocolarc_core::schema_keywords::name as keyword;
 use protocolarc_interop::import::{render, sanitize_name, tools_list_contracts};
 use serde_json::Value;
 
@@ -127,10 +128,10 @@ fn changed(pin: &Pin, tool: &Value) -> Option<String> {
             continue;
         };
         if !output && now.get("doc") != pinned.get("doc") {
-            parts.push("description");
+            parts.push(keyword::DESCRIPTION);
         }
-        if !output && now.get("title") != pinned.get("title") {
-            parts.push("title");
+        if !output && now.get(keyword::TITLE) != pinned.get(keyword::TITLE) {
+            parts.push(keyword::TITLE);
         }
         if now.get("schema") != pinned.get("schema") {
             parts.push(if output { "output schema" } else { "input schema" });

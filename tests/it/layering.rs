@@ -193,3 +193,213 @@ fn the_edge_reader_sees_paths_and_groups_but_not_comments_or_strings() {
     }
     assert_eq!(cycles(&graph), [vec!["x".to_string(), "y".into(), "z".into()]]);
 }
+
+/// How many product source files may spell one keyword's name as a string
+/// literal: the registry, and what still reads the schema text by name.
+const KEYWORD_FILES_MAX: usize = 3;
+
+/// `text` with comments blanked and every string literal's contents
+/// blanked (its quotes kept), at the same offsets: what remains is code.
+fn blanked(text: &str) -> String {
+    let mut out = text.as_bytes().to_vec();
+    for (start, end) in spans(text).into_iter().chain(comments(text)) {
+        for b in &mut out[start..end] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    }
+    String::from_utf8(out).expect("ASCII blanks keep UTF-8")
+}
+
+/// The byte ranges of comments.
+fn comments(text: &str) -> Vec<(usize, usize)> {
+    lex(text).into_iter().filter(|t| t.2).map(|t| (t.0, t.1)).collect()
+}
+
+/// The byte ranges of string literals' contents (between the quotes).
+fn spans(text: &str) -> Vec<(usize, usize)> {
+    lex(text).into_iter().filter(|t| !t.2).map(|t| (t.0, t.1)).collect()
+}
+
+/// Comments (`true`) and string-literal contents (`false`), in order: plain,
+/// byte and raw strings; character literals and lifetimes are skipped.
+fn lex(text: &str) -> Vec<(usize, usize, bool)> {
+    let b = text.as_bytes();
+    let (mut out, mut i) = (Vec::new(), 0);
+    while i < b.len() {
+        if b[i..].starts_with(b"//") {
+            let start = i;
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            out.push((start, i, true));
+        } else if b[i..].starts_with(b"/*") {
+            let (start, mut depth) = (i, 0);
+            while i < b.len() {
+                if b[i..].starts_with(b"/*") {
+                    (depth, i) = (depth + 1, i + 2);
+                } else if b[i..].starts_with(b"*/") {
+                    (depth, i) = (depth - 1, i + 2);
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            out.push((start, i, true));
+        } else if matches!(b[i], b'r' | b'b') && !ident_before(b, i) && raw_open(&b[i..]).is_some() {
+            let (open, hashes) = raw_open(&b[i..]).expect("checked");
+            let close: Vec<u8> = std::iter::once(b'"').chain(std::iter::repeat_n(b'#', hashes)).collect();
+            let start = i + open;
+            i = start;
+            while i < b.len() && !b[i..].starts_with(&close) {
+                i += 1;
+            }
+            out.push((start, i, false));
+            i += close.len();
+        } else if b[i] == b'"' || (b[i] == b'b' && b.get(i + 1) == Some(&b'"') && !ident_before(b, i)) {
+            i += if b[i] == b'b' { 2 } else { 1 };
+            let start = i;
+            while i < b.len() && b[i] != b'"' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            out.push((start, i, false));
+            i += 1;
+        } else if b[i] == b'\'' && char_literal(&b[i..]).is_some() {
+            i += char_literal(&b[i..]).unwrap_or(1);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// A raw string's opening (`r"`, `r#"`, `br##"`): its length and hashes.
+fn raw_open(b: &[u8]) -> Option<(usize, usize)> {
+    let at = if b.starts_with(b"br") {
+        2
+    } else if b.starts_with(b"r") {
+        1
+    } else {
+        return None;
+    };
+    let hashes = b[at..].iter().take_while(|&&c| c == b'#').count();
+    (b.get(at + hashes) == Some(&b'"')).then_some((at + hashes + 1, hashes))
+}
+
+/// The byte ranges of `#[cfg(test)] mod name { ... }` blocks.
+fn test_blocks(code: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("#[cfg(test)]") {
+        let rest = code[at + "#[cfg(test)]".len()..].trim_start();
+        let rest = rest.strip_prefix("pub(crate)").unwrap_or(rest).trim_start();
+        let Some(rest) = rest.strip_prefix("mod ") else { continue };
+        let head: String = rest.chars().take_while(|&c| c != ';' && c != '{').collect();
+        if !rest[head.len()..].starts_with('{') {
+            continue;
+        }
+        let open = code.len() - rest.len() + head.len();
+        let mut depth = 0;
+        for (i, c) in code[open..].char_indices() {
+            depth += match c {
+                '{' => 1,
+                '}' => -1,
+                _ => 0,
+            };
+            if depth == 0 {
+                out.push((at, open + i + 1));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Files that are modules declared `#[cfg(test)] mod name;`: compiled only
+/// for tests.
+fn test_files(all: &[std::path::PathBuf]) -> BTreeSet<std::path::PathBuf> {
+    let mut out = BTreeSet::new();
+    for f in all {
+        let code = blanked(&std::fs::read_to_string(f).expect("read"));
+        let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        let dir = match stem {
+            "mod" | "lib" | "main" => f.parent().expect("a folder").to_path_buf(),
+            _ => f.with_extension(""),
+        };
+        for (at, _) in code.match_indices("#[cfg(test)]") {
+            let rest = code[at + "#[cfg(test)]".len()..].trim_start();
+            let Some(rest) = rest.strip_prefix("mod ") else { continue };
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            if rest[name.len()..].trim_start().starts_with(';') {
+                out.insert(dir.join(format!("{name}.rs")));
+                out.insert(dir.join(&name).join("mod.rs"));
+            }
+        }
+    }
+    out
+}
+
+/// For each keyword, the product source files (relative to the root) that
+/// hold a string literal spelling exactly its name, outside comments, test
+/// files and `#[cfg(test)] mod` blocks. JSON text inside a longer literal
+/// (a template, a message) is not the name as a literal.
+fn keyword_files() -> BTreeMap<&'static str, Vec<String>> {
+    let names: Vec<&'static str> = protocolarc_core::schema_keywords::KEYWORDS.iter().map(|k| k.name).collect();
+    let mut found: BTreeMap<&'static str, Vec<String>> = names.iter().map(|n| (*n, Vec::new())).collect();
+    for krate in CRATES {
+        let src = root().join(krate);
+        let mut all = Vec::new();
+        files(&src, &mut all);
+        all.sort();
+        let tests = test_files(&all);
+        for f in all.iter().filter(|f| !tests.contains(*f)) {
+            let text = std::fs::read_to_string(f).expect("read");
+            let blocks = test_blocks(&blanked(&text));
+            let mut here: BTreeSet<&'static str> = BTreeSet::new();
+            for (start, end) in spans(&text) {
+                if blocks.iter().any(|&(a, b)| a <= start && start < b) {
+                    continue;
+                }
+                if let Some(n) = names.iter().find(|n| **n == &text[start..end]) {
+                    here.insert(n);
+                }
+            }
+            let shown = f.strip_prefix(root()).unwrap_or(f).display().to_string();
+            for n in here {
+                found.get_mut(n).expect("a name").push(shown.clone());
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn a_keyword_name_is_spelled_in_at_most_three_product_files() {
+    let found = keyword_files();
+    let over: Vec<String> = found
+        .iter()
+        .filter(|(_, files)| files.len() > KEYWORD_FILES_MAX)
+        .map(|(name, files)| {
+            let files: Vec<&str> = files.iter().map(|f| f.as_str()).collect();
+            format!("\"{name}\" in {} files: {}", files.len(), files.join(", "))
+        })
+        .collect();
+    assert!(over.is_empty(), "keyword names spelled in more than {KEYWORD_FILES_MAX} files:\n{}", over.join("\n"));
+}
+
+#[test]
+fn the_keyword_counter_skips_comments_tests_and_longer_literals() {
+    let text =
+        "// \"type\"\nlet a = \"type\"; let b = \"a \\\"type\\\"\"; let c = r#\"\"enum\"\"#; let d = b\"enum\";\n\
+                #[cfg(test)]\nmod tests { fn f() { let x = \"const\"; } }\nfn g() { let y = r\"pattern\"; }\n";
+    let blocks = test_blocks(&blanked(text));
+    assert_eq!(blocks.len(), 1, "{blocks:?}");
+    let kept: Vec<&str> = spans(text)
+        .into_iter()
+        .filter(|&(s, _)| !blocks.iter().any(|&(a, b)| a <= s && s < b))
+        .map(|(s, e)| &text[s..e])
+        .collect();
+    assert_eq!(kept, ["type", "a \\\"type\\\"", "\"enum\"", "enum", "pattern"]);
+}

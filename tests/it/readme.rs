@@ -18,7 +18,7 @@ const BLOCKS: &[(&str, usize)] = &[
     ("docs/ci.md", 4),
     ("docs/describe.md", 2),
     ("docs/diff.md", 3),
-    ("docs/import-export.md", 2),
+    ("docs/import-export.md", 5),
     ("docs/loss.md", 1),
     ("docs/matrix.md", 2),
     ("docs/proxy.md", 1),

@@ -119,16 +119,16 @@ fn bad_schemas_are_refused_with_their_position() {
         ContractSpec::from_slice(doc.as_bytes(), "t.json").unwrap_err().to_string()
     };
     assert_eq!(
-        err(r#"{"properties": {"a": {"unevaluatedProperties": false}}}"#),
-        "t.json:2:34: unsupported keyword 'unevaluatedProperties' at /properties/a (supported: type, enum, const, properties, required, additionalProperties, patternProperties, propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas, items, prefixItems, contains, minContains, maxContains, minItems, maxItems, uniqueItems, anyOf, oneOf, allOf, not, if, then, else, $ref, $defs, $anchor, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength, pattern; annotations: title, description, default, examples, deprecated, readOnly, writeOnly, $comment, $schema, $id, contentMediaType, contentEncoding)"
+        err(r#"{"properties": {"a": {"x-vendorKeyword": false}}}"#),
+        "t.json:2:34: unsupported keyword 'x-vendorKeyword' at /properties/a (supported: type, enum, const, properties, required, additionalProperties, patternProperties, propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas, items, prefixItems, contains, minContains, maxContains, minItems, maxItems, uniqueItems, anyOf, oneOf, allOf, not, if, then, else, $ref, $defs, $anchor, unevaluatedProperties, unevaluatedItems, $dynamicRef, $dynamicAnchor, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength, pattern; annotations: title, description, default, examples, deprecated, readOnly, writeOnly, $comment, $schema, $id, $vocabulary, contentMediaType, contentEncoding, contentSchema)"
     );
     assert_eq!(
         err(r#"{"type": "object", "requried": ["a"]}"#),
-        "t.json:2:31: unsupported keyword 'requried' at the schema root: did you mean 'required'? (supported: type, enum, const, properties, required, additionalProperties, patternProperties, propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas, items, prefixItems, contains, minContains, maxContains, minItems, maxItems, uniqueItems, anyOf, oneOf, allOf, not, if, then, else, $ref, $defs, $anchor, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength, pattern; annotations: title, description, default, examples, deprecated, readOnly, writeOnly, $comment, $schema, $id, contentMediaType, contentEncoding)"
+        "t.json:2:31: unsupported keyword 'requried' at the schema root: did you mean 'required'? (supported: type, enum, const, properties, required, additionalProperties, patternProperties, propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas, items, prefixItems, contains, minContains, maxContains, minItems, maxItems, uniqueItems, anyOf, oneOf, allOf, not, if, then, else, $ref, $defs, $anchor, unevaluatedProperties, unevaluatedItems, $dynamicRef, $dynamicAnchor, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength, pattern; annotations: title, description, default, examples, deprecated, readOnly, writeOnly, $comment, $schema, $id, $vocabulary, contentMediaType, contentEncoding, contentSchema)"
     );
     assert_eq!(
         err(r#"{"$ref": "https://example.com/s.json"}"#),
-        "t.json:2:21: $ref 'https://example.com/s.json' is not local: only references within the contract ('#', '#/$defs/Name', a JSON Pointer, '#anchor') are supported"
+        "t.json:2:21: $ref 'https://example.com/s.json' is not local: it names a document that is not in this contract (`cargo protocolarc import schema FILE --resolve DIR` bundles the files a schema references)"
     );
     assert_eq!(
         err(r##"{"$ref": "#/$defs/Nope"}"##),

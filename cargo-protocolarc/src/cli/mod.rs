@@ -167,8 +167,9 @@ pub(crate) enum Command {
                       definition with the definitions it references. `import tools-list` reads an MCP \
                       tools/list result and writes one request contract per tool (from inputSchema) and one \
                       response contract per outputSchema, titles and descriptions kept.\n\n\
-                      Nothing is dropped silently: a keyword a contract cannot carry, a remote $ref or a \
-                      reference to nothing is an error naming the keyword and its position. Keywords beside a \
+                      Nothing is dropped silently: a keyword a contract cannot carry, a $ref to another \
+                      document (--resolve DIR bundles local files into the contract) or a reference to nothing \
+                      is an error naming the keyword and its position. Keywords beside a \
                       draft-07 $ref (which draft-07 ignores) are dropped with a note on stderr.",
         after_help = "Examples:\n  \
                       cargo protocolarc import schema schema.json --name mcp.call_tool_result --revision 2025.6.18 \
@@ -503,7 +504,9 @@ pub(crate) enum ImportCommand {
     /// A JSON Schema (2020-12 or draft-07) as one contract.
     #[command(after_help = "Examples:\n  \
                             cargo protocolarc import schema mcp/2025-06-18/schema.json --name mcp.call_tool_result \
-                            --revision 2025.6.18 --def CallToolResult --direction response\n\n\
+                            --revision 2025.6.18 --def CallToolResult --direction response\n  \
+                            cargo protocolarc import schema schemas/tool.json --name acme.tool --revision 1.0.0 \
+                            --resolve schemas\n\n\
                             Exit codes: 0 written, 3 usage or input error.")]
     Schema(ImportSchemaArgs),
     /// An MCP tools/list result as one contract per tool input and output.
@@ -539,6 +542,12 @@ pub(crate) struct ImportSchemaArgs {
     /// Import this entry of $defs (or draft-07 definitions) and the definitions it references.
     #[arg(long, value_name = "NAME")]
     pub def: Option<String>,
+    /// Bundle the files under DIR that the schema's $refs name ("common.json#/$defs/Id", "./a/b.json"; with
+    /// an absolute root $id, the URLs below its folder are read beside FILE): each becomes a $defs entry
+    /// with its own $id, so the contract is one self-contained document. A $ref resolving outside DIR
+    /// ("../x.json") or to another URL is refused (exit 3).
+    #[arg(long, value_name = "DIR", conflicts_with = "def")]
+    pub resolve: Option<PathBuf>,
     /// Write the contract to this file instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,

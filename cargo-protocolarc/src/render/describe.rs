@@ -23,13 +23,14 @@
 //!
 //! The text table and the JSON document are made from the same rows.
 
+use protocolarc_core::schema_keywords::name;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::value::RawValue;
 
 use protocolarc::contract::schema::{push_key, Schema, SchemaLiteral, SchemaNode};
-use protocolarc::contract::{Constraints, ContractSpec, FieldSpec, JsonType, TypeSet};
+use protocolarc::contract::{Constraints, ContractSpec, JsonType, TypeSet};
 
 use super::one_line;
 
@@ -72,7 +73,7 @@ pub fn text(c: &ContractSpec) -> String {
             let fields = fields(c);
             let closed = if c.is_closed() { ", closed: true" } else { "" };
             let summary = format!("{closed}, {} field{}", fields.len(), plural(fields.len()));
-            let docs = fields.iter().map(|(_, n, _)| n.description()).collect();
+            let docs = fields.iter().map(|(_, n)| n.description()).collect();
             (summary, ["FIELD", "TYPE", "REQUIRED", "CONSTRAINTS"], fields.iter().map(field_cells).collect(), docs)
         }
     };
@@ -158,10 +159,9 @@ struct JsonField<'a> {
     types: Vec<&'static str>,
     required: bool,
     /// The `enum`, or the `const` as its one member.
-    #[serde(rename = "enum")]
-    enum_values: Option<Vec<Box<RawValue>>>,
-    #[serde(rename = "const", skip_serializing_if = "Option::is_none")]
-    constant: Option<Box<RawValue>>,
+    r#enum: Option<Vec<Box<RawValue>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    r#const: Option<Box<RawValue>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     format: Option<&'a str>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -211,14 +211,13 @@ fn json_doc(c: &ContractSpec) -> JsonContract<'_> {
 }
 
 /// The nodes a fields-form contract's fields declare, with their paths, in
-/// contract order, each with its declaration: the graph keeps neither the
-/// line nor a `format` that is only an annotation.
-fn fields(c: &ContractSpec) -> Vec<(String, SchemaNode<'_>, &FieldSpec)> {
+/// contract order.
+fn fields(c: &ContractSpec) -> Vec<(String, SchemaNode<'_>)> {
     let mut found = Vec::new();
     declared(c.graph().root(), &mut String::new(), &mut found);
     // The graph holds paths as a tree; fields are listed as declared.
     found.sort_by_key(|(_, n)| n.offset());
-    found.into_iter().zip(c.fields()).map(|((path, n), f)| (path, n, f)).collect()
+    found
 }
 
 /// The declared nodes at and below `node`, depth-first: a lowered fields
@@ -241,38 +240,38 @@ fn declared<'s>(node: SchemaNode<'s>, path: &mut String, out: &mut Vec<(String, 
 }
 
 /// FIELD, TYPE, REQUIRED and CONSTRAINTS.
-fn field_cells((path, n, spec): &(String, SchemaNode<'_>, &FieldSpec)) -> [String; 4] {
+fn field_cells((path, n): &(String, SchemaNode<'_>)) -> [String; 4] {
     let mut rules = Vec::new();
     match (n.const_value(), n.enum_values()) {
         (Some(c), _) => rules.push(format!("const={}", literal_text(c))),
         (None, Some(values)) => rules.push(format!("enum={}", enum_text(&values))),
         (None, None) => {}
     }
-    if let Some(format) = spec.format() {
+    if let Some(format) = n.field_format() {
         rules.push(format!("format={}", one_line(format)));
     }
     if n.is_closed() {
         rules.push("closed".into());
     }
     rules.extend(n.describe_constraints());
-    let required = if n.field_required() == Some(true) { "required" } else { "optional" };
+    let required = if n.field_required() == Some(true) { name::REQUIRED } else { "optional" };
     [path.clone(), n.types().unwrap_or(TypeSet::ANY).label(), required.into(), rules.join(" ")]
 }
 
-fn field_json<'s>((name, n, spec): (String, SchemaNode<'s>, &'s FieldSpec)) -> JsonField<'s> {
+fn field_json((name, n): (String, SchemaNode<'_>)) -> JsonField<'_> {
     let types = n.types().unwrap_or(TypeSet::ANY);
     let list = |values: Vec<SchemaLiteral<'_>>| values.into_iter().map(|v| raw(literal_json(v))).collect();
     JsonField {
         name,
         types: if types.is_any() { vec!["any"] } else { types.iter().map(JsonType::name).collect() },
         required: n.field_required() == Some(true),
-        enum_values: n.const_value().map(|c| vec![c]).or_else(|| n.enum_values()).map(list),
-        constant: n.const_value().map(|c| raw(literal_json(c))),
-        format: spec.format(),
+        r#enum: n.const_value().map(|c| vec![c]).or_else(|| n.enum_values()).map(list),
+        r#const: n.const_value().map(|c| raw(literal_json(c))),
+        format: n.field_format(),
         closed: n.is_closed(),
         constraints: constraints_json(n.constraints()),
         doc: n.description(),
-        line: spec.line(),
+        line: n.field_line().unwrap_or(0),
     }
 }
 
@@ -631,10 +630,18 @@ impl<'s> Walker<'s> {
             self.site(sub, child(path, |p| p.push_str(&step)), None, depth, None);
         }
         if let Some(sub) = l.contains() {
-            self.site(sub, child(path, |p| p.push_str("[]")), None, depth, Some("contains".into()));
+            self.site(sub, child(path, |p| p.push_str("[]")), None, depth, Some(name::CONTAINS.into()));
+        }
+        if let Some(sub) = l.unevaluated_properties().filter(|u| !u.is_false()) {
+            let qualifier = Some(name::UNEVALUATED_PROPERTIES.into());
+            self.site(sub, child(path, |p| p.push_str("{}")), None, depth, qualifier);
+        }
+        if let Some(sub) = l.unevaluated_items().filter(|u| !u.is_false()) {
+            let qualifier = Some(name::UNEVALUATED_ITEMS.into());
+            self.site(sub, child(path, |p| p.push_str("[]")), None, depth, qualifier);
         }
         for union in [l.any_of(), l.one_of()].into_iter().flatten() {
-            let words = if union.keyword() == "anyOf" { "any of" } else { "one of" };
+            let words = if union.keyword() == name::ANY_OF { "any of" } else { "one of" };
             let tags = union.tag_key().zip(union.tag_values());
             for (i, m) in union.members().enumerate() {
                 let qualifier = match &tags {
@@ -651,15 +658,15 @@ impl<'s> Walker<'s> {
             self.site(m, own(), None, depth, Some(format!("all of #{}", i + 1)));
         }
         if let Some(m) = l.not() {
-            self.site(m, own(), None, depth, Some("not".into()));
+            self.site(m, own(), None, depth, Some(name::NOT.into()));
         }
         if let Some(c) = l.condition() {
-            self.site(c.test, own(), None, depth, Some("if".into()));
+            self.site(c.test, own(), None, depth, Some(name::IF.into()));
             if let Some(t) = c.then {
-                self.site(t, own(), None, depth, Some("then".into()));
+                self.site(t, own(), None, depth, Some(name::THEN.into()));
             }
             if let Some(e) = c.otherwise {
-                self.site(e, own(), None, depth, Some("else".into()));
+                self.site(e, own(), None, depth, Some(name::ELSE.into()));
             }
         }
     }
@@ -673,26 +680,26 @@ fn keywords(l: SchemaNode<'_>, row: &mut Row<'_>) {
     }
     if let Some(c) = l.const_value() {
         row.keywords.push(format!("const={}", literal_text(c)));
-        row.json.entry("const").or_insert_with(|| raw(literal_json(c)));
+        row.json.entry(name::CONST).or_insert_with(|| raw(literal_json(c)));
     }
     if let Some(values) = l.enum_values() {
         row.keywords.push(format!("enum={}", enum_text(&values)));
         let list: Vec<String> = values.iter().map(|v| literal_json(*v)).collect();
-        row.json.entry("enum").or_insert_with(|| raw(format!("[{}]", list.join(","))));
+        row.json.entry(name::ENUM).or_insert_with(|| raw(format!("[{}]", list.join(","))));
     }
     if let Some(f) = l.format() {
         row.keywords.push(format!("format={f}"));
-        row.json.entry("format").or_insert_with(|| json_string(f));
+        row.json.entry(name::FORMAT).or_insert_with(|| json_string(f));
     }
     row.keywords.extend(l.describe_constraints());
     for (k, v) in constraints_json(l.constraints()) {
         row.json.entry(k).or_insert(v);
     }
     let counts = [
-        ("minProperties", l.min_properties()),
-        ("maxProperties", l.max_properties()),
-        ("minContains", l.min_contains()),
-        ("maxContains", l.max_contains()),
+        (name::MIN_PROPERTIES, l.min_properties()),
+        (name::MAX_PROPERTIES, l.max_properties()),
+        (name::MIN_CONTAINS, l.min_contains()),
+        (name::MAX_CONTAINS, l.max_contains()),
     ];
     for (k, v) in counts {
         if let Some(v) = v {
@@ -703,6 +710,19 @@ fn keywords(l: SchemaNode<'_>, row: &mut Row<'_>) {
     if l.is_closed() {
         row.keywords.push("closed".into());
         row.json.entry("closed").or_insert_with(|| raw("true".into()));
+    }
+    // A `false` unevaluated schema closes what no other keyword evaluates;
+    // any other has rows of its own.
+    let refused =
+        [(name::UNEVALUATED_PROPERTIES, l.unevaluated_properties()), (name::UNEVALUATED_ITEMS, l.unevaluated_items())];
+    for (k, _) in refused.into_iter().filter(|(_, u)| u.is_some_and(|u| u.is_false())) {
+        row.keywords.push(format!("{k}=false"));
+        row.json.entry(k).or_insert_with(|| raw("false".into()));
+    }
+    if let Some(target) = l.dynamic_reference() {
+        let shown = member_label(target).unwrap_or_else(|| format!("#{}", target.id()));
+        row.keywords.push(format!("{} {shown}", name::DYNAMIC_REF));
+        row.json.entry(name::DYNAMIC_REF).or_insert_with(|| json_string(&shown));
     }
     // Required keys the layer declares no property for (the others show as
     // `required` on their own rows).
@@ -730,7 +750,7 @@ fn keywords(l: SchemaNode<'_>, row: &mut Row<'_>) {
                 format!("{}:[{}]", json_string(k).get(), list.join(","))
             })
             .collect();
-        row.json.entry("dependentRequired").or_insert_with(|| raw(format!("{{{}}}", members.join(","))));
+        row.json.entry(name::DEPENDENT_REQUIRED).or_insert_with(|| raw(format!("{{{}}}", members.join(","))));
     }
 }
 
@@ -759,7 +779,7 @@ fn applies(l: SchemaNode<'_>, row: &mut Row<'_>) {
                 row.applies.push(Applies { keyword: union.keyword(), tag: Some(key), members });
             }
             _ => {
-                let words = if union.keyword() == "anyOf" { "any of" } else { "one of" };
+                let words = if union.keyword() == name::ANY_OF { "any of" } else { "one of" };
                 let listed: Vec<String> = members.iter().enumerate().map(|(i, m)| numbered(*m, i)).collect();
                 row.keywords.push(format!("{words} {}", listed.join(" | ")));
                 let members = members.into_iter().map(one).collect();
@@ -771,26 +791,26 @@ fn applies(l: SchemaNode<'_>, row: &mut Row<'_>) {
     if !all.is_empty() {
         let listed: Vec<String> = all.iter().enumerate().map(|(i, m)| numbered(*m, i)).collect();
         row.keywords.push(format!("all of {}", listed.join(" | ")));
-        row.applies.push(Applies { keyword: "allOf", tag: None, members: all.into_iter().map(one).collect() });
+        row.applies.push(Applies { keyword: name::ALL_OF, tag: None, members: all.into_iter().map(one).collect() });
     }
     let named = |word: &str, m: SchemaNode<'_>| match member_label(m) {
         Some(label) => format!("{word} {label}"),
         None => word.to_string(),
     };
     if let Some(m) = l.not() {
-        row.keywords.push(named("not", m));
-        row.applies.push(Applies { keyword: "not", tag: None, members: vec![one(m)] });
+        row.keywords.push(named(name::NOT, m));
+        row.applies.push(Applies { keyword: name::NOT, tag: None, members: vec![one(m)] });
     }
     if let Some(c) = l.condition() {
-        let mut parts = vec![named("if", c.test)];
-        row.applies.push(Applies { keyword: "if", tag: None, members: vec![one(c.test)] });
+        let mut parts = vec![named(name::IF, c.test)];
+        row.applies.push(Applies { keyword: name::IF, tag: None, members: vec![one(c.test)] });
         if let Some(t) = c.then {
-            parts.push(named("then", t));
-            row.applies.push(Applies { keyword: "then", tag: None, members: vec![one(t)] });
+            parts.push(named(name::THEN, t));
+            row.applies.push(Applies { keyword: name::THEN, tag: None, members: vec![one(t)] });
         }
         if let Some(e) = c.otherwise {
-            parts.push(named("else", e));
-            row.applies.push(Applies { keyword: "else", tag: None, members: vec![one(e)] });
+            parts.push(named(name::ELSE, e));
+            row.applies.push(Applies { keyword: name::ELSE, tag: None, members: vec![one(e)] });
         }
         row.keywords.push(parts.join(" "));
     }
@@ -845,7 +865,7 @@ impl<'s> Row<'s> {
     /// The REQUIRED cell.
     fn required_label(&self) -> &'static str {
         match self.required {
-            Some(true) => "required",
+            Some(true) => name::REQUIRED,
             Some(false) => "optional",
             None => "-",
         }

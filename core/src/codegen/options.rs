@@ -114,7 +114,7 @@ impl Naming {
             .collect();
         let hint =
             if near.is_empty() { String::new() } else { format!(" (types with a like name: {})", near.join(", ")) };
-        let which = if option == "replace" { "`$defs` type" } else { "type" };
-        Err(format!("{option}({key} = ...): {what} generates no {which} named `{key}`{hint}"))
+        let which = if option == "replace" { "`$defs` " } else { "" };
+        Err(format!("{option}({key} = ...): {what} generates no {which}type named `{key}`{hint}"))
     }
 }

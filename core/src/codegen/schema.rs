@@ -38,6 +38,7 @@ use super::options::Naming;
 use super::{docs, ident_of, pascal_case, snake_case, unique, Item, UNKNOWN_FIELDS};
 use crate::contract::schema::{literal_label, Id, Literal, Node, Schema};
 use crate::contract::{ContractSpec, JsonType, TypeSet};
+use crate::keywords::name;
 
 pub(super) fn expand(
     spec: &ContractSpec,
@@ -618,7 +619,7 @@ impl Gen<'_> {
             let sentence = described.map_or_else(
                 || match self.paths {
                     Some(_) => self.shape_sentence(*prop),
-                    None => format!("`{key}`, {}.", if required { "required" } else { "optional" }),
+                    None => format!("`{key}`, {}.", requiredness(required)),
                 },
                 String::from,
             );
@@ -816,9 +817,9 @@ impl Gen<'_> {
     /// "`params.name`: string, required, maxLength=128."
     fn shape_sentence(&self, id: Id) -> String {
         let n = self.schema.node(id);
-        let required = n.field.is_some_and(|m| m.required);
+        let required = n.field.as_ref().is_some_and(|m| m.required);
         let types = n.types.unwrap_or(TypeSet::ANY).label();
-        let mut parts = vec![types, if required { "required".into() } else { "optional".into() }];
+        let mut parts = vec![types, requiredness(required).into()];
         if let Some(values) = members(n) {
             let values: Vec<Literal> = values.into_iter().cloned().collect();
             parts.push(format!("one of {}", literal_label(&values)));
@@ -881,5 +882,14 @@ impl Gen<'_> {
             #how
             #vis enum #ident { #(#variants)* }
         };
+    }
+}
+
+/// How a field's doc sentence says whether the field must be there.
+fn requiredness(required: bool) -> &'static str {
+    if required {
+        name::REQUIRED
+    } else {
+        "optional"
     }
 }

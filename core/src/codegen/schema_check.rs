@@ -29,7 +29,8 @@
 //! same checks
 //! (`SchemaCursor::string_where`, `fast::formats`). Every other schema (`allOf`, `not`, `if`,
 //! `dependentSchemas`, `$ref` beside other keywords, `patternProperties`,
-//! `propertyNames`, `dependentRequired`, `prefixItems`, `contains`, `enum` or
+//! `propertyNames`, `dependentRequired`, `prefixItems`, `contains`,
+//! `unevaluatedProperties`, `unevaluatedItems`, `$dynamicRef`, `enum` or
 //! `const` on a container) is handed to the walker for that subtree
 //! (`SchemaCursor::node`), as is an object with an escaped key
 //! (`SchemaCursor::object_again`). The cursor runs the walker in its
@@ -51,7 +52,14 @@ use crate::contract::JsonType;
 pub(super) fn fast_path(schema: &Schema) -> TokenStream {
     let mut g =
         Check { schema, fns: BTreeMap::new(), queued: HashSet::new(), pending: Vec::new(), after_tag: BTreeMap::new() };
-    let root = g.call(Schema::ROOT, quote! { 0usize }, quote! { 0usize });
+    // A schema with a dynamic `$dynamicRef` is read by the walker whole: a
+    // reference's target depends on the resources entered on the way, which
+    // only the walker keeps.
+    let root = if schema.node(Schema::ROOT).dynamic_scope {
+        quote! { c.node(0u32, 0usize, 0usize) }
+    } else {
+        g.call(Schema::ROOT, quote! { 0usize }, quote! { 0usize })
+    };
     let lowered = schema.canonical_json().is_empty();
     let loops = if lowered { loops(schema) } else { HashSet::new() };
     while let Some(id) = g.pending.pop() {
@@ -718,5 +726,8 @@ fn union_only(n: &Node) -> bool {
         && n.not.is_none()
         && n.condition.is_none()
         && n.dependent_schemas.is_empty()
+        && n.unevaluated_properties.is_none()
+        && n.unevaluated_items.is_none()
+        && n.dynamic_ref.is_none()
         && (n.any_of.is_some() != n.one_of.is_some())
 }

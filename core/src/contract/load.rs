@@ -13,6 +13,7 @@ use crate::json::number::{Decimal, MAX_DIVISOR_DIGITS};
 use crate::json::scan::{line_col, Positions};
 use crate::json::text::quote;
 use crate::json::tree::{parse, Node, Value};
+use crate::keywords::name;
 
 /// A contract that could not be loaded, with every problem found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -260,11 +261,11 @@ fn contract(cx: &mut Ctx<'_>, root: Node) -> Option<ContractSpec> {
                 });
             }
             // The JSON Schema of the contract format, for editors: an annotation.
-            "$schema" => {
-                cx.string(value, None, "$schema");
+            name::SCHEMA => {
+                cx.string(value, None, name::SCHEMA);
             }
             "kind" => kind = cx.string(value, None, "kind"),
-            "title" => title = cx.string(value, None, "title"),
+            name::TITLE => title = cx.string(value, None, name::TITLE),
             "doc" => doc = cx.string(value, None, "doc"),
             "strict" => {
                 strict_at = value.offset;
@@ -473,27 +474,27 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
         let k = &*key.name;
         match k {
             "name" => {}
-            "type" => {
+            name::TYPE => {
                 type_node = Some(value);
                 types = type_set(cx, value, label);
             }
-            "required" => required = cx.boolean(value, label, k),
+            name::REQUIRED => required = cx.boolean(value, label, k),
             "doc" => doc = cx.string(value, label, k),
-            "enum" => enum_node = Some(value),
-            "const" => const_node = Some(value),
-            "format" => format = cx.string(value, label, k).map(String::into_boxed_str),
+            name::ENUM => enum_node = Some(value),
+            name::CONST => const_node = Some(value),
+            name::FORMAT => format = cx.string(value, label, k).map(String::into_boxed_str),
             "closed" => closed = cx.boolean(value, label, k).unwrap_or(false),
-            "minimum" => c.minimum = cx.number(value, label, k),
-            "maximum" => c.maximum = cx.number(value, label, k),
-            "exclusiveMinimum" => c.exclusive_minimum = cx.number(value, label, k),
-            "exclusiveMaximum" => c.exclusive_maximum = cx.number(value, label, k),
-            "multipleOf" => c.multiple_of = multiple_of(cx, value, label),
-            "minLength" => c.min_length = cx.count(value, label, k),
-            "maxLength" => c.max_length = cx.count(value, label, k),
-            "minItems" => c.min_items = cx.count(value, label, k),
-            "maxItems" => c.max_items = cx.count(value, label, k),
-            "pattern" => c.pattern = cx.string(value, label, k).and_then(|p| pattern(cx, value, label, p)),
-            "uniqueItems" => c.unique_items = cx.boolean(value, label, k).unwrap_or(false),
+            name::MINIMUM => c.minimum = cx.number(value, label, k),
+            name::MAXIMUM => c.maximum = cx.number(value, label, k),
+            name::EXCLUSIVE_MINIMUM => c.exclusive_minimum = cx.number(value, label, k),
+            name::EXCLUSIVE_MAXIMUM => c.exclusive_maximum = cx.number(value, label, k),
+            name::MULTIPLE_OF => c.multiple_of = multiple_of(cx, value, label),
+            name::MIN_LENGTH => c.min_length = cx.count(value, label, k),
+            name::MAX_LENGTH => c.max_length = cx.count(value, label, k),
+            name::MIN_ITEMS => c.min_items = cx.count(value, label, k),
+            name::MAX_ITEMS => c.max_items = cx.count(value, label, k),
+            name::PATTERN => c.pattern = cx.string(value, label, k).and_then(|p| pattern(cx, value, label, p)),
+            name::UNIQUE_ITEMS => c.unique_items = cx.boolean(value, label, k).unwrap_or(false),
             other => {
                 let msg = format!(
                     "unknown key {} in field{} (expected one of: {FIELD_KEYS})",
@@ -506,7 +507,7 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
         }
         // `uniqueItems: false` and `closed: false` constrain nothing, so they
         // apply to any type.
-        let inert = matches!(k, "uniqueItems" | "closed") && matches!(value.value, Value::Bool(false));
+        let inert = matches!(k, name::UNIQUE_ITEMS | "closed") && matches!(value.value, Value::Bool(false));
         if let Some(kw) = KEYWORDS.iter().find(|kw| kw.0 == k).filter(|_| !inert) {
             used.push((kw.0, value));
         }
@@ -518,11 +519,11 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
     let (enum_values, enum_node, keyword) = match (enum_node, const_node) {
         (Some(_), Some(c)) => {
             cx.at(c.offset, label, "a field has 'const' or 'enum', not both (a const is a one-value enum)".into());
-            (None, None, "enum")
+            (None, None, name::ENUM)
         }
-        (Some(e), None) => (enum_values(cx, e, label), Some(e), "enum"),
-        (None, Some(c)) => (scalar(cx, c, label, "const").map(|v| vec![v]), Some(c), "const"),
-        (None, None) => (None, None, "enum"),
+        (Some(e), None) => (enum_values(cx, e, label), Some(e), name::ENUM),
+        (None, Some(c)) => (scalar(cx, c, label, name::CONST).map(|v| vec![v]), Some(c), name::CONST),
+        (None, None) => (None, None, name::ENUM),
     };
     // The nodes of the members, for positions (a const is its own node).
     let member_nodes: Vec<&Node> = match enum_node.map(|n| (&n.value, n)) {
@@ -589,18 +590,18 @@ type Applies = fn(TypeSet) -> bool;
 
 /// Constraint keywords, what they apply to, and how to say so.
 const KEYWORDS: &[(&str, Applies, &str)] = &[
-    ("minimum", TypeSet::has_numbers, "numbers"),
-    ("maximum", TypeSet::has_numbers, "numbers"),
-    ("exclusiveMinimum", TypeSet::has_numbers, "numbers"),
-    ("exclusiveMaximum", TypeSet::has_numbers, "numbers"),
-    ("multipleOf", TypeSet::has_numbers, "numbers"),
-    ("minLength", TypeSet::has_strings, "strings"),
-    ("maxLength", TypeSet::has_strings, "strings"),
-    ("pattern", TypeSet::has_strings, "strings"),
-    ("minItems", TypeSet::has_arrays, "arrays"),
-    ("maxItems", TypeSet::has_arrays, "arrays"),
-    ("uniqueItems", TypeSet::has_arrays, "arrays"),
-    ("format", TypeSet::has_strings, "strings"),
+    (name::MINIMUM, TypeSet::has_numbers, "numbers"),
+    (name::MAXIMUM, TypeSet::has_numbers, "numbers"),
+    (name::EXCLUSIVE_MINIMUM, TypeSet::has_numbers, "numbers"),
+    (name::EXCLUSIVE_MAXIMUM, TypeSet::has_numbers, "numbers"),
+    (name::MULTIPLE_OF, TypeSet::has_numbers, "numbers"),
+    (name::MIN_LENGTH, TypeSet::has_strings, "strings"),
+    (name::MAX_LENGTH, TypeSet::has_strings, "strings"),
+    (name::PATTERN, TypeSet::has_strings, "strings"),
+    (name::MIN_ITEMS, TypeSet::has_arrays, "arrays"),
+    (name::MAX_ITEMS, TypeSet::has_arrays, "arrays"),
+    (name::UNIQUE_ITEMS, TypeSet::has_arrays, "arrays"),
+    (name::FORMAT, TypeSet::has_strings, "strings"),
     ("closed", TypeSet::has_objects, "objects"),
 ];
 
@@ -662,7 +663,7 @@ fn type_set(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<TypeSe
 }
 
 pub(super) fn multiple_of(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<Decimal> {
-    let d = cx.number(node, label, "multipleOf")?;
+    let d = cx.number(node, label, name::MULTIPLE_OF)?;
     let dec = d.dec();
     if dec.is_zero() || dec.is_negative() {
         cx.at(node.offset, label, format!("'multipleOf' must be greater than 0, found {}", d.raw()));
@@ -714,7 +715,7 @@ fn enum_values(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<Vec
     let mut out: Vec<Scalar> = Vec::with_capacity(items.len());
     let mut ok = true;
     for item in items {
-        let Some(value) = scalar(cx, item, label, "enum") else {
+        let Some(value) = scalar(cx, item, label, name::ENUM) else {
             ok = false;
             continue;
         };
@@ -740,7 +741,7 @@ fn scalar(cx: &mut Ctx<'_>, item: &Node, label: Option<&str>, keyword: &str) -> 
         Value::Number(d) => Scalar::Number((**d).clone()),
         Value::String(s) => Scalar::String(s.to_string()),
         other => {
-            let msg = if keyword == "const" {
+            let msg = if keyword == name::CONST {
                 format!("const must be a scalar (string, number, boolean, null), found {}", other.type_name())
             } else {
                 format!("enum values must be scalars (string, number, boolean, null), found {}", other.type_name())
@@ -753,8 +754,10 @@ fn scalar(cx: &mut Ctx<'_>, item: &Node, label: Option<&str>, keyword: &str) -> 
 
 /// Refuses bounds that no value can satisfy.
 pub(super) fn ranges(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>, c: &Constraints) {
-    let pairs =
-        [("minLength", c.min_length, "maxLength", c.max_length), ("minItems", c.min_items, "maxItems", c.max_items)];
+    let pairs = [
+        (name::MIN_LENGTH, c.min_length, name::MAX_LENGTH, c.max_length),
+        (name::MIN_ITEMS, c.min_items, name::MAX_ITEMS, c.max_items),
+    ];
     for (lo_kw, lo, hi_kw, hi) in pairs {
         if let (Some(lo), Some(hi)) = (lo, hi) {
             if lo > hi {
@@ -762,8 +765,8 @@ pub(super) fn ranges(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>, c: &Con
             }
         }
     }
-    let lower = [("minimum", &c.minimum, false), ("exclusiveMinimum", &c.exclusive_minimum, true)];
-    let upper = [("maximum", &c.maximum, false), ("exclusiveMaximum", &c.exclusive_maximum, true)];
+    let lower = [(name::MINIMUM, &c.minimum, false), (name::EXCLUSIVE_MINIMUM, &c.exclusive_minimum, true)];
+    let upper = [(name::MAXIMUM, &c.maximum, false), (name::EXCLUSIVE_MAXIMUM, &c.exclusive_maximum, true)];
     for (lo_kw, lo, lo_excl) in lower {
         for (hi_kw, hi, hi_excl) in upper {
             if let (Some(lo), Some(hi)) = (lo, hi) {
@@ -789,13 +792,13 @@ fn satisfiable(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>, c: &Constrain
     let lower = c
         .exclusive_minimum
         .as_ref()
-        .map(|d| ("exclusiveMinimum", d, true))
-        .or(c.minimum.as_ref().map(|d| ("minimum", d, false)));
+        .map(|d| (name::EXCLUSIVE_MINIMUM, d, true))
+        .or(c.minimum.as_ref().map(|d| (name::MINIMUM, d, false)));
     let upper = c
         .exclusive_maximum
         .as_ref()
-        .map(|d| ("exclusiveMaximum", d, true))
-        .or(c.maximum.as_ref().map(|d| ("maximum", d, false)));
+        .map(|d| (name::EXCLUSIVE_MAXIMUM, d, true))
+        .or(c.maximum.as_ref().map(|d| (name::MAXIMUM, d, false)));
     let (Some((lo_kw, lo, lo_excl)), Some((hi_kw, hi, hi_excl))) = (lower, upper) else { return };
     let all = [Some(lo), Some(hi), c.multiple_of.as_ref()];
     let Some((scale, [l, h, m])) = (0..=30u32).find_map(|scale| {

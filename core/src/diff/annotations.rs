@@ -10,6 +10,7 @@ use super::detect::Detected;
 use super::rules;
 use crate::contract::schema::Node;
 use crate::contract::ContractSpec;
+use crate::keywords::name;
 
 /// How much of each text a message quotes: enough to see a rewritten
 /// sentence, bounded for a page-long description.
@@ -55,7 +56,7 @@ pub(super) fn compare(out: &mut Vec<Detected>, field: &str, what: &str, old: Opt
 /// The contract's own `title` and `doc` (an imported tool's title and
 /// description).
 pub(super) fn contract(out: &mut Vec<Detected>, old: &ContractSpec, new: &ContractSpec) {
-    compare(out, super::CONTRACT_FIELD, "title", old.title(), new.title());
+    compare(out, super::CONTRACT_FIELD, name::TITLE, old.title(), new.title());
     compare(out, super::CONTRACT_FIELD, "doc", old.doc(), new.doc());
 }
 
@@ -67,7 +68,7 @@ fn title(n: &Node) -> Option<&str> {
 /// A subschema's `title` and `description`, of two nodes compared at `field`.
 /// A fields-form field's `doc` is its node's description, and is named so.
 pub(super) fn nodes(out: &mut Vec<Detected>, field: &str, a: &Node, b: &Node) {
-    compare(out, field, "title", title(a), title(b));
-    let what = if a.field.is_some() && b.field.is_some() { "doc" } else { "description" };
+    compare(out, field, name::TITLE, title(a), title(b));
+    let what = if a.field.is_some() && b.field.is_some() { "doc" } else { name::DESCRIPTION };
     compare(out, field, what, a.description.as_deref(), b.description.as_deref());
 }

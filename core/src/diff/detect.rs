@@ -5,6 +5,7 @@ use super::lattice;
 use super::rules::{self, ChangeRule, Direction};
 use crate::contract::{Constraints, JsonType, TypeSet};
 use crate::json::number::Decimal;
+use crate::keywords::name;
 
 /// A change found, before any witness.
 #[derive(Debug, Clone)]
@@ -156,12 +157,12 @@ pub(super) fn constraints(out: &mut Out, path: &str, o: &Constraints, n: &Constr
 }
 
 fn numbers(out: &mut Out, path: &str, o: &Constraints, n: &Constraints, integers: bool) {
-    for (lower, keyword) in [(true, "minimum"), (false, "maximum")] {
+    for (lower, keyword) in [(true, name::MINIMUM), (false, name::MAXIMUM)] {
         fn pick(c: &Constraints, lower: bool) -> Option<Bound<'_>> {
             if lower {
-                bound(("minimum", &c.minimum), ("exclusiveMinimum", &c.exclusive_minimum), true)
+                bound((name::MINIMUM, &c.minimum), (name::EXCLUSIVE_MINIMUM, &c.exclusive_minimum), true)
             } else {
-                bound(("maximum", &c.maximum), ("exclusiveMaximum", &c.exclusive_maximum), false)
+                bound((name::MAXIMUM, &c.maximum), (name::EXCLUSIVE_MAXIMUM, &c.exclusive_maximum), false)
             }
         }
         let (ob, nb) = (pick(o, lower), pick(n, lower));
@@ -174,10 +175,10 @@ fn numbers(out: &mut Out, path: &str, o: &Constraints, n: &Constraints, integers
     }
     match (&o.multiple_of, &n.multiple_of) {
         (None, Some(m)) => {
-            out.keyword("multipleOf", Direction::Tightened, path, format!("(none) -> multipleOf {}", m.raw()))
+            out.keyword(name::MULTIPLE_OF, Direction::Tightened, path, format!("(none) -> multipleOf {}", m.raw()))
         }
         (Some(m), None) => {
-            out.keyword("multipleOf", Direction::Relaxed, path, format!("multipleOf {} -> (none)", m.raw()))
+            out.keyword(name::MULTIPLE_OF, Direction::Relaxed, path, format!("multipleOf {} -> (none)", m.raw()))
         }
         (Some(a), Some(b)) if a.dec().compare(&b.dec()).is_ne() => {
             let d = if b.dec().is_multiple_of(&a.dec()) {
@@ -187,7 +188,7 @@ fn numbers(out: &mut Out, path: &str, o: &Constraints, n: &Constraints, integers
             } else {
                 Direction::Changed
             };
-            out.keyword("multipleOf", d, path, format!("multipleOf {} -> {}", a.raw(), b.raw()));
+            out.keyword(name::MULTIPLE_OF, d, path, format!("multipleOf {} -> {}", a.raw(), b.raw()));
         }
         _ => {}
     }
@@ -215,7 +216,7 @@ fn integer_steps(out: &mut Out, path: &str, o: Option<&Decimal>, n: Option<&Deci
         (Some(x), Some(y)) => format!("multipleOf {} -> {}", x.raw(), y.raw()),
         (None, None) => return true,
     };
-    out.keyword("multipleOf", d, path, msg);
+    out.keyword(name::MULTIPLE_OF, d, path, msg);
     true
 }
 
@@ -261,15 +262,15 @@ fn keyword_strings(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) 
     counts(
         out,
         path,
-        [("minLength", o.min_length, n.min_length, true), ("maxLength", o.max_length, n.max_length, false)],
+        [(name::MIN_LENGTH, o.min_length, n.min_length, true), (name::MAX_LENGTH, o.max_length, n.max_length, false)],
     );
     // A pattern every string matches rejects nothing: the same as none.
     match (effective_pattern(o), effective_pattern(n)) {
         (None, Some(p)) => {
-            out.keyword("pattern", Direction::Tightened, path, format!("(none) -> pattern {}", quote(p.source())))
+            out.keyword(name::PATTERN, Direction::Tightened, path, format!("(none) -> pattern {}", quote(p.source())))
         }
         (Some(p), None) => {
-            out.keyword("pattern", Direction::Relaxed, path, format!("pattern {} -> (none)", quote(p.source())))
+            out.keyword(name::PATTERN, Direction::Relaxed, path, format!("pattern {} -> (none)", quote(p.source())))
         }
         (Some(a), Some(b)) if a.source() != b.source() => patterns(out, path, a.source(), b.source()),
         _ => {}
@@ -288,16 +289,22 @@ fn patterns(out: &mut Out, path: &str, a: &str, b: &str) {
         Inclusion::Changed { old_only, new_only } => (Direction::Changed, vec![old_only, new_only], String::new()),
         Inclusion::Unknown(why) => (Direction::Changed, Vec::new(), format!(" (inclusion not decided: {why})")),
     };
-    if let Some(rule) = rules::keyword_rule("pattern", direction) {
+    if let Some(rule) = rules::keyword_rule(name::PATTERN, direction) {
         out.0.push(Detected { rule, field: path.to_string(), message: format!("{message}{note}"), hints });
     }
 }
 
 fn arrays(out: &mut Out, path: &str, o: &Constraints, n: &Constraints) {
-    counts(out, path, [("minItems", o.min_items, n.min_items, true), ("maxItems", o.max_items, n.max_items, false)]);
+    counts(
+        out,
+        path,
+        [(name::MIN_ITEMS, o.min_items, n.min_items, true), (name::MAX_ITEMS, o.max_items, n.max_items, false)],
+    );
     match (o.unique_items, n.unique_items) {
-        (false, true) => out.keyword("uniqueItems", Direction::Tightened, path, "uniqueItems false -> true".into()),
-        (true, false) => out.keyword("uniqueItems", Direction::Relaxed, path, "uniqueItems true -> false".into()),
+        (false, true) => {
+            out.keyword(name::UNIQUE_ITEMS, Direction::Tightened, path, "uniqueItems false -> true".into())
+        }
+        (true, false) => out.keyword(name::UNIQUE_ITEMS, Direction::Relaxed, path, "uniqueItems true -> false".into()),
         _ => {}
     }
 }

@@ -12,6 +12,7 @@
 use std::fmt;
 
 use super::Impact;
+use crate::keywords::name;
 use crate::rules::{self as validation, Rule};
 
 /// How a constraint keyword moved.
@@ -254,87 +255,87 @@ change_rules! {
         example: "old `\"strict\": true`; new `\"strict\": false`",
         fix: "For a response contract, keep responses to declared keys, or turn `strict` off in a new major revision.";
     MINIMUM_TIGHTENED = "field.minimum.tightened", Breaking / Forward, "the lower bound accepts fewer numbers (introduced or raised, or made exclusive)",
-        proof: [FIELD_MINIMUM, FIELD_EXCLUSIVE_MINIMUM] at Field, keyword: Some(("minimum", Tightened)),
+        proof: [FIELD_MINIMUM, FIELD_EXCLUSIVE_MINIMUM] at Field, keyword: Some((name::MINIMUM, Tightened)),
         explanation: "`minimum` and `exclusiveMinimum` form one lower bound, compared by its effect. A number between the old and the new bound was valid and is now rejected (request: breaking); responses within the new bound satisfy old readers (response: forward).",
         example: "old {\"name\": \"days\", \"type\": \"integer\", \"minimum\": 1}; new `\"minimum\": 2`; data {\"days\": 1} gets field.minimum from the new revision",
         fix: BREAKING_FIX;
     MINIMUM_RELAXED = "field.minimum.relaxed", Forward / Breaking, "the lower bound accepts more numbers (removed or lowered, or made inclusive)",
-        proof: [FIELD_MINIMUM, FIELD_EXCLUSIVE_MINIMUM] at Field, keyword: Some(("minimum", Relaxed)),
+        proof: [FIELD_MINIMUM, FIELD_EXCLUSIVE_MINIMUM] at Field, keyword: Some((name::MINIMUM, Relaxed)),
         explanation: "Every number the old lower bound allowed is still allowed (request: forward); a response below the old bound is rejected by old readers (response: breaking). `exclusiveMinimum: 10` -> `minimum: 10` relaxes.",
         example: "old {\"name\": \"days\", \"type\": \"integer\", \"minimum\": 2}; new `\"minimum\": 1`",
         fix: "For a response contract, keep responses within the old bound, or relax it in a new major revision.";
     MAXIMUM_TIGHTENED = "field.maximum.tightened", Breaking / Forward, "the upper bound accepts fewer numbers (introduced or lowered, or made exclusive)",
-        proof: [FIELD_MAXIMUM, FIELD_EXCLUSIVE_MAXIMUM] at Field, keyword: Some(("maximum", Tightened)),
+        proof: [FIELD_MAXIMUM, FIELD_EXCLUSIVE_MAXIMUM] at Field, keyword: Some((name::MAXIMUM, Tightened)),
         explanation: "`maximum` and `exclusiveMaximum` form one upper bound, compared by its effect. A number between the new and the old bound was valid and is now rejected (request: breaking); responses within the new bound satisfy old readers (response: forward).",
         example: "old {\"name\": \"limit\", \"type\": \"integer\", \"maximum\": 100}; new `\"maximum\": 50`; data {\"limit\": 100} gets field.maximum from the new revision",
         fix: BREAKING_FIX;
     MAXIMUM_RELAXED = "field.maximum.relaxed", Forward / Breaking, "the upper bound accepts more numbers (removed or raised, or made inclusive)",
-        proof: [FIELD_MAXIMUM, FIELD_EXCLUSIVE_MAXIMUM] at Field, keyword: Some(("maximum", Relaxed)),
+        proof: [FIELD_MAXIMUM, FIELD_EXCLUSIVE_MAXIMUM] at Field, keyword: Some((name::MAXIMUM, Relaxed)),
         explanation: "Every number the old upper bound allowed is still allowed (request: forward); a response above the old bound is rejected by old readers (response: breaking).",
         example: "old {\"name\": \"limit\", \"type\": \"integer\", \"maximum\": 50}; new `\"maximum\": 100`",
         fix: "For a response contract, keep responses within the old bound, or relax it in a new major revision.";
     MULTIPLE_OF_TIGHTENED = "field.multipleOf.tightened", Breaking / Forward, "`multipleOf` added, or changed to a multiple of the old step",
-        proof: [FIELD_MULTIPLE_OF] at Field, keyword: Some(("multipleOf", Tightened)),
+        proof: [FIELD_MULTIPLE_OF] at Field, keyword: Some((name::MULTIPLE_OF, Tightened)),
         explanation: "Every multiple of the new step is a multiple of the old one, not the reverse: a number on the old grid only is now rejected (request: breaking). Steps are compared as decimals.",
         example: "old `\"multipleOf\": 0.01`; new `\"multipleOf\": 0.05`; data {\"price\": 0.01} gets field.multipleOf from the new revision",
         fix: BREAKING_FIX;
     MULTIPLE_OF_RELAXED = "field.multipleOf.relaxed", Forward / Breaking, "`multipleOf` removed, or changed to a divisor of the old step",
-        proof: [FIELD_MULTIPLE_OF] at Field, keyword: Some(("multipleOf", Relaxed)),
+        proof: [FIELD_MULTIPLE_OF] at Field, keyword: Some((name::MULTIPLE_OF, Relaxed)),
         explanation: "Every multiple of the old step is still accepted (request: forward); a response on the new, finer grid is rejected by old readers (response: breaking).",
         example: "old `\"multipleOf\": 0.05`; new `\"multipleOf\": 0.01`",
         fix: "For a response contract, keep responses on the old grid, or relax the step in a new major revision.";
     MULTIPLE_OF_CHANGED = "field.multipleOf.changed", Breaking / Breaking, "`multipleOf` changed to a step that is neither a multiple nor a divisor of the old one",
-        proof: [FIELD_MULTIPLE_OF] at Field, keyword: Some(("multipleOf", Changed)),
+        proof: [FIELD_MULTIPLE_OF] at Field, keyword: Some((name::MULTIPLE_OF, Changed)),
         explanation: "Some numbers only the old step accepts and some only the new one does (2 -> 3): breaking in both directions.",
         example: "old `\"multipleOf\": 2`; new `\"multipleOf\": 3`; data {\"n\": 2} gets field.multipleOf from the new revision",
         fix: "Move to a common multiple of both steps (a tightening) in a new major revision.";
     MIN_LENGTH_TIGHTENED = "field.minLength.tightened", Breaking / Forward, "`minLength` introduced or raised",
-        proof: [FIELD_MIN_LENGTH] at Field, keyword: Some(("minLength", Tightened)),
+        proof: [FIELD_MIN_LENGTH] at Field, keyword: Some((name::MIN_LENGTH, Tightened)),
         explanation: "A string shorter than the new minimum (in code points) was valid and is now rejected (request: breaking); responses that long satisfy old readers (response: forward).",
         example: "old {\"name\": \"name\", \"type\": \"string\"}; new `\"minLength\": 1`; data {\"name\": \"\"} gets field.minLength from the new revision",
         fix: BREAKING_FIX;
     MIN_LENGTH_RELAXED = "field.minLength.relaxed", Forward / Breaking, "`minLength` removed or lowered",
-        proof: [FIELD_MIN_LENGTH] at Field, keyword: Some(("minLength", Relaxed)),
+        proof: [FIELD_MIN_LENGTH] at Field, keyword: Some((name::MIN_LENGTH, Relaxed)),
         explanation: "Every string the old minimum allowed is still allowed (request: forward); a shorter response is rejected by old readers (response: breaking).",
         example: "old `\"minLength\": 3`; new `\"minLength\": 1`",
         fix: "For a response contract, keep responses at the old length, or relax it in a new major revision.";
     MAX_LENGTH_TIGHTENED = "field.maxLength.tightened", Breaking / Forward, "`maxLength` introduced or lowered",
-        proof: [FIELD_MAX_LENGTH] at Field, keyword: Some(("maxLength", Tightened)),
+        proof: [FIELD_MAX_LENGTH] at Field, keyword: Some((name::MAX_LENGTH, Tightened)),
         explanation: "A string longer than the new maximum (in code points) was valid and is now rejected (request: breaking); responses that short satisfy old readers (response: forward).",
         example: "old `\"maxLength\": 128`; new `\"maxLength\": 64`; data {\"name\": \"<65 characters>\"} gets field.maxLength from the new revision",
         fix: BREAKING_FIX;
     MAX_LENGTH_RELAXED = "field.maxLength.relaxed", Forward / Breaking, "`maxLength` removed or raised",
-        proof: [FIELD_MAX_LENGTH] at Field, keyword: Some(("maxLength", Relaxed)),
+        proof: [FIELD_MAX_LENGTH] at Field, keyword: Some((name::MAX_LENGTH, Relaxed)),
         explanation: "Every string the old maximum allowed is still allowed (request: forward); a longer response is rejected by old readers (response: breaking).",
         example: "old `\"maxLength\": 64`; new `\"maxLength\": 128`",
         fix: "For a response contract, keep responses within the old length, or relax it in a new major revision.";
     PATTERN_TIGHTENED = "field.pattern.tightened", Breaking / Forward, "a `pattern` added, or replaced by one that accepts fewer strings",
-        proof: [FIELD_PATTERN] at Field, keyword: Some(("pattern", Tightened)),
+        proof: [FIELD_PATTERN] at Field, keyword: Some((name::PATTERN, Tightened)),
         explanation: "Fewer strings are valid: a pattern where there was none, or one whose strings the old pattern all accepts, decided by regex inclusion under search semantics (request: breaking, the witness a shortest string only the old pattern accepts). Matching responses satisfy old readers (response: forward).",
         example: "old {\"name\": \"id\", \"type\": \"string\"}; new `\"pattern\": \"^req-\"`; data {\"id\": \"\"} gets field.pattern from the new revision",
         fix: BREAKING_FIX;
     PATTERN_RELAXED = "field.pattern.relaxed", Forward / Breaking, "the `pattern` removed, or replaced by one that accepts more strings",
-        proof: [FIELD_PATTERN] at Field, keyword: Some(("pattern", Relaxed)),
+        proof: [FIELD_PATTERN] at Field, keyword: Some((name::PATTERN, Relaxed)),
         explanation: "Every string the old pattern accepted is accepted now (request: forward), decided by regex inclusion (`^[a-c]+$` -> `^[a-z]+$` relaxes); a response the old pattern does not match is rejected by old readers (response: breaking, the witness a shortest such string).",
         example: "old `\"pattern\": \"^req-\"`; new: no `pattern`",
         fix: "For a response contract, keep responses matching the old pattern, or drop it in a new major revision.";
     PATTERN_CHANGED = "field.pattern.changed", Breaking / Breaking, "the `pattern` replaced by another one",
-        proof: [FIELD_PATTERN] at Field, keyword: Some(("pattern", Changed)),
+        proof: [FIELD_PATTERN] at Field, keyword: Some((name::PATTERN, Changed)),
         explanation: "Each pattern accepts a string the other refuses, decided by regex inclusion (automata of both patterns under search semantics): breaking in both directions, with a shortest string each way. Patterns the automata cannot decide within their budget (or that use a Unicode word boundary) are reported so too, with the reason. Patterns that accept the same strings, however spelled, are no change.",
         example: "old `\"pattern\": \"^req-\"`; new `\"pattern\": \"^id-\"`; data {\"id\": \"req-\"} gets field.pattern from the new revision",
         fix: "Keep the old pattern, or publish the new one in a new major revision.";
     FORMAT_TIGHTENED = "field.format.tightened", Breaking / Forward, "an asserted `format` added where there was none",
-        proof: [FIELD_FORMAT] at Field, keyword: Some(("format", Tightened)),
+        proof: [FIELD_FORMAT] at Field, keyword: Some((name::FORMAT, Tightened)),
         explanation: "Any string was valid; now only those in the format are (request: breaking). Strings in the format satisfy old readers (response: forward). A format name that is only an annotation asserts nothing and is no change.",
         example: "old {\"name\": \"at\", \"type\": \"string\"}; new `\"format\": \"date-time\"`; data {\"at\": \"\"} gets field.format from the new revision",
         fix: BREAKING_FIX;
     FORMAT_RELAXED = "field.format.relaxed", Forward / Breaking, "the asserted `format` removed",
-        proof: [FIELD_FORMAT] at Field, keyword: Some(("format", Relaxed)),
+        proof: [FIELD_FORMAT] at Field, keyword: Some((name::FORMAT, Relaxed)),
         explanation: "Every string is accepted now (request: forward); a response outside the old format is rejected by old readers (response: breaking).",
         example: "old `\"format\": \"uri\"`; new: no `format`",
         fix: "For a response contract, keep responses in the old format, or drop it in a new major revision.";
     FORMAT_CHANGED = "field.format.changed", Breaking / Breaking, "the asserted `format` replaced by another one",
-        proof: [FIELD_FORMAT] at Field, keyword: Some(("format", Changed)),
+        proof: [FIELD_FORMAT] at Field, keyword: Some((name::FORMAT, Changed)),
         explanation: "Two formats are not compared for inclusion (every `date-time` holds a `date`, but not the other way): another format is taken to accept other strings, breaking in both directions.",
         example: "old `\"format\": \"uri\"`; new `\"format\": \"uuid\"`; data {\"id\": \"https://a.example\"} gets field.format from the new revision",
         fix: "Keep the old format, or publish the new one in a new major revision.";
@@ -359,132 +360,132 @@ change_rules! {
         example: "old `\"closed\": true`; new: no `closed`",
         fix: "For a response contract, keep responses to declared keys, or open the contract in a new major revision.";
     MIN_ITEMS_TIGHTENED = "field.minItems.tightened", Breaking / Forward, "`minItems` introduced or raised",
-        proof: [FIELD_MIN_ITEMS] at Field, keyword: Some(("minItems", Tightened)),
+        proof: [FIELD_MIN_ITEMS] at Field, keyword: Some((name::MIN_ITEMS, Tightened)),
         explanation: "An array shorter than the new minimum was valid and is now rejected (request: breaking); responses that long satisfy old readers (response: forward).",
         example: "old {\"name\": \"tags\", \"type\": \"array\"}; new `\"minItems\": 1`; data {\"tags\": []} gets field.minItems from the new revision",
         fix: BREAKING_FIX;
     MIN_ITEMS_RELAXED = "field.minItems.relaxed", Forward / Breaking, "`minItems` removed or lowered",
-        proof: [FIELD_MIN_ITEMS] at Field, keyword: Some(("minItems", Relaxed)),
+        proof: [FIELD_MIN_ITEMS] at Field, keyword: Some((name::MIN_ITEMS, Relaxed)),
         explanation: "Every array the old minimum allowed is still allowed (request: forward); a shorter response is rejected by old readers (response: breaking).",
         example: "old `\"minItems\": 2`; new `\"minItems\": 1`",
         fix: "For a response contract, keep responses at the old length, or relax it in a new major revision.";
     MAX_ITEMS_TIGHTENED = "field.maxItems.tightened", Breaking / Forward, "`maxItems` introduced or lowered",
-        proof: [FIELD_MAX_ITEMS] at Field, keyword: Some(("maxItems", Tightened)),
+        proof: [FIELD_MAX_ITEMS] at Field, keyword: Some((name::MAX_ITEMS, Tightened)),
         explanation: "An array longer than the new maximum was valid and is now rejected (request: breaking); responses that short satisfy old readers (response: forward).",
         example: "old `\"maxItems\": 4`; new `\"maxItems\": 2`; data {\"tags\": [1, 2, 3]} gets field.maxItems from the new revision",
         fix: BREAKING_FIX;
     MAX_ITEMS_RELAXED = "field.maxItems.relaxed", Forward / Breaking, "`maxItems` removed or raised",
-        proof: [FIELD_MAX_ITEMS] at Field, keyword: Some(("maxItems", Relaxed)),
+        proof: [FIELD_MAX_ITEMS] at Field, keyword: Some((name::MAX_ITEMS, Relaxed)),
         explanation: "Every array the old maximum allowed is still allowed (request: forward); a longer response is rejected by old readers (response: breaking).",
         example: "old `\"maxItems\": 2`; new `\"maxItems\": 4`",
         fix: "For a response contract, keep responses within the old length, or relax it in a new major revision.";
     UNIQUE_ITEMS_TIGHTENED = "field.uniqueItems.tightened", Breaking / Forward, "`uniqueItems` turned on",
-        proof: [FIELD_UNIQUE_ITEMS] at Field, keyword: Some(("uniqueItems", Tightened)),
+        proof: [FIELD_UNIQUE_ITEMS] at Field, keyword: Some((name::UNIQUE_ITEMS, Tightened)),
         explanation: "An array with a repeated element was valid and is now rejected (request: breaking); responses without repeats satisfy old readers (response: forward).",
         example: "old {\"name\": \"tags\", \"type\": \"array\"}; new `\"uniqueItems\": true`; data {\"tags\": [0, 0]} gets field.uniqueItems from the new revision",
         fix: BREAKING_FIX;
     UNIQUE_ITEMS_RELAXED = "field.uniqueItems.relaxed", Forward / Breaking, "`uniqueItems` turned off",
-        proof: [FIELD_UNIQUE_ITEMS] at Field, keyword: Some(("uniqueItems", Relaxed)),
+        proof: [FIELD_UNIQUE_ITEMS] at Field, keyword: Some((name::UNIQUE_ITEMS, Relaxed)),
         explanation: "Every array is accepted whether or not it repeats an element (request: forward); a response with repeats is rejected by old readers (response: breaking).",
         example: "old `\"uniqueItems\": true`; new `\"uniqueItems\": false`",
         fix: "For a response contract, keep responses free of repeats, or turn the flag off in a new major revision.";
     MIN_PROPERTIES_TIGHTENED = "field.minProperties.tightened", Breaking / Forward, "`minProperties` introduced or raised",
-        proof: [FIELD_MIN_PROPERTIES] at Field, keyword: Some(("minProperties", Tightened)),
+        proof: [FIELD_MIN_PROPERTIES] at Field, keyword: Some((name::MIN_PROPERTIES, Tightened)),
         explanation: "An object or array with a count of keys the old bound allowed and the new one does not was valid and is now rejected (request: breaking); what is sent within the new bound satisfies old readers (response: forward).",
         example: "old `\"minProperties\": 2`; new `\"minProperties\": 3`",
         fix: BREAKING_FIX;
     MIN_PROPERTIES_RELAXED = "field.minProperties.relaxed", Forward / Breaking, "`minProperties` removed or lowered",
-        proof: [FIELD_MIN_PROPERTIES] at Field, keyword: Some(("minProperties", Relaxed)),
+        proof: [FIELD_MIN_PROPERTIES] at Field, keyword: Some((name::MIN_PROPERTIES, Relaxed)),
         explanation: "Every value the old bound allowed is still allowed (request: forward); a response with a count of keys only the new bound allows is rejected by old readers (response: breaking).",
         example: "old `\"minProperties\": 3`; new `\"minProperties\": 2`",
         fix: "For a response contract, keep what you send within the old bound, or relax it in a new major revision.";
     MAX_PROPERTIES_TIGHTENED = "field.maxProperties.tightened", Breaking / Forward, "`maxProperties` introduced or lowered",
-        proof: [FIELD_MAX_PROPERTIES] at Field, keyword: Some(("maxProperties", Tightened)),
+        proof: [FIELD_MAX_PROPERTIES] at Field, keyword: Some((name::MAX_PROPERTIES, Tightened)),
         explanation: "An object or array with a count of keys the old bound allowed and the new one does not was valid and is now rejected (request: breaking); what is sent within the new bound satisfies old readers (response: forward).",
         example: "old `\"maxProperties\": 5`; new `\"maxProperties\": 4`",
         fix: BREAKING_FIX;
     MAX_PROPERTIES_RELAXED = "field.maxProperties.relaxed", Forward / Breaking, "`maxProperties` removed or raised",
-        proof: [FIELD_MAX_PROPERTIES] at Field, keyword: Some(("maxProperties", Relaxed)),
+        proof: [FIELD_MAX_PROPERTIES] at Field, keyword: Some((name::MAX_PROPERTIES, Relaxed)),
         explanation: "Every value the old bound allowed is still allowed (request: forward); a response with a count of keys only the new bound allows is rejected by old readers (response: breaking).",
         example: "old `\"maxProperties\": 4`; new `\"maxProperties\": 5`",
         fix: "For a response contract, keep what you send within the old bound, or relax it in a new major revision.";
     MIN_CONTAINS_TIGHTENED = "field.minContains.tightened", Breaking / Forward, "`minContains` introduced or raised",
-        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some(("minContains", Tightened)),
+        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some((name::MIN_CONTAINS, Tightened)),
         explanation: "An object or array with a count of matching elements the old bound allowed and the new one does not was valid and is now rejected (request: breaking); what is sent within the new bound satisfies old readers (response: forward).",
         example: "old `\"minContains\": 2`; new `\"minContains\": 3`",
         fix: BREAKING_FIX;
     MIN_CONTAINS_RELAXED = "field.minContains.relaxed", Forward / Breaking, "`minContains` removed or lowered",
-        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some(("minContains", Relaxed)),
+        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some((name::MIN_CONTAINS, Relaxed)),
         explanation: "Every value the old bound allowed is still allowed (request: forward); a response with a count of matching elements only the new bound allows is rejected by old readers (response: breaking).",
         example: "old `\"minContains\": 3`; new `\"minContains\": 2`",
         fix: "For a response contract, keep what you send within the old bound, or relax it in a new major revision.";
     MAX_CONTAINS_TIGHTENED = "field.maxContains.tightened", Breaking / Forward, "`maxContains` introduced or lowered",
-        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some(("maxContains", Tightened)),
+        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some((name::MAX_CONTAINS, Tightened)),
         explanation: "An object or array with a count of matching elements the old bound allowed and the new one does not was valid and is now rejected (request: breaking); what is sent within the new bound satisfies old readers (response: forward).",
         example: "old `\"maxContains\": 5`; new `\"maxContains\": 4`",
         fix: BREAKING_FIX;
     MAX_CONTAINS_RELAXED = "field.maxContains.relaxed", Forward / Breaking, "`maxContains` removed or raised",
-        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some(("maxContains", Relaxed)),
+        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some((name::MAX_CONTAINS, Relaxed)),
         explanation: "Every value the old bound allowed is still allowed (request: forward); a response with a count of matching elements only the new bound allows is rejected by old readers (response: breaking).",
         example: "old `\"maxContains\": 4`; new `\"maxContains\": 5`",
         fix: "For a response contract, keep what you send within the old bound, or relax it in a new major revision.";
     PROPERTY_NAMES_TIGHTENED = "field.propertyNames.tightened", Breaking / Forward, "the `propertyNames` schema accepts fewer values (introduced or tightened)",
-        proof: [FIELD_PROPERTY_NAMES] at Field, keyword: Some(("propertyNames", Tightened)),
+        proof: [FIELD_PROPERTY_NAMES] at Field, keyword: Some((name::PROPERTY_NAMES, Tightened)),
         explanation: "Every difference inside the `propertyNames` schema tightens it: a value it accepted is rejected now (request: breaking); old readers accept what the new one allows (response: forward).",
         example: "old no `propertyNames`; new `{\"propertyNames\": {\"maxLength\": 8}}`",
         fix: BREAKING_FIX;
     PROPERTY_NAMES_RELAXED = "field.propertyNames.relaxed", Forward / Breaking, "the `propertyNames` schema accepts more values (removed or relaxed)",
-        proof: [FIELD_PROPERTY_NAMES] at Field, keyword: Some(("propertyNames", Relaxed)),
+        proof: [FIELD_PROPERTY_NAMES] at Field, keyword: Some((name::PROPERTY_NAMES, Relaxed)),
         explanation: "Every difference inside the `propertyNames` schema relaxes it: old values still pass (request: forward); a response only the new one allows is rejected by old readers (response: breaking).",
         example: "old `{\"propertyNames\": {\"maxLength\": 8}}`; new none",
         fix: "For a response contract, keep what you send within the old bound, or relax it in a new major revision.";
     PROPERTY_NAMES_CHANGED = "field.propertyNames.changed", Breaking / Breaking, "the `propertyNames` schema changed, neither only tighter nor only looser",
-        proof: [FIELD_PROPERTY_NAMES] at Field, keyword: Some(("propertyNames", Changed)),
+        proof: [FIELD_PROPERTY_NAMES] at Field, keyword: Some((name::PROPERTY_NAMES, Changed)),
         explanation: "Some values only the old the `propertyNames` schema accepts and some only the new one does: breaking in both directions.",
         example: "old `{\"pattern\": \"^a\"}`; new `{\"pattern\": \"^b\"}`",
         fix: BREAKING_FIX;
     DEPENDENT_REQUIRED_TIGHTENED = "field.dependentRequired.tightened", Breaking / Forward, "`dependentRequired` accepts fewer values (introduced or tightened)",
-        proof: [FIELD_DEPENDENT_REQUIRED] at FieldOrChild, keyword: Some(("dependentRequired", Tightened)),
+        proof: [FIELD_DEPENDENT_REQUIRED] at FieldOrChild, keyword: Some((name::DEPENDENT_REQUIRED, Tightened)),
         explanation: "Every difference inside `dependentRequired` tightens it: a value it accepted is rejected now (request: breaking); old readers accept what the new one allows (response: forward).",
         example: "old none; new `{\"card\": [\"cvv\"]}`",
         fix: BREAKING_FIX;
     DEPENDENT_REQUIRED_RELAXED = "field.dependentRequired.relaxed", Forward / Breaking, "`dependentRequired` accepts more values (removed or relaxed)",
-        proof: [FIELD_DEPENDENT_REQUIRED] at FieldOrChild, keyword: Some(("dependentRequired", Relaxed)),
+        proof: [FIELD_DEPENDENT_REQUIRED] at FieldOrChild, keyword: Some((name::DEPENDENT_REQUIRED, Relaxed)),
         explanation: "Every difference inside `dependentRequired` relaxes it: old values still pass (request: forward); a response only the new one allows is rejected by old readers (response: breaking).",
         example: "old `{\"card\": [\"cvv\"]}`; new none",
         fix: "For a response contract, keep what you send within the old bound, or relax it in a new major revision.";
     DEPENDENT_REQUIRED_CHANGED = "field.dependentRequired.changed", Breaking / Breaking, "`dependentRequired` changed, neither only tighter nor only looser",
-        proof: [FIELD_DEPENDENT_REQUIRED] at FieldOrChild, keyword: Some(("dependentRequired", Changed)),
+        proof: [FIELD_DEPENDENT_REQUIRED] at FieldOrChild, keyword: Some((name::DEPENDENT_REQUIRED, Changed)),
         explanation: "Some values only the old `dependentRequired` accepts and some only the new one does: breaking in both directions.",
         example: "old `{\"card\": [\"cvv\"]}`; new `{\"card\": [\"pin\"]}`",
         fix: BREAKING_FIX;
     CONTAINS_TIGHTENED = "field.contains.tightened", Breaking / Forward, "the `contains` schema accepts fewer values (introduced or tightened)",
-        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some(("contains", Tightened)),
+        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some((name::CONTAINS, Tightened)),
         explanation: "Every difference inside the `contains` schema tightens it: a value it accepted is rejected now (request: breaking); old readers accept what the new one allows (response: forward).",
         example: "old none; new `{\"contains\": {\"const\": \"x\"}}`",
         fix: BREAKING_FIX;
     CONTAINS_RELAXED = "field.contains.relaxed", Forward / Breaking, "the `contains` schema accepts more values (removed or relaxed)",
-        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some(("contains", Relaxed)),
+        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some((name::CONTAINS, Relaxed)),
         explanation: "Every difference inside the `contains` schema relaxes it: old values still pass (request: forward); a response only the new one allows is rejected by old readers (response: breaking).",
         example: "old `{\"contains\": {\"const\": \"x\"}}`; new none",
         fix: "For a response contract, keep what you send within the old bound, or relax it in a new major revision.";
     CONTAINS_CHANGED = "field.contains.changed", Breaking / Breaking, "the `contains` schema changed, neither only tighter nor only looser",
-        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some(("contains", Changed)),
+        proof: [FIELD_CONTAINS, FIELD_MIN_CONTAINS, FIELD_MAX_CONTAINS] at Field, keyword: Some((name::CONTAINS, Changed)),
         explanation: "Some values only the old the `contains` schema accepts and some only the new one does: breaking in both directions.",
         example: "old `{\"contains\": {\"const\": \"x\"}}`; new `{\"contains\": {\"const\": \"y\"}}`",
         fix: BREAKING_FIX;
     NOT_TIGHTENED = "field.not.tightened", Breaking / Forward, "the `not` schema accepts more values (or was added): fewer values pass",
-        proof: [FIELD_NOT] at Field, keyword: Some(("not", Tightened)),
+        proof: [FIELD_NOT] at Field, keyword: Some((name::NOT, Tightened)),
         explanation: "`not` rejects what its schema accepts: when that schema accepts more (or `not` is added), a value the old revision accepted is rejected (request: breaking); old readers accept what the new one allows (response: forward).",
         example: "old `\"not\": {\"maxLength\": 5}`; new `\"not\": {\"maxLength\": 10}`; data \"abcdefg\" is rejected by the new revision",
         fix: BREAKING_FIX;
     NOT_RELAXED = "field.not.relaxed", Forward / Breaking, "the `not` schema accepts fewer values (or was removed): more values pass",
-        proof: [FIELD_NOT] at Field, keyword: Some(("not", Relaxed)),
+        proof: [FIELD_NOT] at Field, keyword: Some((name::NOT, Relaxed)),
         explanation: "When the schema under `not` accepts fewer values (or `not` is removed), every old value still passes (request: forward); a response only the new revision allows is rejected by old readers (response: breaking).",
         example: "old `\"not\": {\"maxLength\": 10}`; new `\"not\": {\"maxLength\": 5}`",
         fix: "For a response contract, keep sending values the old `not` allows, or change it in a new major revision.";
     NOT_CHANGED = "field.not.changed", Breaking / Breaking, "the `not` schema changed, neither only tighter nor only looser",
-        proof: [FIELD_NOT] at Field, keyword: Some(("not", Changed)),
+        proof: [FIELD_NOT] at Field, keyword: Some((name::NOT, Changed)),
         explanation: "Some values only the old revision's `not` rejects and some only the new one does: breaking in both directions.",
         example: "old `\"not\": {\"type\": \"string\"}`; new `\"not\": {\"type\": \"integer\"}`",
         fix: BREAKING_FIX;
@@ -542,5 +543,22 @@ mod tests {
         // Only a removed required field breaks readers without rejecting a request.
         let readers: Vec<&str> = CHANGE_RULES.iter().filter(|r| r.readers_only).map(|r| r.id).collect();
         assert_eq!(readers, [REMOVED_REQUIRED.id]);
+    }
+
+    #[test]
+    fn the_keyword_registry_names_change_rules_that_exist() {
+        use crate::keywords::registry::{find, KEYWORDS};
+        for k in KEYWORDS {
+            for id in k.changes {
+                assert!(super::find(id).is_some(), "{}: no change rule {id}", k.name);
+            }
+        }
+        // Every keyword rule is listed under its keyword.
+        for r in CHANGE_RULES {
+            if let Some((keyword, _)) = r.keyword {
+                let k = find(keyword).unwrap_or_else(|| panic!("{}: no keyword {keyword}", r.id));
+                assert!(k.changes.contains(&r.id), "{keyword} does not list {}", r.id);
+            }
+        }
     }
 }

@@ -33,6 +33,7 @@ use super::rules::{self, ChangeRule, Direction};
 use super::{Impact, CONTRACT_FIELD};
 use crate::contract::schema::{literal_label, Id, Literal, Node, Schema, Union};
 use crate::contract::{join_key, ContractSpec, JsonType, TypeSet};
+use crate::keywords::name;
 use crate::validate::DATA_FIELD;
 use crate::walk::schema::passes_node;
 
@@ -70,8 +71,99 @@ pub(super) fn changes_in(old: &ContractSpec, new: &ContractSpec, memo: &Rc<Memo>
         return Vec::new();
     }
     let mut cx = Cx::new(a, b, 0, memo);
+    if a.node(Schema::ROOT).dynamic_scope || b.node(Schema::ROOT).dynamic_scope {
+        // Where a `$dynamicRef` leads depends on the path the walk took:
+        // the engine does not follow it.
+        cx.undecided("", "a schema with a dynamic $dynamicRef changed".into());
+    }
     cx.pair(Some(Schema::ROOT), Some(Schema::ROOT), "");
     cx.out.0
+}
+
+/// Whether a node holds a keyword whose verdict depends on what the rest
+/// of its in-place graph evaluates (`unevaluatedProperties`,
+/// `unevaluatedItems`) or on the dynamic scope (`$dynamicRef`).
+fn evaluates_others(n: &Node) -> bool {
+    n.unevaluated_properties.is_some() || n.unevaluated_items.is_some() || n.dynamic_ref.is_some()
+}
+
+/// A subschema's graph as text, its nodes numbered in the order they are
+/// reached and annotations, offsets and derived flags left out: two
+/// revisions' texts are equal when the graphs accept the same values by the
+/// same keywords. With `keys_only`, the root's member schemas (`properties`,
+/// `patternProperties`, `additionalProperties`, `items`, `propertyNames`)
+/// count by name and presence only: what `unevaluated*` beside them sees
+/// (the normal comparison judges their values).
+fn shape(s: &Schema, root: Id, keys_only: bool) -> String {
+    let mut order: Vec<Id> = vec![root];
+    let mut index: std::collections::HashMap<Id, Id> = std::collections::HashMap::from([(root, 0)]);
+    let mut out = String::new();
+    let mut i = 0;
+    while i < order.len() {
+        let mut n = s.node(order[i]).clone();
+        let own = keys_only && i == 0;
+        i += 1;
+        let mut follow = |x: &mut Id| {
+            let next = index.len() as Id;
+            *x = *index.entry(*x).or_insert_with(|| {
+                order.push(*x);
+                next
+            });
+        };
+        let cut = |x: &mut Id| *x = Id::MAX;
+        for (_, c) in &mut n.properties {
+            if own {
+                cut(c)
+            } else {
+                follow(c)
+            }
+        }
+        for (_, c) in &mut n.pattern_properties {
+            if own {
+                cut(c)
+            } else {
+                follow(c)
+            }
+        }
+        for c in [&mut n.additional, &mut n.property_names, &mut n.items].into_iter().flatten() {
+            if own {
+                cut(c)
+            } else {
+                follow(c)
+            }
+        }
+        for (_, c) in &mut n.dependent_schemas {
+            follow(c);
+        }
+        n.prefix_items.iter_mut().for_each(&mut follow);
+        n.all_of.iter_mut().for_each(&mut follow);
+        for c in [&mut n.contains, &mut n.reference, &mut n.not, &mut n.bare].into_iter().flatten() {
+            follow(c);
+        }
+        for c in [&mut n.unevaluated_properties, &mut n.unevaluated_items].into_iter().flatten() {
+            follow(c);
+        }
+        for u in [&mut n.any_of, &mut n.one_of].into_iter().flatten() {
+            u.members.iter_mut().for_each(&mut follow);
+            u.tag = None;
+        }
+        if let Some(c) = &mut n.condition {
+            follow(&mut c.test);
+            c.then.iter_mut().for_each(&mut follow);
+            c.otherwise.iter_mut().for_each(&mut follow);
+        }
+        if let Some(d) = &mut n.dynamic_ref {
+            follow(&mut d.0);
+            for (r, c) in &mut d.1 {
+                *r = 0;
+                follow(c);
+            }
+        }
+        (n.offset, n.resource, n.label, n.def, n.default, n.description) = (0, 0, None, None, None, None);
+        (n.property_index, n.property_heads, n.dynamic_scope) = (None, Vec::new(), false);
+        out.push_str(&format!("{n:?}\n"));
+    }
+    out
 }
 
 struct Cx<'s> {
@@ -124,7 +216,7 @@ fn shown(path: &str) -> &str {
 /// Whether `id` is a parent that a fields-form contract's dotted paths
 /// only imply.
 fn implied(s: &Schema, id: Option<Id>) -> bool {
-    id.is_some_and(|id| s.node(id).field.is_some_and(|m| !m.declared))
+    id.is_some_and(|id| s.node(id).field.as_ref().is_some_and(|m| !m.declared))
 }
 
 fn node(s: &Schema, id: Option<Id>) -> &Node {
@@ -244,7 +336,7 @@ fn bounded_label(ls: &[&Literal]) -> String {
 
 /// The union of a node, with its keyword: `anyOf` before `oneOf`.
 fn unions(n: &Node) -> [(&'static str, Option<&Union>); 2] {
-    [("anyOf", n.any_of.as_deref()), ("oneOf", n.one_of.as_deref())]
+    [(name::ANY_OF, n.any_of.as_deref()), (name::ONE_OF, n.one_of.as_deref())]
 }
 
 /// Every key a node declares (`properties`, `required`) for the instance
@@ -291,8 +383,8 @@ fn only_union(n: &Node) -> Option<(&'static str, &Union)> {
         && n.condition.is_none()
         && n.dependent_schemas.is_empty();
     match (plain, &n.any_of, &n.one_of) {
-        (true, Some(u), None) => Some(("anyOf", u)),
-        (true, None, Some(u)) => Some(("oneOf", u)),
+        (true, Some(u), None) => Some((name::ANY_OF, u)),
+        (true, None, Some(u)) => Some((name::ONE_OF, u)),
         _ => None,
     }
 }
@@ -369,7 +461,7 @@ impl<'s> Cx<'s> {
     fn fields_one_sided(&mut self, added: bool, id: Id, path: &str, required: bool) {
         let s = if added { self.b } else { self.a };
         let n = s.node(id);
-        let declared = n.field.is_none_or(|m| m.declared);
+        let declared = n.field.as_ref().is_none_or(|m| m.declared);
         let label = types(n).label();
         let (word, rule) = match (added, required) {
             (true, true) => ("added", rules::ADDED_REQUIRED),
@@ -388,7 +480,7 @@ impl<'s> Cx<'s> {
             self.fields_one_sided(added, *child, &join_key(path, key), r);
         }
         if let Some(items) = n.items.filter(|_| !declared) {
-            let r = s.node(items).field.is_some_and(|m| m.required);
+            let r = s.node(items).field.as_ref().is_some_and(|m| m.required);
             self.fields_one_sided(added, items, &format!("{path}[]"), r);
         }
     }
@@ -528,6 +620,18 @@ impl<'s> Cx<'s> {
         if !fresh {
             return;
         }
+        let (na, nb) = (node(self.a, a), node(self.b, b));
+        if evaluates_others(na) || evaluates_others(nb) {
+            let alike = match (a, b) {
+                (Some(a), Some(b)) => shape(self.a, a, true) == shape(self.b, b, true),
+                _ => false,
+            };
+            if !alike {
+                let what =
+                    "unevaluatedProperties, unevaluatedItems or $dynamicRef, or what they see beside them, changed";
+                self.undecided(path, what.into());
+            }
+        }
         self.annotations(raw_a, raw_b, path);
         if (raw_a, raw_b) != (a, b) {
             self.annotations(a, b, path);
@@ -577,13 +681,13 @@ impl<'s> Cx<'s> {
             let field = shown(path);
             match (na.format, nb.format) {
                 (None, Some(f)) => {
-                    self.out.keyword("format", Direction::Tightened, field, format!("no format -> format {f}"))
+                    self.out.keyword(name::FORMAT, Direction::Tightened, field, format!("no format -> format {f}"))
                 }
                 (Some(f), None) => {
-                    self.out.keyword("format", Direction::Relaxed, field, format!("format {f} -> no format"))
+                    self.out.keyword(name::FORMAT, Direction::Relaxed, field, format!("format {f} -> no format"))
                 }
                 (Some(x), Some(y)) if x != y => {
-                    self.out.keyword("format", Direction::Changed, field, format!("format {x} -> format {y}"))
+                    self.out.keyword(name::FORMAT, Direction::Changed, field, format!("format {x} -> format {y}"))
                 }
                 _ => {}
             }
@@ -608,7 +712,7 @@ impl<'s> Cx<'s> {
             if let Some((kind, u)) = only_union(nb) {
                 if let Some(keep) = u.members.iter().position(|&m| self.same(a, Some(m))) {
                     let others: Vec<usize> = (0..u.members.len()).filter(|&i| i != keep).collect();
-                    if kind == "oneOf" && u.tag.is_none() && self.overlapping(self.b, &u.members) {
+                    if kind == name::ONE_OF && u.tag.is_none() && self.overlapping(self.b, &u.members) {
                         self.undecided(path, "a schema became an untagged oneOf with overlapping members".into());
                     } else {
                         for i in others {
@@ -789,13 +893,13 @@ impl<'s> Cx<'s> {
             _ => {}
         }
         self.pattern_properties(na, nb, path);
-        self.summarised(na.property_names, nb.property_names, "propertyNames", path);
+        self.summarised(na.property_names, nb.property_names, name::PROPERTY_NAMES, path);
         counts(
             &mut self.out,
             shown(path),
             [
-                ("minProperties", na.min_properties, nb.min_properties, true),
-                ("maxProperties", na.max_properties, nb.max_properties, false),
+                (name::MIN_PROPERTIES, na.min_properties, nb.min_properties, true),
+                (name::MAX_PROPERTIES, na.max_properties, nb.max_properties, false),
             ],
         );
         self.dependent_required(na, nb, path);
@@ -872,7 +976,7 @@ impl<'s> Cx<'s> {
                 _ => Direction::Changed,
             };
             let msg = format!("{}: [{}] -> [{}]", crate::json::text::quote(key, 80), sa.join(", "), sb.join(", "));
-            self.out.keyword("dependentRequired", d, shown(path), msg);
+            self.out.keyword(name::DEPENDENT_REQUIRED, d, shown(path), msg);
         }
     }
 
@@ -888,9 +992,9 @@ impl<'s> Cx<'s> {
                 // A fields-form element's own `required` counts only through
                 // an array that both revisions imply (then required when an
                 // element is); a declared array's own flag says it all.
-                let implies = |n: &Node| n.field.is_some_and(|m| !m.declared);
-                let flag = |s: &Schema, id: Id| s.node(id).field.map(|m| m.required);
-                let element_implied = |s: &Schema, id: Id| s.node(id).field.is_some_and(|m| !m.declared);
+                let implies = |n: &Node| n.field.as_ref().is_some_and(|m| !m.declared);
+                let flag = |s: &Schema, id: Id| s.node(id).field.as_ref().map(|m| m.required);
+                let element_implied = |s: &Schema, id: Id| s.node(id).field.as_ref().is_some_and(|m| !m.declared);
                 if implies(na) && implies(nb) && !(element_implied(self.a, x) && element_implied(self.b, y)) {
                     if let (Some(was), Some(is)) = (flag(self.a, x), flag(self.b, y)) {
                         self.required_change(was, is, &elements);
@@ -903,15 +1007,15 @@ impl<'s> Cx<'s> {
             (Some(x), Some(y)) if na.max_contains.is_some() || nb.max_contains.is_some() => {
                 self.capped_contains(x, y, path)
             }
-            _ => self.summarised(na.contains, nb.contains, "contains", path),
+            _ => self.summarised(na.contains, nb.contains, name::CONTAINS, path),
         }
         if na.contains.is_some() && nb.contains.is_some() {
             counts(
                 &mut self.out,
                 shown(path),
                 [
-                    ("minContains", Some(na.min_contains.unwrap_or(1)), Some(nb.min_contains.unwrap_or(1)), true),
-                    ("maxContains", na.max_contains, nb.max_contains, false),
+                    (name::MIN_CONTAINS, Some(na.min_contains.unwrap_or(1)), Some(nb.min_contains.unwrap_or(1)), true),
+                    (name::MAX_CONTAINS, na.max_contains, nb.max_contains, false),
                 ],
             );
         }
@@ -927,7 +1031,7 @@ impl<'s> Cx<'s> {
         // An absent `contains` accepts every array, which a `contains`
         // of `true` does not (it needs one element).
         let inner = match (keyword, a, b) {
-            ("contains", None, Some(_)) | ("contains", Some(_), None) => {
+            (name::CONTAINS, None, Some(_)) | (name::CONTAINS, Some(_), None) => {
                 let d = if a.is_none() { Direction::Tightened } else { Direction::Relaxed };
                 let msg = if a.is_none() { "no contains -> contains" } else { "contains -> no contains" };
                 self.out.keyword(keyword, d, shown(path), msg.into());
@@ -948,7 +1052,7 @@ impl<'s> Cx<'s> {
             let more = if inner.len() > 1 { format!(" (and {} more)", inner.len() - 1) } else { String::new() };
             let msg =
                 format!("contains: {} {}: {}{more} (beside maxContains)", first.rule.id, first.field, first.message);
-            self.out.keyword("contains", Direction::Changed, shown(path), msg);
+            self.out.keyword(name::CONTAINS, Direction::Changed, shown(path), msg);
         }
     }
 
@@ -995,11 +1099,11 @@ impl<'s> Cx<'s> {
         let (not_a, not_b) = (na.not.filter(|_| !moot(self.a, na.not)), nb.not.filter(|_| !moot(self.b, nb.not)));
         match (not_a, not_b) {
             (None, None) => {}
-            (None, Some(_)) => self.out.keyword("not", Direction::Tightened, shown(path), "no not -> not".into()),
-            (Some(_), None) => self.out.keyword("not", Direction::Relaxed, shown(path), "not -> no not".into()),
+            (None, Some(_)) => self.out.keyword(name::NOT, Direction::Tightened, shown(path), "no not -> not".into()),
+            (Some(_), None) => self.out.keyword(name::NOT, Direction::Relaxed, shown(path), "not -> no not".into()),
             // The schema under `not` judged as a whole, its sense flipped,
             // on the values both revisions hold here.
-            (Some(x), Some(y)) => self.summed(self.scratch_within(Some(x), Some(y)), "not", path, true),
+            (Some(x), Some(y)) => self.summed(self.scratch_within(Some(x), Some(y)), name::NOT, path, true),
         }
         match (&na.condition, &nb.condition) {
             (None, None) => {}
@@ -1074,9 +1178,9 @@ impl<'s> Cx<'s> {
     fn switched(&mut self, na: &Node, nb: &Node, path: &str) -> bool {
         fn one(n: &Node) -> Option<(&'static str, &[Id])> {
             match (n.all_of.is_empty(), &n.any_of, &n.one_of) {
-                (false, None, None) => Some(("allOf", &n.all_of)),
-                (true, Some(u), None) => Some(("anyOf", &u.members)),
-                (true, None, Some(u)) if u.tag.is_none() => Some(("oneOf", &u.members)),
+                (false, None, None) => Some((name::ALL_OF, &n.all_of)),
+                (true, Some(u), None) => Some((name::ANY_OF, &u.members)),
+                (true, None, Some(u)) if u.tag.is_none() => Some((name::ONE_OF, &u.members)),
                 _ => None,
             }
         }
@@ -1084,8 +1188,8 @@ impl<'s> Cx<'s> {
         if ka == kb {
             return false;
         }
-        let relaxing = kb == "anyOf";
-        if !relaxing && ka != "anyOf" {
+        let relaxing = kb == name::ANY_OF;
+        if !relaxing && ka != name::ANY_OF {
             self.undecided(path, format!("{ka} became {kb}"));
             return true;
         }
@@ -1193,7 +1297,7 @@ impl<'s> Cx<'s> {
             }
             return;
         }
-        if kind == "oneOf" && (self.overlapping(self.a, &ua.members) || self.overlapping(self.b, &ub.members)) {
+        if kind == name::ONE_OF && (self.overlapping(self.a, &ua.members) || self.overlapping(self.b, &ub.members)) {
             return self.undecided(path, "an untagged oneOf whose members overlap changed".into());
         }
         for (i, m) in matched.iter().enumerate() {

@@ -180,6 +180,24 @@ fn skip_plain_sse2(bytes: &[u8], mut i: usize, flag_high: bool) -> (usize, bool)
     (i, false)
 }
 
+/// One bit per byte of `block` that may end a plain run: a quote, a
+/// backslash, a control character or a non-ASCII byte.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn special_bytes(block: &[u8; 16]) -> u32 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    // SAFETY: `block` is 16 readable bytes; `loadu` has no alignment need.
+    let v = unsafe { _mm_loadu_si128(block.as_ptr().cast()) };
+    // Signed: bytes from 0x80 are negative, so below 0x20 too.
+    let low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+    let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+    let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+    _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), low)) as u32
+}
+
 /// Eight bytes at a time in a `u64`; stops at the first special byte.
 #[inline]
 fn skip_plain_words(bytes: &[u8], mut i: usize, flag_high: bool) -> usize {
@@ -359,6 +377,36 @@ impl<'a> Scanner<'a> {
             }
             None => Err(self.string_fault(start, end)),
         }
+    }
+
+    /// Reads a string only to know it is one (its value is not looked at):
+    /// a plain string whose closing quote is among the 16 bytes after the
+    /// opening one is read here, inline; any other goes to
+    /// [`Scanner::string_apart`], out of line, so that a long text's block
+    /// loop runs in a small function with its constants in registers rather
+    /// than reloading them wherever a large caller inlined it.
+    #[inline(always)]
+    pub fn skip_string(&mut self) -> Result<(), SyntaxError> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let start = self.pos + 1;
+            if let Some(block) = self.bytes.get(start..).and_then(|rest| rest.first_chunk::<16>()) {
+                // SAFETY: SSE2 is part of the x86_64 baseline: every x86_64 CPU has it.
+                let mask = unsafe { special_bytes(block) };
+                let end = start + mask.trailing_zeros() as usize;
+                if mask != 0 && self.bytes.get(end) == Some(&b'"') {
+                    self.pos = end + 1;
+                    return Ok(());
+                }
+            }
+        }
+        self.string_apart().map(drop)
+    }
+
+    /// [`Scanner::string`], never inlined (see [`Scanner::skip_string`]).
+    #[inline(never)]
+    fn string_apart(&mut self) -> Result<Str<'a>, SyntaxError> {
+        self.string()
     }
 
     /// [`Scanner::string_rest`] without its fault: the offset of the
@@ -817,15 +865,23 @@ mod tests {
 
     /// Reads the string at `at` in `doc` with `Scanner::string` and with the
     /// oracle: the same value (bytes, escaped flag, offset) or the same
-    /// fault (kind and offset), and the same position after.
+    /// fault (kind and offset), and the same position after; and with
+    /// `Scanner::skip_string`: a string exactly where the oracle reads one,
+    /// and the same position after it.
     fn same_as_oracle(doc: &[u8], at: usize) {
         let mut new = Scanner::new(doc);
         new.seek(at);
         let mut old = new.clone();
+        let mut skip = new.clone();
         let got = new.string().map(|v| (v.raw().to_vec(), v.is_escaped(), v.offset()));
         let want = oracle_string(&mut old);
         assert_eq!(got, want, "{doc:02x?} at {at}");
         assert_eq!(new.offset(), old.offset(), "position after {doc:02x?} at {at}");
+        let skipped = skip.skip_string();
+        assert_eq!(skipped.is_ok(), want.is_ok(), "skip_string on {doc:02x?} at {at}");
+        if skipped.is_ok() {
+            assert_eq!(skip.offset(), old.offset(), "position after skip_string on {doc:02x?} at {at}");
+        }
     }
 
     /// Every body in `'"' + prefix + body`, with and without a closing quote

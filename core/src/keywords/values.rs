@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use super::registry::name;
 use crate::json::number::Decimal;
 use crate::json::text::{quote, Str};
 
@@ -352,7 +353,7 @@ impl Constraints {
         self.keywords()
             .into_iter()
             .map(|(k, v)| match (&self.pattern, k) {
-                (Some(p), "pattern") => format!("pattern={}", quote(&p.source, 200)),
+                (Some(p), name::PATTERN) => format!("pattern={}", quote(&p.source, 200)),
                 _ => format!("{k}={v}"),
             })
             .collect()
@@ -368,11 +369,11 @@ impl Constraints {
     pub fn keywords(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
         let numbers = [
-            ("minimum", &self.minimum),
-            ("exclusiveMinimum", &self.exclusive_minimum),
-            ("maximum", &self.maximum),
-            ("exclusiveMaximum", &self.exclusive_maximum),
-            ("multipleOf", &self.multiple_of),
+            (name::MINIMUM, &self.minimum),
+            (name::EXCLUSIVE_MINIMUM, &self.exclusive_minimum),
+            (name::MAXIMUM, &self.maximum),
+            (name::EXCLUSIVE_MAXIMUM, &self.exclusive_maximum),
+            (name::MULTIPLE_OF, &self.multiple_of),
         ];
         for (k, v) in numbers {
             if let Some(v) = v {
@@ -384,15 +385,15 @@ impl Constraints {
                 out.push((k, v.to_string()));
             }
         };
-        count(&mut out, "minLength", self.min_length);
-        count(&mut out, "maxLength", self.max_length);
+        count(&mut out, name::MIN_LENGTH, self.min_length);
+        count(&mut out, name::MAX_LENGTH, self.max_length);
         if let Some(p) = &self.pattern {
-            out.push(("pattern", serde_json::to_string(p.source()).unwrap_or_else(|_| "\"\"".into())));
+            out.push((name::PATTERN, serde_json::to_string(p.source()).unwrap_or_else(|_| "\"\"".into())));
         }
-        count(&mut out, "minItems", self.min_items);
-        count(&mut out, "maxItems", self.max_items);
+        count(&mut out, name::MIN_ITEMS, self.min_items);
+        count(&mut out, name::MAX_ITEMS, self.max_items);
         if self.unique_items {
-            out.push(("uniqueItems", "true".into()));
+            out.push((name::UNIQUE_ITEMS, "true".into()));
         }
         out
     }

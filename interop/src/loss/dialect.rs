@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use protocolarc_core::schema_keywords;
 use serde::Deserialize;
 
 /// A target format of `loss` (SPEC §13).
@@ -153,8 +154,8 @@ impl Dialect {
 struct RawRow {
     keyword: Option<String>,
     action: Option<String>,
-    #[serde(rename = "type")]
-    root_type: Option<String>,
+    /// The root row's `type`.
+    r#type: Option<String>,
     values: Option<Vec<String>>,
     source: String,
     why: String,
@@ -224,13 +225,16 @@ fn read(format: Format, text: &str) -> Result<Dialect, String> {
         };
         Ok(Row { keyword: r.keyword.unwrap_or_else(|| keyword.to_string()), action, source: r.source, why: r.why })
     };
-    let root_type = raw.root.root_type.clone();
+    let root_type = raw.root.r#type.clone();
     if root_type.as_deref() != Some("object") {
         return Err("the root row must say \"type\": \"object\"".into());
     }
     let mut rows = Vec::new();
     for r in raw.keywords {
         let keyword = r.keyword.clone().ok_or("a keyword row without \"keyword\"")?;
+        if schema_keywords::find(&keyword).is_none() {
+            return Err(format!("row '{keyword}' names no JSON Schema keyword the product knows"));
+        }
         if rows.iter().any(|x: &Row| x.keyword == keyword) {
             return Err(format!("keyword '{keyword}' has two rows"));
         }
@@ -274,5 +278,17 @@ mod tests {
             "\"source\": \"nowhere\", \"why\": \"inputSchema is JSON",
         );
         assert_eq!(read(Format::Mcp, &bad).unwrap_err(), "row 'others' cites 'nowhere', which `sources` does not list");
+    }
+
+    #[test]
+    fn a_row_naming_no_keyword_the_registry_knows_is_refused() {
+        let text = include_str!("../../dialects/gemini.json");
+        assert!(read(Format::Gemini, text).is_ok());
+        let bad = text.replacen("\"keyword\": \"oneOf\"", "\"keyword\": \"oneof\"", 1);
+        assert_ne!(bad, text);
+        assert_eq!(
+            read(Format::Gemini, &bad).unwrap_err(),
+            "row 'oneof' names no JSON Schema keyword the product knows"
+        );
     }
 }

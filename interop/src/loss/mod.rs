@@ -14,6 +14,7 @@
 mod dialect;
 mod project;
 
+use protocolarc_core::schema_keywords::name;
 use std::fmt;
 
 use serde_json::{json, Value};
@@ -181,7 +182,7 @@ impl Tool {
             None => {
                 let mut s = crate::export::from_spec(spec).schema();
                 if let Value::Object(m) = &mut s {
-                    m.remove("$schema");
+                    m.remove(name::SCHEMA);
                 }
                 s
             }
@@ -441,9 +442,10 @@ fn artifact(tool: &Tool, format: Format, schema: Option<&Value>) -> Value {
     let schema = schema.cloned().unwrap_or(Value::Null);
     let mut a = match format {
         Format::Mcp => json!({ "name": tool.name, "inputSchema": schema }),
-        Format::OpenAi => json!({ "type": "function", "function": { "name": name, "parameters": schema } }),
+        // OpenAI's tool object tags its kind under the key JSON Schema calls `type`.
+        Format::OpenAi => json!({ (name::TYPE): "function", "function": { "name": name, "parameters": schema } }),
         Format::OpenAiStrict => {
-            json!({ "type": "function", "function": { "name": name, "parameters": schema, "strict": true } })
+            json!({ (name::TYPE): "function", "function": { "name": name, "parameters": schema, "strict": true } })
         }
         Format::Anthropic => json!({ "name": name, "input_schema": schema }),
         Format::Gemini => json!({ "name": name, "parameters": schema }),
@@ -461,11 +463,11 @@ fn artifact(tool: &Tool, format: Format, schema: Option<&Value>) -> Value {
             _ => Some(&mut a),
         };
         if let Some(Value::Object(m)) = target {
-            m.insert("description".into(), Value::String(doc.clone()));
+            m.insert(name::DESCRIPTION.into(), Value::String(doc.clone()));
         }
     }
     if let (Format::Mcp, Some(title)) = (format, &tool.title) {
-        a["title"] = Value::String(title.clone());
+        a[name::TITLE] = Value::String(title.clone());
     }
     a
 }

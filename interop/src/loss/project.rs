@@ -3,6 +3,7 @@
 //! 2020-12 (what the target keeps). The dialect table says what happens to
 //! each keyword; this file only carries out the actions it names.
 
+use protocolarc_core::schema_keywords::{self, name, Draft, Holds};
 use serde_json::{json, Map, Value};
 
 use super::dialect::{Action, Dialect, Format};
@@ -11,25 +12,33 @@ use crate::contract::schema::push_key;
 /// Annotation keywords: dropping one loses no check (a `minor` loss).
 /// `default` is not here: the compatibility engine judges it
 /// (`field.default.changed`).
-pub(crate) const ANNOTATIONS: &[&str] =
-    &["description", "title", "examples", "deprecated", "readOnly", "writeOnly", "$comment"];
-
-/// Keywords whose value is one subschema, and the step a field path takes
-/// into it.
-const ONE: &[(&str, &str)] = &[
-    ("items", "[]"),
-    ("contains", "[]"),
-    ("additionalProperties", "{}"),
-    ("propertyNames", ""),
-    ("not", ""),
-    ("if", ""),
-    ("then", ""),
-    ("else", ""),
+pub(crate) const ANNOTATIONS: &[&str] = &[
+    name::DESCRIPTION,
+    name::TITLE,
+    name::EXAMPLES,
+    name::DEPRECATED,
+    name::READ_ONLY,
+    name::WRITE_ONLY,
+    name::COMMENT,
 ];
-/// Keywords whose value is a list of subschemas.
-const LIST: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
-/// Keywords whose value is a map of subschemas.
-const MAP: &[&str] = &["properties", "patternProperties", "dependentSchemas", "$defs"];
+
+/// What a keyword's value holds, read from the keyword registry: only the
+/// 2020-12 spellings, as a contract's schema has no other.
+fn holds(k: &str) -> Holds {
+    match schema_keywords::find(k) {
+        Some(kw) if kw.draft != Draft::Draft07 => kw.holds,
+        _ => Holds::Value,
+    }
+}
+
+/// The step a field path takes into a keyword's one subschema.
+fn step(k: &str) -> &'static str {
+    match k {
+        name::ITEMS | name::CONTAINS => "[]",
+        name::ADDITIONAL_PROPERTIES => "{}",
+        _ => "",
+    }
+}
 
 /// An annotation the target does not carry.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -81,9 +90,9 @@ fn root_object(schema: &mut Value) {
         *schema = json!({});
     }
     if let Value::Object(m) = schema {
-        let is_object = matches!(m.get("type"), Some(Value::String(t)) if t == "object");
+        let is_object = matches!(m.get(name::TYPE), Some(Value::String(t)) if t == "object");
         if !is_object {
-            m.insert("type".into(), Value::String("object".into()));
+            m.insert(name::TYPE.into(), Value::String("object".into()));
         }
     }
 }
@@ -127,7 +136,7 @@ impl Projector<'_> {
             Value::Bool(_) => return json!({}),
             other => return other.clone(),
         };
-        if let (Some(Value::String(r)), Action::Inline) = (m.get("$ref"), self.dialect.action("$ref")) {
+        if let (Some(Value::String(r)), Action::Inline) = (m.get(name::REF), self.dialect.action(name::REF)) {
             return self.inline(r, m, field);
         }
         let mut out = Map::new();
@@ -162,12 +171,12 @@ impl Projector<'_> {
             }
             Action::ConstAsEnum => {
                 let as_enum = Value::Array(vec![v.clone()]);
-                match self.dialect.action("enum") {
+                match self.dialect.action(name::ENUM) {
                     Action::Keep => {
-                        out.insert("enum".into(), as_enum);
+                        out.insert(name::ENUM.into(), as_enum);
                     }
                     Action::EnumStrings if crate::written::is_text(v) => {
-                        out.insert("enum".into(), as_enum);
+                        out.insert(name::ENUM.into(), as_enum);
                     }
                     _ => {}
                 }
@@ -217,25 +226,25 @@ impl Projector<'_> {
 
     /// A keyword's value, its subschemas projected.
     fn sub(&mut self, k: &str, v: &Value, field: &str) -> Value {
-        if let Some((_, step)) = ONE.iter().find(|(name, _)| *name == k) {
-            return self.schema(v, &format!("{field}{step}"));
+        if holds(k) == Holds::Schema {
+            return self.schema(v, &format!("{field}{}", step(k)));
         }
-        if LIST.contains(&k) {
+        if holds(k) == Holds::SchemaList {
             if let Value::Array(items) = v {
                 return Value::Array(items.iter().map(|s| self.schema(s, field)).collect());
             }
         }
-        if MAP.contains(&k) {
+        if holds(k) == Holds::SchemaMap {
             if let Value::Object(m) = v {
                 let mut out = Map::new();
                 for (key, s) in m {
                     let path = match k {
-                        "properties" => {
+                        name::PROPERTIES => {
                             let mut p = field.to_string();
                             push_key(&mut p, key);
                             p
                         }
-                        "$defs" => format!("$defs/{key}"),
+                        name::DEFS => format!("$defs/{key}"),
                         _ => format!("{field}{{}}"),
                     };
                     out.insert(key.clone(), self.schema(s, &path));
@@ -248,9 +257,9 @@ impl Projector<'_> {
 
     /// The actions that apply to every object schema, named or not.
     fn whole_object(&self, original: &Map<String, Value>, out: &mut Map<String, Value>) {
-        let is_object = original.contains_key("properties")
-            || original.contains_key("additionalProperties")
-            || match original.get("type") {
+        let is_object = original.contains_key(name::PROPERTIES)
+            || original.contains_key(name::ADDITIONAL_PROPERTIES)
+            || match original.get(name::TYPE) {
                 Some(Value::String(t)) => t == "object",
                 Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
                 _ => false,
@@ -259,15 +268,15 @@ impl Projector<'_> {
             return;
         }
         if self.dialect.has(&Action::Close) {
-            out.insert("additionalProperties".into(), Value::Bool(false));
+            out.insert(name::ADDITIONAL_PROPERTIES.into(), Value::Bool(false));
         }
         if self.dialect.has(&Action::RequireAllNullable) {
             let required: Vec<String> = original
-                .get("required")
+                .get(name::REQUIRED)
                 .and_then(Value::as_array)
                 .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
                 .unwrap_or_default();
-            if let Some(Value::Object(props)) = out.get_mut("properties") {
+            if let Some(Value::Object(props)) = out.get_mut(name::PROPERTIES) {
                 let mut all = Vec::new();
                 for (key, s) in props.iter_mut() {
                     if !required.contains(key) {
@@ -275,7 +284,7 @@ impl Projector<'_> {
                     }
                     all.push(Value::String(key.clone()));
                 }
-                out.insert("required".into(), Value::Array(all));
+                out.insert(name::REQUIRED.into(), Value::Array(all));
             }
         }
     }
@@ -295,7 +304,7 @@ impl Projector<'_> {
             _ => json!({}),
         };
         let siblings: Map<String, Value> =
-            m.iter().filter(|(k, _)| *k != "$ref").map(|(k, v)| (k.clone(), v.clone())).collect();
+            m.iter().filter(|(k, _)| *k != name::REF).map(|(k, v)| (k.clone(), v.clone())).collect();
         if siblings.is_empty() {
             return out;
         }
@@ -311,7 +320,7 @@ impl Projector<'_> {
             }
             (_, beside) => {
                 let mut both = Map::new();
-                both.insert("allOf".into(), Value::Array(vec![out, beside]));
+                both.insert(name::ALL_OF.into(), Value::Array(vec![out, beside]));
                 self.schema(&Value::Object(both), field)
             }
         }
@@ -322,21 +331,24 @@ impl Projector<'_> {
 /// `nullable: true`; several names are an `anyOf` of one each.
 fn nullable_type(v: &Value, out: &mut Map<String, Value>) {
     let Value::Array(names) = v else {
-        out.insert("type".into(), v.clone());
+        out.insert(name::TYPE.into(), v.clone());
         return;
     };
     let null = names.iter().any(|n| n == "null");
     let rest: Vec<&Value> = names.iter().filter(|n| *n != "null").collect();
     match rest.as_slice() {
         [] => {
-            out.insert("type".into(), Value::String("null".into()));
+            out.insert(name::TYPE.into(), Value::String("null".into()));
         }
         [one] => {
-            out.insert("type".into(), (*one).clone());
+            out.insert(name::TYPE.into(), (*one).clone());
         }
         many => {
-            if !out.contains_key("anyOf") {
-                out.insert("anyOf".into(), Value::Array(many.iter().map(|t| json!({ "type": t })).collect()));
+            if !out.contains_key(name::ANY_OF) {
+                out.insert(
+                    name::ANY_OF.into(),
+                    Value::Array(many.iter().map(|t| json!({ (name::TYPE): t })).collect()),
+                );
             }
         }
     }
@@ -351,10 +363,10 @@ fn or_null(s: Value) -> Value {
     if m.is_empty() {
         return Value::Object(m);
     }
-    let typed = match m.get_mut("type") {
+    let typed = match m.get_mut(name::TYPE) {
         Some(Value::String(t)) if t != "null" => {
             let t = std::mem::take(t);
-            m.insert("type".into(), json!([t, "null"]));
+            m.insert(name::TYPE.into(), json!([t, "null"]));
             true
         }
         Some(Value::Array(ts)) => {
@@ -365,22 +377,22 @@ fn or_null(s: Value) -> Value {
         }
         _ => false,
     };
-    if let Some(Value::Array(values)) = m.get_mut("enum") {
+    if let Some(Value::Array(values)) = m.get_mut(name::ENUM) {
         if !values.contains(&Value::Null) {
             values.push(Value::Null);
         }
     }
-    if typed && !m.keys().any(|k| LIST.contains(&k.as_str()) || k == "$ref" || k == "not") {
+    if typed && !m.keys().any(|k| holds(k) == Holds::SchemaList || k == name::REF || k == name::NOT) {
         return Value::Object(m);
     }
     // A bare union gains a `null` member.
     if !typed && m.len() == 1 {
-        if let Some(Value::Array(members)) = m.get_mut("anyOf") {
-            members.push(json!({ "type": "null" }));
+        if let Some(Value::Array(members)) = m.get_mut(name::ANY_OF) {
+            members.push(json!({ (name::TYPE): "null" }));
             return Value::Object(m);
         }
     }
-    json!({ "anyOf": [Value::Object(m), { "type": "null" }] })
+    json!({ (name::ANY_OF): [Value::Object(m), { (name::TYPE): "null" }] })
 }
 
 /// The target's artifact read back as JSON Schema 2020-12: Gemini's
@@ -396,20 +408,18 @@ fn standard(s: &Value) -> Value {
     let Value::Object(m) = s else { return s.clone() };
     let mut out = Map::new();
     for (k, v) in m {
-        let v = if ONE.iter().any(|(n, _)| n == k) {
-            standard(v)
-        } else if LIST.contains(&k.as_str()) {
-            v.as_array().map_or(v.clone(), |a| Value::Array(a.iter().map(standard).collect()))
-        } else if MAP.contains(&k.as_str()) {
-            v.as_object()
-                .map_or(v.clone(), |o| Value::Object(o.iter().map(|(k, s)| (k.clone(), standard(s))).collect()))
-        } else {
-            v.clone()
+        let v = match holds(k) {
+            Holds::Schema => standard(v),
+            Holds::SchemaList => v.as_array().map_or(v.clone(), |a| Value::Array(a.iter().map(standard).collect())),
+            Holds::SchemaMap => v
+                .as_object()
+                .map_or(v.clone(), |o| Value::Object(o.iter().map(|(k, s)| (k.clone(), standard(s))).collect())),
+            Holds::Value => v.clone(),
         };
         match k.as_str() {
             "nullable" => {}
             "example" => {
-                out.insert("examples".into(), Value::Array(vec![v]));
+                out.insert(name::EXAMPLES.into(), Value::Array(vec![v]));
             }
             _ => {
                 out.insert(k.clone(), v);

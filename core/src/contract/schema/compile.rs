@@ -2,13 +2,27 @@
 //! file -> the node arena of [`Schema`].
 //!
 //! Three passes: every subschema becomes a node (keywords checked, unknown
-//! ones refused with their position), then every `$ref` is resolved by JSON
-//! Pointer or `$anchor` within the document, then the graph is checked for
-//! reference cycles that never descend into the value and its tagged unions
-//! are found.
+//! ones refused with their position), then every `$ref` is resolved, then
+//! the graph is checked for reference cycles that never descend into the
+//! value and its tagged unions are found.
+//!
+//! References resolve as JSON Schema 2020-12 says: the document root and
+//! every subschema with an `$id` is a resource whose URI is that `$id`
+//! resolved against the enclosing resource's ([`uri::resolve`]); a `$ref` is
+//! resolved against the URI of the resource that holds it, and names that
+//! resource's root (no fragment), a JSON Pointer from its root (`#/...`) or
+//! one of its `$anchor`s (`#name`). A reference to a resource the document
+//! does not hold is refused: a contract is one self-contained document
+//! (`import schema --resolve` bundles other files into it).
+//!
+//! A `$dynamicRef` resolves as a `$ref` does; when its target declares the
+//! `$dynamicAnchor` its fragment names, it is dynamic: it keeps every
+//! resource that declares that anchor, and the walker picks the outermost
+//! one in the dynamic scope. `$dynamicAnchor` is also a plain anchor.
 
 use std::collections::{HashMap, HashSet};
 
+use super::uri::{self, DEFAULT_BASE};
 use super::{Condition, Id, Literal, Node, Resume, Schema, Tag, Union, ANNOTATIONS, PROPERTY_SCAN};
 use crate::contract::load::{hint, multiple_of, pattern, ranges, Ctx};
 use crate::contract::{Constraints, JsonType, Sparse, TypeSet};
@@ -22,7 +36,7 @@ use crate::keywords::lengths;
 const SCHEMA_KEYWORDS: &str = "type, enum, const, properties, required, additionalProperties, patternProperties, \
      propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas, items, prefixItems, contains, \
      minContains, maxContains, minItems, maxItems, uniqueItems, anyOf, oneOf, allOf, not, if, then, else, $ref, \
-     $defs, $anchor, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, \
+     $defs, $anchor, unevaluatedProperties, unevaluatedItems, $dynamicRef, $dynamicAnchor, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, \
      maxLength, pattern";
 
 /// Draft-07 spellings, refused with a pointer to `import schema`.
@@ -32,20 +46,45 @@ const DRAFT_07: &[&str] = &["definitions", "dependencies", "additionalItems"];
 /// the walker stops: far beyond any real schema, and a bound on a crafted one.
 pub(crate) const MAX_CHAIN: usize = 64;
 
+/// The URI a `$ref` to the JSON Schema 2020-12 meta-schema resolves to.
+const METASCHEMA: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// A schema resource: the document root or a subschema with an `$id`.
+#[derive(Default)]
+struct Resource {
+    /// JSON Pointer from the resource's root (escaped segments joined by
+    /// `/`, `""` for the root) -> node.
+    pointers: HashMap<String, Id>,
+    /// `$anchor` and `$dynamicAnchor` -> node, of this resource only.
+    anchors: HashMap<String, Id>,
+    /// `$dynamicAnchor` -> node, of this resource only.
+    dynamic_anchors: HashMap<String, Id>,
+}
+
+/// A `$ref` to resolve.
+struct Ref {
+    node: Id,
+    text: String,
+    /// The URI of the resource that holds it.
+    base: String,
+    offset: usize,
+    /// A `$dynamicRef`.
+    dynamic: bool,
+}
+
 struct Compiler<'c, 'x> {
     cx: &'c mut Ctx<'x>,
     nodes: Vec<Node>,
-    /// JSON Pointer (decoded segments joined by `/`) -> node.
-    pointers: HashMap<String, Id>,
-    anchors: HashMap<String, Id>,
-    /// `$ref`s to resolve: the node, the reference text, its offset.
-    refs: Vec<(Id, String, usize)>,
+    /// Every resource, the document root first.
+    resources: Vec<Resource>,
+    /// Resource URI (absolute, no fragment) -> index in `resources`.
+    uris: HashMap<String, usize>,
+    /// The resources enclosing the subschema being compiled, innermost last:
+    /// its index, its URI and the length of the document pointer at its root.
+    open: Vec<(usize, String, usize)>,
+    refs: Vec<Ref>,
     /// `$defs` entries: node -> name, for messages.
     names: Vec<(Id, String)>,
-    /// How many subschemas with their own `$id` enclose the one being
-    /// compiled: an `$anchor` inside such an embedded resource belongs to
-    /// it, not to the document's scope that `#name` searches.
-    embedded: usize,
 }
 
 /// Compiles the `schema` member; `None` after reporting every problem.
@@ -54,11 +93,11 @@ pub(in crate::contract) fn compile(cx: &mut Ctx<'_>, root: &Json<'_>) -> Option<
     let mut c = Compiler {
         cx,
         nodes: Vec::new(),
-        pointers: HashMap::new(),
-        anchors: HashMap::new(),
+        resources: Vec::new(),
+        uris: HashMap::new(),
+        open: Vec::new(),
         refs: Vec::new(),
         names: Vec::new(),
-        embedded: 0,
     };
     c.node(root, &mut String::new());
     c.resolve();
@@ -121,6 +160,13 @@ pub(super) fn finish(mut nodes: Vec<Node>, canonical: String) -> Schema {
             && n.max_properties.is_none()
             && n.dependent_required.is_empty();
     }
+    if nodes.first().is_some_and(|root| root.dynamic_scope) {
+        // Every node is read through `value`, which keeps the dynamic scope.
+        for n in &mut nodes {
+            n.plain = false;
+            n.any_object = false;
+        }
+    }
     resumes(&mut nodes);
     Schema { nodes, canonical, strict: false }
 }
@@ -142,11 +188,85 @@ impl Compiler<'_, '_> {
         self.cx.at(offset, None, message);
     }
 
+    /// Opens the resource whose root is the subschema at `path` (the
+    /// document root, or a subschema whose `$id` is `id`): `None` when the
+    /// `$id` cannot name one, reported.
+    fn open_resource(&mut self, id: Option<&Json<'_>>, path: &str) -> Option<()> {
+        let uri = match id {
+            None => DEFAULT_BASE.to_string(),
+            Some(value) => {
+                let Value::String(text) = &value.value else {
+                    let msg = format!("'$id' must be a string, found {}", value.value.type_name());
+                    self.at(value.offset, msg);
+                    return None;
+                };
+                let enclosing = self.open.last().map_or(DEFAULT_BASE, |(_, u, _)| u.as_str());
+                let resolved = uri::resolve(enclosing, text);
+                let (absolute, fragment) = uri::split_fragment(&resolved);
+                if fragment.is_some_and(|f| !f.is_empty()) {
+                    let msg = format!(
+                        "$id {} at {} has a fragment: in 2020-12 an $id names a resource, and '$anchor' names a place in it",
+                        quote(text, 120),
+                        pointer_text(path)
+                    );
+                    self.at(value.offset, msg);
+                    return None;
+                }
+                absolute.to_string()
+            }
+        };
+        let index = self.resources.len();
+        if let Some(value) = id.filter(|_| self.uris.contains_key(&uri)) {
+            let written = match &value.value {
+                Value::String(text) => quote(text, 120),
+                _ => String::new(),
+            };
+            let msg = format!("$id {written} at {} names a resource that an earlier $id names", pointer_text(path));
+            self.at(value.offset, msg);
+            return None;
+        }
+        self.uris.entry(uri.clone()).or_insert(index);
+        self.resources.push(Resource::default());
+        self.open.push((index, uri, path.len()));
+        Some(())
+    }
+
+    /// Records that `id` is at `path`: for the document root's resource by
+    /// its whole pointer, and for the innermost resource by the pointer from
+    /// its root.
+    fn place(&mut self, id: Id, path: &str) {
+        self.resources[0].pointers.insert(path.to_string(), id);
+        if let Some(&(index, _, root)) = self.open.last().filter(|(index, _, _)| *index != 0) {
+            let rel = path[root..].strip_prefix('/').unwrap_or(&path[root..]);
+            self.resources[index].pointers.insert(rel.to_string(), id);
+        }
+    }
+
     /// Compiles the subschema at `json`, whose pointer is `path`.
     fn node(&mut self, json: &Json<'_>, path: &mut String) -> Id {
         let id = self.nodes.len() as Id;
         self.nodes.push(Node { offset: json.offset, ..Node::default() });
-        self.pointers.insert(path.clone(), id);
+        let declared = match &json.value {
+            Value::Object(members) => members.iter().find(|(k, _)| &*k.name == "$id").map(|(_, v)| v),
+            _ => None,
+        };
+        let opened = if path.is_empty() {
+            // The root is a resource even when its `$id` is refused.
+            self.open_resource(declared, path).or_else(|| self.open_resource(None, path)).is_some()
+        } else {
+            declared.is_some() && self.open_resource(declared, path).is_some()
+        };
+        self.place(id, path);
+        let id = self.body(id, json, path);
+        self.nodes[id as usize].resource = self.open.last().map_or(0, |(i, _, _)| *i) as u32;
+        if opened {
+            self.open.pop();
+        }
+        id
+    }
+
+    /// The keywords of the subschema at `json` into node `id`.
+    fn body(&mut self, id: Id, json: &Json<'_>, path: &mut String) -> Id {
         let members = match &json.value {
             Value::Bool(true) => return id,
             Value::Bool(false) => {
@@ -164,8 +284,6 @@ impl Compiler<'_, '_> {
                 return id;
             }
         };
-        let resource = !path.is_empty() && members.iter().any(|(k, _)| &*k.name == "$id");
-        self.embedded += usize::from(resource);
         let mut n = Node { offset: json.offset, ..Node::default() };
         let mut c = Constraints::default();
         let mut test = None;
@@ -241,6 +359,8 @@ impl Compiler<'_, '_> {
                     n.items = Some(self.sub(path, k, value));
                 }
                 "contains" => n.contains = Some(self.sub(path, k, value)),
+                "unevaluatedProperties" => n.unevaluated_properties = Some(self.sub(path, k, value)),
+                "unevaluatedItems" => n.unevaluated_items = Some(self.sub(path, k, value)),
                 "not" => n.not = Some(self.sub(path, k, value)),
                 "if" => test = Some(self.sub(path, k, value)),
                 "then" => then = Some(self.sub(path, k, value)),
@@ -256,15 +376,22 @@ impl Compiler<'_, '_> {
                         _ => n.one_of = Some(Box::new(Union { members: ids, tag: None })),
                     }
                 }
-                "$ref" => {
-                    if let Some(r) = self.cx.string(value, None, k) {
-                        self.refs.push((id, r, value.offset));
+                "$ref" | "$dynamicRef" => {
+                    if let Some(text) = self.cx.string(value, None, k) {
+                        let base = self.open.last().map_or_else(|| DEFAULT_BASE.to_string(), |(_, u, _)| u.clone());
+                        let dynamic = k == "$dynamicRef";
+                        self.refs.push(Ref { node: id, text, base, offset: value.offset, dynamic });
                     }
                 }
-                "$anchor" => {
-                    if let Some(a) = self.cx.string(value, None, k).filter(|_| self.embedded == 0) {
-                        if self.anchors.insert(a.clone(), id).is_some() {
-                            self.at(value.offset, format!("$anchor {} is declared twice", quote(&a, 80)));
+                "$anchor" | "$dynamicAnchor" => {
+                    if let Some(a) = self.cx.string(value, None, k) {
+                        let index = self.open.last().map_or(0, |(i, _, _)| *i);
+                        let resource = &mut self.resources[index];
+                        if k == "$dynamicAnchor" {
+                            resource.dynamic_anchors.insert(a.clone(), id);
+                        }
+                        if resource.anchors.insert(a.clone(), id).is_some_and(|other| other != id) {
+                            self.at(value.offset, format!("{k} {} is declared twice", quote(&a, 80)));
                         }
                     }
                 }
@@ -299,7 +426,6 @@ impl Compiler<'_, '_> {
                 }
             }
         }
-        self.embedded -= usize::from(resource);
         ranges(self.cx, json, None, &c);
         if let Some(test) = test {
             n.condition = Some(Condition { test, then, otherwise });
@@ -424,18 +550,32 @@ impl Compiler<'_, '_> {
 
     /// Resolves every `$ref` within the document.
     fn resolve(&mut self) {
-        for (id, text, offset) in std::mem::take(&mut self.refs) {
-            let Some(fragment) = text.strip_prefix('#') else {
-                let msg = format!(
-                    "$ref {} is not local: only references within the contract ('#', '#/$defs/Name', a JSON Pointer, '#anchor') are supported",
-                    quote(&text, 120)
-                );
-                self.at(offset, msg);
+        for r in std::mem::take(&mut self.refs) {
+            let resolved = uri::resolve(&r.base, &r.text);
+            let (resource, fragment) = uri::split_fragment(&resolved);
+            // How the message names the reference: as written, and as
+            // resolved when that says more.
+            let named = if resolved == r.text || resolved.starts_with(DEFAULT_BASE) {
+                quote(&r.text, 120)
+            } else {
+                format!("{} (resolved: {})", quote(&r.text, 120), quote(&resolved, 160))
+            };
+            let Some(&index) = self.uris.get(resource) else {
+                let msg = if resource == METASCHEMA || resource == METASCHEMA.replacen("https:", "http:", 1) {
+                    format!("$ref {named} is the JSON Schema meta-schema, which a contract does not carry")
+                } else {
+                    format!(
+                        "$ref {named} is not local: it names a document that is not in this contract (`cargo protocolarc import schema FILE --resolve DIR` bundles the files a schema references)"
+                    )
+                };
+                self.at(r.offset, msg);
                 continue;
             };
-            let target = match percent_decode(fragment) {
-                None => None,
-                Some(f) if f.is_empty() || f.starts_with('/') => {
+            let table = &self.resources[index];
+            let target = match fragment.map(percent_decode) {
+                None => table.pointers.get("").copied(),
+                Some(None) => None,
+                Some(Some(f)) if f.is_empty() || f.starts_with('/') => {
                     let segments: Option<Vec<String>> = f
                         .split('/')
                         .skip(1)
@@ -443,18 +583,36 @@ impl Compiler<'_, '_> {
                         .collect();
                     segments.and_then(|segs| {
                         let key: Vec<String> = segs.iter().map(|s| escape_segment(s)).collect();
-                        self.pointers.get(&key.join("/")).copied()
+                        table.pointers.get(&key.join("/")).copied()
                     })
                 }
-                Some(f) => self.anchors.get(&f).copied(),
+                Some(Some(f)) => table.anchors.get(&f).copied(),
             };
             match target {
+                Some(t) if r.dynamic => {
+                    // Dynamic only when the target itself declares the
+                    // `$dynamicAnchor` the fragment names (2020-12's bookend).
+                    let name = fragment.and_then(percent_decode).filter(|f| !f.is_empty() && !f.starts_with('/'));
+                    let bookended =
+                        name.as_ref().filter(|f| self.resources[index].dynamic_anchors.get(f.as_str()) == Some(&t));
+                    let candidates: Vec<(u32, Id)> = match bookended {
+                        Some(f) => (0..self.resources.len())
+                            .filter_map(|i| self.resources[i].dynamic_anchors.get(f.as_str()).map(|&n| (i as u32, n)))
+                            .collect(),
+                        None => Vec::new(),
+                    };
+                    if !candidates.is_empty() {
+                        self.nodes[0].dynamic_scope = true;
+                    }
+                    self.nodes[r.node as usize].dynamic_ref = Some(Box::new((t, candidates)));
+                }
                 Some(t) => {
-                    self.nodes[id as usize].reference = Some(t);
+                    self.nodes[r.node as usize].reference = Some(t);
                 }
                 None => {
-                    let msg = format!("$ref {} names no schema in this document", quote(&text, 120));
-                    self.at(offset, msg);
+                    let keyword = if r.dynamic { "$dynamicRef" } else { "$ref" };
+                    let msg = format!("{keyword} {named} names no schema in this document");
+                    self.at(r.offset, msg);
                 }
             }
         }
@@ -615,6 +773,10 @@ pub(crate) fn in_place_edges(n: &Node) -> Vec<Id> {
         out.extend(c.otherwise);
     }
     out.extend(n.dependent_schemas.iter().map(|(_, id)| *id));
+    if let Some(d) = &n.dynamic_ref {
+        out.push(d.0);
+        out.extend(d.1.iter().map(|(_, id)| *id));
+    }
     out
 }
 

@@ -8,8 +8,10 @@
 //! `additionalProperties`, and a `closed` object an `additionalProperties`
 //! that is `false`. A field's `type` (none for `any`), `const` or `enum`,
 //! `format`, constraint keywords and `doc` are carried as they are, numbers
-//! as written. The contract's `title` and `doc` stay on the contract (the
-//! export writes them at the root). Its `strict` flag becomes the root's warning-only
+//! as written; a `format` that is not asserted, and the field's line, are
+//! kept on the node's [`FieldMark`] for `describe` and `export`. The
+//! contract's `title` and `doc` stay on the contract (the export writes them
+//! at the root). Its `strict` flag becomes the root's warning-only
 //! [`Schema::strict`], which JSON Schema cannot say.
 
 use super::{FieldMark, Id, Literal, Node, Schema};
@@ -40,13 +42,21 @@ fn node(nodes: &mut Vec<Node>, fields: &[FieldSpec], at: &PathNode) -> Id {
         Some(f) => declared(f),
         None => Node { types: Some(at.implied_types()), ..Node::default() },
     };
-    n.field = Some(FieldMark { declared: at.field.is_some(), required: required(fields, at) });
+    n.field = Some(mark(at.field.map(|i| &fields[i]), required(fields, at)));
     below(nodes, fields, at, &mut n);
     if at.field.is_some_and(|i| fields[i].closed) {
         close(nodes, &mut n);
     }
     nodes[id as usize] = n;
     id
+}
+
+/// What the fields form says of a path node beyond its schema: the
+/// declaring field's line and a `format` that is only an annotation.
+fn mark(declared: Option<&FieldSpec>, required: bool) -> FieldMark {
+    let Some(f) = declared else { return FieldMark { declared: false, required, line: 0, format: None } };
+    let format = f.format().filter(|name| !crate::format::ASSERTED.contains(name)).map(Into::into);
+    FieldMark { declared: true, required, line: f.line, format }
 }
 
 /// A declared field's own keywords.

@@ -14,6 +14,7 @@
 
 pub(crate) mod compile;
 pub(crate) mod lower;
+pub mod uri;
 #[doc(hidden)]
 pub use lower::graph_shape;
 mod view;
@@ -23,22 +24,25 @@ pub(in crate::contract) use compile::compile;
 
 use crate::contract::{Pattern, Sparse, TypeSet};
 use crate::json::text::{key_head, same_bytes};
+use crate::keywords::name;
 
 /// Keywords kept and shown, never enforced: the annotations a schema may
 /// carry (SPEC §10). Import and the compiler read this one list.
 pub const ANNOTATIONS: &[&str] = &[
-    "title",
-    "description",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$comment",
-    "$schema",
-    "$id",
-    "contentMediaType",
-    "contentEncoding",
+    name::TITLE,
+    name::DESCRIPTION,
+    name::DEFAULT,
+    name::EXAMPLES,
+    name::DEPRECATED,
+    name::READ_ONLY,
+    name::WRITE_ONLY,
+    name::COMMENT,
+    name::SCHEMA,
+    name::ID,
+    name::VOCABULARY,
+    name::CONTENT_MEDIA_TYPE,
+    name::CONTENT_ENCODING,
+    name::CONTENT_SCHEMA,
 ];
 
 /// A node's index in [`Schema::nodes`].
@@ -130,6 +134,24 @@ pub(crate) struct Node {
     pub one_of: Option<Box<Union>>,
     pub not: Option<Id>,
     pub condition: Option<Condition>,
+    /// `unevaluatedProperties`: applied to each key of an object that no
+    /// other keyword evaluated (here or in a passing in-place subschema).
+    pub unevaluated_properties: Option<Id>,
+    /// `unevaluatedItems`: applied to each element no other keyword
+    /// evaluated.
+    pub unevaluated_items: Option<Id>,
+    /// `$dynamicRef`: its static target, and, when that target declares the
+    /// `$dynamicAnchor` the reference names, every resource that declares
+    /// it (resource index, node), in document order: the walker picks the
+    /// outermost one in the dynamic scope.
+    #[allow(clippy::type_complexity)]
+    pub dynamic_ref: Option<Box<(Id, Vec<(u32, Id)>)>>,
+    /// The index of the schema resource (the root or an `$id`) that holds
+    /// the node: the dynamic scope is a list of these.
+    pub resource: u32,
+    /// Set on the root only: the schema has a `$dynamicRef` whose target is
+    /// dynamic, so the walker keeps the dynamic scope.
+    pub dynamic_scope: bool,
     /// How a message names this node as a union member: its `$defs` name
     /// (through a `$ref`), else its `title`.
     pub label: Option<Box<str>>,
@@ -190,14 +212,22 @@ pub(crate) struct Node {
 
 /// What the fields form says of a path that its schema does not: the diff
 /// reports a fields-form change at the fields a contract declares, never at
-/// a parent that a dotted path only implies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// a parent that a dotted path only implies; `describe` lists a field at
+/// its line, and `describe` and `export` show a `format` the validator does
+/// not assert.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct FieldMark {
     /// A field names this exact path (else a child's path implies it).
     pub declared: bool,
     /// Declared: the field's own `required`; implied: whether a child
     /// below it is required.
     pub required: bool,
+    /// Declared: the 1-based line of the field in the contract file; 0 for
+    /// an implied path.
+    pub line: usize,
+    /// Declared: the field's `format` when it is only an annotation (a
+    /// format that is asserted is the node's own [`Node::format`]).
+    pub format: Option<Box<str>>,
 }
 
 /// Declared properties a node scans (by head word and length) before it
@@ -231,6 +261,9 @@ impl Node {
             || self.not.is_some()
             || self.condition.is_some()
             || !self.dependent_schemas.is_empty()
+            || self.unevaluated_properties.is_some()
+            || self.unevaluated_items.is_some()
+            || self.dynamic_ref.is_some()
     }
 
     /// Whether the node is a bare `$ref` (annotations aside): the walker

@@ -10,6 +10,7 @@
 
 use super::{Id, Literal, Node, Schema, Union};
 use crate::contract::{Constraints, ContractSpec, Pattern, TypeSet};
+use crate::keywords::name;
 
 impl ContractSpec {
     /// The schema graph every engine reads: a schema-form contract's
@@ -102,7 +103,27 @@ impl<'s> SchemaNode<'s> {
     /// when a field declares this exact path; `None` for a parent that a
     /// dotted path only implies, and for every node of a schema form.
     pub fn field_required(&self) -> Option<bool> {
-        self.node().field.filter(|f| f.declared).map(|f| f.required)
+        self.declared().map(|f| f.required)
+    }
+
+    /// In a fields-form contract's graph, the 1-based line of the field
+    /// that declares this exact path; `None` wherever
+    /// [`SchemaNode::field_required`] is.
+    pub fn field_line(&self) -> Option<usize> {
+        self.declared().map(|f| f.line)
+    }
+
+    /// In a fields-form contract's graph, the `format` of the field that
+    /// declares this exact path as written, asserted or not (a name the
+    /// validator does not assert is only an annotation, which
+    /// [`SchemaNode::format`] leaves out); `None` without one.
+    pub fn field_format(&self) -> Option<&'s str> {
+        let declared = self.declared()?;
+        self.node().format.or(declared.format.as_deref())
+    }
+
+    fn declared(&self) -> Option<&'s super::FieldMark> {
+        self.node().field.as_ref().filter(|f| f.declared)
     }
 
     /// Whether the subschema is `false`: no value is valid here.
@@ -241,6 +262,24 @@ impl<'s> SchemaNode<'s> {
         self.node().max_contains
     }
 
+    /// `unevaluatedProperties`: the schema of every key no other keyword
+    /// evaluated.
+    pub fn unevaluated_properties(&self) -> Option<SchemaNode<'s>> {
+        self.node().unevaluated_properties.map(|id| self.at(id))
+    }
+
+    /// `unevaluatedItems`: the schema of every element no other keyword
+    /// evaluated.
+    pub fn unevaluated_items(&self) -> Option<SchemaNode<'s>> {
+        self.node().unevaluated_items.map(|id| self.at(id))
+    }
+
+    /// The subschema a `$dynamicRef` names before the dynamic scope is
+    /// consulted (its static target); `None` without one.
+    pub fn dynamic_reference(&self) -> Option<SchemaNode<'s>> {
+        self.node().dynamic_ref.as_ref().map(|d| self.at(d.0))
+    }
+
     /// The subschema `$ref` names; `None` without a `$ref`.
     pub fn reference(&self) -> Option<SchemaNode<'s>> {
         self.node().reference.map(|id| self.at(id))
@@ -283,12 +322,12 @@ impl<'s> SchemaNode<'s> {
 
     /// `anyOf`.
     pub fn any_of(&self) -> Option<SchemaUnion<'s>> {
-        self.node().any_of.as_deref().map(|u| SchemaUnion { schema: self.schema, union: u, keyword: "anyOf" })
+        self.node().any_of.as_deref().map(|u| SchemaUnion { schema: self.schema, union: u, keyword: name::ANY_OF })
     }
 
     /// `oneOf`.
     pub fn one_of(&self) -> Option<SchemaUnion<'s>> {
-        self.node().one_of.as_deref().map(|u| SchemaUnion { schema: self.schema, union: u, keyword: "oneOf" })
+        self.node().one_of.as_deref().map(|u| SchemaUnion { schema: self.schema, union: u, keyword: name::ONE_OF })
     }
 
     /// `allOf`, in order (empty when absent).

@@ -20,6 +20,10 @@ pub(crate) struct Memo {
     /// (node, value) visits of every walk on this memo: what tests hold
     /// linear in the schema's size times the data's ([`super::counted`]).
     pub(super) steps: std::cell::Cell<usize>,
+    /// The dynamic scopes met so far, each with its index (a schema with a
+    /// dynamic `$dynamicRef` only): a verdict is memoised by its scope's
+    /// index too.
+    pub(super) scopes: RefCell<HashMap<Vec<u32>, usize>>,
 }
 
 /// Verdicts by (node, value offset): the first [`Verdicts::INLINE`] in a

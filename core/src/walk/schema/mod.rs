@@ -28,8 +28,13 @@
 //! has found), `top.rs` (where a body's top-level members are, for
 //! routing), this file (the walk of one value: `$ref`s, re-reads, verdicts
 //! and findings of a subschema), `union.rs` (applicators and unions),
-//! `scalar.rs` (a value's own keywords), `object.rs`, `array.rs`, and
+//! `scalar.rs` (a value's own keywords), `object.rs`, `array.rs`,
+//! `unevaluated.rs` (`unevaluatedProperties`, `unevaluatedItems`), and
 //! `entry.rs` (a whole body judged in the right mode).
+//!
+//! A schema with a `$dynamicRef` whose target is dynamic keeps the dynamic
+//! scope (the resources entered on the way to a value) as it walks, and
+//! memoises verdicts by scope too; every other schema keeps none.
 
 mod array;
 mod entry;
@@ -42,6 +47,7 @@ mod scalar;
 #[cfg(test)]
 mod tests;
 mod top;
+mod unevaluated;
 mod union;
 
 use std::cell::RefCell;
@@ -80,11 +86,19 @@ pub(crate) struct SchemaWalk<'c, 'a, 'm, M> {
     /// fails it too (a strict contract's undeclared top-level key), as no
     /// membership test's may.
     pub(crate) whole: bool,
+    /// Whether the schema has a dynamic `$dynamicRef` (the root's
+    /// `dynamic_scope`): only then is [`Self::scope`] kept.
+    pub(crate) dynamic: bool,
+    /// The dynamic scope: the schema resources entered on the way to the
+    /// value being read, each once, outermost first (only the outermost
+    /// occurrence of a resource decides a `$dynamicRef`).
+    pub(crate) scope: Vec<u32>,
 }
 
 impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     pub(crate) fn new(schema: &'c Schema, bytes: &'a [u8], mode: M, memo: &'m Memo) -> Self {
-        SchemaWalk { schema, w: Walk::new(bytes, mode), memo, whole: false }
+        let dynamic = schema.node(Schema::ROOT).dynamic_scope;
+        SchemaWalk { schema, w: Walk::new(bytes, mode), memo, whole: false, dynamic, scope: Vec::new() }
     }
 
     pub(crate) fn finish(self) -> M {
@@ -111,7 +125,58 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
 
     /// One value at `path`, judged by node `id`. `depth` counts the value's
     /// nesting, `chain` the applicators applied to this same value.
+    #[inline]
     pub(crate) fn value(&mut self, id: Id, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Result<(), M::Stop> {
+        if self.dynamic {
+            return self.value_in_scope(id, path, depth, chain);
+        }
+        self.value_here(id, path, depth, chain)
+    }
+
+    /// [`Self::value`] with the node's resource entered into the dynamic scope.
+    #[inline(never)]
+    fn value_in_scope(&mut self, id: Id, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Result<(), M::Stop> {
+        let resource = self.schema.node(id).resource;
+        let entered = !self.scope.contains(&resource);
+        if entered {
+            self.scope.push(resource);
+        }
+        let out = self.value_here(id, path, depth, chain);
+        if entered {
+            self.scope.pop();
+        }
+        out
+    }
+
+    /// Where a `$dynamicRef` leads from here: the candidate of the outermost
+    /// resource of the dynamic scope that declares its anchor, else its
+    /// static target.
+    pub(super) fn dynamic_target(&self, d: &(Id, Vec<(u32, Id)>)) -> Id {
+        for r in &self.scope {
+            if let Some(&(_, to)) = d.1.iter().find(|(c, _)| c == r) {
+                return to;
+            }
+        }
+        d.0
+    }
+
+    /// The memo key of the value at `start`: the offset itself, or, with a
+    /// dynamic scope (a verdict may depend on it), the offset and the scope.
+    #[inline(always)]
+    pub(super) fn memo_at(&self, start: usize) -> usize {
+        if !self.dynamic {
+            return start;
+        }
+        let mut scopes = self.memo.scopes.borrow_mut();
+        let next = scopes.len();
+        let i = match scopes.get(&self.scope) {
+            Some(&i) => i,
+            None => *scopes.entry(self.scope.clone()).or_insert(next),
+        };
+        start + i * (self.bytes().len() + 1)
+    }
+
+    fn value_here(&mut self, id: Id, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Result<(), M::Stop> {
         let schema = self.schema;
         let node = schema.node(id);
         self.memo.steps.set(self.memo.steps.get() + 1);
@@ -211,7 +276,11 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     /// The node a bare `$ref` chain from `id` ends at, and the chain's length
     /// so far: two members that name one definition share its memo entry.
     /// Stops where the chain would pass its bound (the walk says so there).
+    /// With a dynamic scope, no step is skipped: each may enter a resource.
     pub(super) fn through_bare(&self, mut id: Id, mut chain: usize) -> (Id, usize) {
+        if self.dynamic {
+            return (id, chain);
+        }
         while let Some(to) = self.schema.node(id).bare {
             if chain + 1 > MAX_CHAIN {
                 break;
@@ -232,16 +301,19 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     /// keys checked: the caller may go on from its end.
     pub(super) fn valid_end(&mut self, id: Id, start: usize, depth: usize, chain: usize) -> usize {
         let (id, chain) = self.through_bare(id, chain);
-        if let Some(v) = self.memo.valid.borrow().get(id, start) {
+        let key = self.memo_at(start);
+        if let Some(v) = self.memo.valid.borrow().get(id, key) {
             return v;
         }
         // On this walk's own stacks: no fresh walk, no allocation.
         let (keys, spans) = (self.w.keys_base(), self.w.spans_base());
         let w = self.w.lend(start, First);
-        let mut sub = SchemaWalk { schema: self.schema, w, memo: self.memo, whole: false };
+        let scope = if self.dynamic { self.scope.clone() } else { Vec::new() };
+        let mut sub =
+            SchemaWalk { schema: self.schema, w, memo: self.memo, whole: false, dynamic: self.dynamic, scope };
         let end = if sub.value(id, &Path::Root, depth, chain + 1).is_ok() { sub.w.s.offset() } else { 0 };
         self.w.give_back(sub.w, keys, spans);
-        self.memo.valid.borrow_mut().insert(id, start, end);
+        self.memo.valid.borrow_mut().insert(id, key, end);
         end
     }
 
@@ -255,20 +327,23 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         chain: usize,
     ) -> Vec<Finding> {
         let (id, chain) = self.through_bare(id, chain);
-        if let Some(found) = self.memo.findings.borrow().as_ref().and_then(|m| m.get(&(id, start))) {
+        let key = self.memo_at(start);
+        if let Some(found) = self.memo.findings.borrow().as_ref().and_then(|m| m.get(&(id, key))) {
             return found.clone();
         }
         let mut sub = SchemaWalk::new(self.schema, self.bytes(), Lean::default(), self.memo);
+        sub.scope.clone_from(&self.scope);
         sub.w.s.seek(start);
         let outcome = sub.value(id, path, depth, chain + 1);
         let mut lean = sub.finish();
         if outcome.is_ok() {
             distinct(&mut lean.findings);
-            self.memo.findings.borrow_mut().get_or_insert_with(HashMap::new).insert((id, start), lean.findings.clone());
+            self.memo.findings.borrow_mut().get_or_insert_with(HashMap::new).insert((id, key), lean.findings.clone());
             return lean.findings;
         }
         // Stopped early: read again by the mode that says why.
         let mut sub = SchemaWalk::new(self.schema, self.bytes(), Collect::default(), self.memo);
+        sub.scope.clone_from(&self.scope);
         sub.w.s.seek(start);
         let outcome = sub.value(id, path, depth, chain + 1);
         let mut mode = sub.finish();
@@ -277,7 +352,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             mode.findings.push(Finding::new(rules::JSON_DEPTH, at, crate::keywords::depth::message()));
         }
         distinct(&mut mode.findings);
-        self.memo.findings.borrow_mut().get_or_insert_with(HashMap::new).insert((id, start), mode.findings.clone());
+        self.memo.findings.borrow_mut().get_or_insert_with(HashMap::new).insert((id, key), mode.findings.clone());
         mode.findings
     }
 }

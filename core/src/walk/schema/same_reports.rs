@@ -123,6 +123,10 @@ fn mixed_specs() -> Vec<ContractSpec> {
         // verdicts: a walk that finds them in the memo reads nothing).
         r#"{"oneOf": [{"required": ["m"]}, {"required": ["p"]}]}"#,
         r#"{"anyOf": [{"type": "object"}], "not": {"required": ["m"]}}"#,
+        // Keys and elements judged by what the rest evaluated, and a
+        // reference resolved through the dynamic scope.
+        r#"{"properties": {"p": {"properties": {"m": {"type": "object"}}, "anyOf": [{"properties": {"x": true}}, {"required": ["a"]}], "unevaluatedProperties": {"type": "object"}}, "a": {"prefixItems": [{"type": "object"}], "contains": {"type": "string"}, "unevaluatedItems": {"type": "object"}}}, "allOf": [{"properties": {"m": true}}], "unevaluatedProperties": false}"#,
+        r##"{"$id": "https://example.com/r", "$dynamicAnchor": "n", "$ref": "t", "unevaluatedProperties": false, "$defs": {"t": {"$id": "t", "$dynamicAnchor": "n", "properties": {"p": {"$dynamicRef": "#n"}, "m": true, "a": {"items": {"$dynamicRef": "#n"}}}}}}"##,
     ];
     let mut specs: Vec<ContractSpec> = schemas
         .iter()

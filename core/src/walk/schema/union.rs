@@ -2,6 +2,7 @@
 //! `dependentSchemas`, a `$ref` beside other keywords, and tagged unions.
 
 use super::*;
+use crate::keywords::name;
 
 impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     pub(super) fn applicators(
@@ -13,6 +14,10 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         chain: usize,
     ) -> Result<(), M::Stop> {
         if let Some(to) = node.reference {
+            self.again(to, start, path, depth, chain)?;
+        }
+        if let Some(d) = &node.dynamic_ref {
+            let to = self.dynamic_target(d);
             self.again(to, start, path, depth, chain)?;
         }
         for &member in &node.all_of {
@@ -40,6 +45,11 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                     self.again(*id, start, path, depth, chain)?;
                 }
             }
+        }
+        if node.unevaluated_properties.is_some() || node.unevaluated_items.is_some() {
+            let end = self.w.s.offset();
+            self.unevaluated(node, start, path, depth, chain)?;
+            self.w.s.seek(end);
         }
         Ok(())
     }
@@ -114,7 +124,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                 Ok(())
             }
             0 => self.fault_with(rule, path, |this| {
-                let keyword = if one { "oneOf" } else { "anyOf" };
+                let keyword = if one { name::ONE_OF } else { name::ANY_OF };
                 format!("no member of '{keyword}' matches; {}", this.closest(members, start, path, depth, chain))
             }),
             _ => self.fault_with(rule, path, |this| {
