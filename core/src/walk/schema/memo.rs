@@ -22,8 +22,9 @@ pub(crate) struct Memo {
     pub(super) steps: std::cell::Cell<usize>,
     /// The dynamic scopes met so far, each with its index (a schema with a
     /// dynamic `$dynamicRef` only): a verdict is memoised by its scope's
-    /// index too.
-    pub(super) scopes: RefCell<HashMap<Vec<u32>, usize>>,
+    /// index too. Made at the first, as `findings`: every other body's
+    /// memo is made without reading the thread-local a map's keys need.
+    pub(super) scopes: RefCell<Option<HashMap<Vec<u32>, usize>>>,
 }
 
 /// Verdicts by (node, value offset): the first [`Verdicts::INLINE`] in a

@@ -168,6 +168,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             return start;
         }
         let mut scopes = self.memo.scopes.borrow_mut();
+        let scopes = scopes.get_or_insert_with(HashMap::new);
         let next = scopes.len();
         let i = match scopes.get(&self.scope) {
             Some(&i) => i,

@@ -15,6 +15,8 @@
 //! one flag per key (element) of the value, each in-place subschema visited
 //! once per value (and dynamic scope), its verdict from the memo.
 
+use std::collections::HashSet;
+
 use super::*;
 
 /// The finding of a key `unevaluatedProperties: false` refuses.
@@ -32,6 +34,16 @@ enum Part {
 struct Members<'a> {
     keys: Vec<(Str<'a>, usize)>,
     elements: Vec<usize>,
+}
+
+/// What one `unevaluated*` check has found evaluated so far, and the
+/// (subschema, value) pairs it has visited (each is visited once).
+struct Marking<'x, 'a> {
+    part: Part,
+    start: usize,
+    members: &'x Members<'a>,
+    seen: Vec<bool>,
+    visited: HashSet<(Id, usize)>,
 }
 
 impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
@@ -62,9 +74,9 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         if len == 0 {
             return Ok(());
         }
-        let mut seen = vec![false; len];
-        let mut visited = std::collections::HashSet::new();
-        self.mark_node(node, false, part, start, &members, &mut seen, depth, chain, &mut visited);
+        let mut m = Marking { part, start, members: &members, seen: vec![false; len], visited: HashSet::new() };
+        self.mark_node(node, false, &mut m, depth, chain);
+        let seen = m.seen;
         let never = self.schema.node(u).never;
         for (i, done) in seen.iter().enumerate() {
             if *done {
@@ -129,28 +141,17 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         Some(out)
     }
 
-    /// Marks what subschema `id`, applied in place to the value at `start`,
-    /// evaluates, when it passes.
-    #[allow(clippy::too_many_arguments)]
-    fn mark_at(
-        &mut self,
-        id: Id,
-        part: Part,
-        start: usize,
-        members: &Members<'a>,
-        seen: &mut [bool],
-        depth: usize,
-        chain: usize,
-        visited: &mut std::collections::HashSet<(Id, usize)>,
-    ) {
-        if chain > MAX_CHAIN || seen.iter().all(|s| *s) {
+    /// Marks what subschema `id`, applied in place to the value at
+    /// `m.start`, evaluates, when it passes.
+    fn mark_at(&mut self, id: Id, m: &mut Marking<'_, 'a>, depth: usize, chain: usize) {
+        if chain > MAX_CHAIN || m.seen.iter().all(|s| *s) {
             return;
         }
         let key = (id, self.memo_at(0));
-        if !visited.insert(key) {
+        if !m.visited.insert(key) {
             return;
         }
-        if !self.valid(id, start, depth, chain) {
+        if !self.valid(id, m.start, depth, chain) {
             return;
         }
         let node = self.schema.node(id);
@@ -159,7 +160,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         if entered {
             self.scope.push(resource);
         }
-        self.mark_node(node, true, part, start, members, seen, depth, chain, visited);
+        self.mark_node(node, true, m, depth, chain);
         if entered {
             self.scope.pop();
         }
@@ -168,19 +169,9 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     /// Marks what `node`'s own keywords and its passing in-place subschemas
     /// evaluate; `nested`: the node is such a subschema (its own
     /// `unevaluated*` then evaluated everything).
-    #[allow(clippy::too_many_arguments)]
-    fn mark_node(
-        &mut self,
-        node: &'c Node,
-        nested: bool,
-        part: Part,
-        start: usize,
-        members: &Members<'a>,
-        seen: &mut [bool],
-        depth: usize,
-        chain: usize,
-        visited: &mut std::collections::HashSet<(Id, usize)>,
-    ) {
+    fn mark_node(&mut self, node: &'c Node, nested: bool, m: &mut Marking<'_, 'a>, depth: usize, chain: usize) {
+        let (part, start, members) = (m.part, m.start, m.members);
+        let seen = &mut m.seen;
         let everything = match part {
             Part::Keys => (nested && node.unevaluated_properties.is_some()) || node.additional.is_some(),
             Part::Elements => (nested && node.unevaluated_items.is_some()) || node.items.is_some(),
@@ -239,7 +230,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             }
         }
         for id in applied {
-            self.mark_at(id, part, start, members, seen, depth, chain + 1, visited);
+            self.mark_at(id, m, depth, chain + 1);
         }
     }
 }
