@@ -27,6 +27,8 @@ pub(crate) fn collect(schema: &Schema, data: &[u8]) -> crate::report::Report {
 /// the finding walk ([`collect`]), unless bodies with findings have been
 /// common on this thread lately ([`Recent`]). The report is the same
 /// either way; only the time differs.
+/// Inlined into its caller, as [`check_in`] is into it (see there).
+#[inline(always)]
 pub(crate) fn check(schema: &Schema, data: &[u8]) -> crate::report::Report {
     check_in(schema, data, &Memo::default(), Recent::first())
 }

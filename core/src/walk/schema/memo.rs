@@ -20,11 +20,59 @@ pub(crate) struct Memo {
     /// (node, value) visits of every walk on this memo: what tests hold
     /// linear in the schema's size times the data's ([`super::counted`]).
     pub(super) steps: std::cell::Cell<usize>,
-    /// The dynamic scopes met so far, each with its index (a schema with a
-    /// dynamic `$dynamicRef` only): a verdict is memoised by its scope's
-    /// index too. Made at the first, as `findings`: every other body's
-    /// memo is made without reading the thread-local a map's keys need.
-    pub(super) scopes: RefCell<Option<HashMap<Vec<u32>, usize>>>,
+    /// The dynamic scope and the scopes met so far (a schema with a dynamic
+    /// `$dynamicRef` only), made at the first resource entered: every other
+    /// body's memo holds one empty pointer, and drops it as one.
+    pub(super) dynamic: RefCell<Option<Box<Dynamic>>>,
+}
+
+/// The dynamic scope of the walks on one memo, and the scopes met so far.
+#[derive(Default)]
+pub(crate) struct Dynamic {
+    /// The schema resources entered on the way to the value being read,
+    /// each once, outermost first (only the outermost occurrence of a
+    /// resource decides a `$dynamicRef`). Every walk on the memo shares it:
+    /// a walk that re-reads a value starts from the scope of the walk that
+    /// asked, and each entry is popped as its value ends.
+    pub(super) scope: Vec<u32>,
+    /// Each scope met, with its index: a verdict is memoised by its
+    /// scope's index too (a map made at the first, as `findings`).
+    pub(super) scopes: HashMap<Vec<u32>, usize>,
+}
+
+impl Memo {
+    /// Enters `resource` into the dynamic scope; `false` when it was there
+    /// already (nothing to pop).
+    pub(super) fn enter(&self, resource: u32) -> bool {
+        let mut dynamic = self.dynamic.borrow_mut();
+        let scope = &mut dynamic.get_or_insert_with(Box::default).scope;
+        if scope.contains(&resource) {
+            return false;
+        }
+        scope.push(resource);
+        true
+    }
+
+    /// Leaves the resource [`Memo::enter`] entered last.
+    pub(super) fn leave(&self) {
+        if let Some(d) = self.dynamic.borrow_mut().as_mut() {
+            d.scope.pop();
+        }
+    }
+
+    /// The index of the current dynamic scope among those met so far.
+    pub(super) fn scope_index(&self) -> usize {
+        let mut dynamic = self.dynamic.borrow_mut();
+        let d = dynamic.get_or_insert_with(Box::default);
+        let next = d.scopes.len();
+        match d.scopes.get(&d.scope) {
+            Some(&i) => i,
+            None => {
+                let scope = d.scope.clone();
+                *d.scopes.entry(scope).or_insert(next)
+            }
+        }
+    }
 }
 
 /// Verdicts by (node, value offset): the first [`Verdicts::INLINE`] in a

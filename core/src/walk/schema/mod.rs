@@ -89,16 +89,12 @@ pub(crate) struct SchemaWalk<'c, 'a, 'm, M> {
     /// Whether the schema has a dynamic `$dynamicRef` (the root's
     /// `dynamic_scope`): only then is [`Self::scope`] kept.
     pub(crate) dynamic: bool,
-    /// The dynamic scope: the schema resources entered on the way to the
-    /// value being read, each once, outermost first (only the outermost
-    /// occurrence of a resource decides a `$dynamicRef`).
-    pub(crate) scope: Vec<u32>,
 }
 
 impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     pub(crate) fn new(schema: &'c Schema, bytes: &'a [u8], mode: M, memo: &'m Memo) -> Self {
         let dynamic = schema.node(Schema::ROOT).dynamic_scope;
-        SchemaWalk { schema, w: Walk::new(bytes, mode), memo, whole: false, dynamic, scope: Vec::new() }
+        SchemaWalk { schema, w: Walk::new(bytes, mode), memo, whole: false, dynamic }
     }
 
     pub(crate) fn finish(self) -> M {
@@ -125,7 +121,6 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
 
     /// One value at `path`, judged by node `id`. `depth` counts the value's
     /// nesting, `chain` the applicators applied to this same value.
-    #[inline]
     pub(crate) fn value(&mut self, id: Id, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Result<(), M::Stop> {
         if self.dynamic {
             return self.value_in_scope(id, path, depth, chain);
@@ -137,13 +132,10 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     #[inline(never)]
     fn value_in_scope(&mut self, id: Id, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Result<(), M::Stop> {
         let resource = self.schema.node(id).resource;
-        let entered = !self.scope.contains(&resource);
-        if entered {
-            self.scope.push(resource);
-        }
+        let entered = self.memo.enter(resource);
         let out = self.value_here(id, path, depth, chain);
         if entered {
-            self.scope.pop();
+            self.memo.leave();
         }
         out
     }
@@ -152,7 +144,8 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     /// resource of the dynamic scope that declares its anchor, else its
     /// static target.
     pub(super) fn dynamic_target(&self, d: &(Id, Vec<(u32, Id)>)) -> Id {
-        for r in &self.scope {
+        let dynamic = self.memo.dynamic.borrow();
+        for r in dynamic.iter().flat_map(|state| state.scope.iter()) {
             if let Some(&(_, to)) = d.1.iter().find(|(c, _)| c == r) {
                 return to;
             }
@@ -167,16 +160,11 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         if !self.dynamic {
             return start;
         }
-        let mut scopes = self.memo.scopes.borrow_mut();
-        let scopes = scopes.get_or_insert_with(HashMap::new);
-        let next = scopes.len();
-        let i = match scopes.get(&self.scope) {
-            Some(&i) => i,
-            None => *scopes.entry(self.scope.clone()).or_insert(next),
-        };
+        let i = self.memo.scope_index();
         start + i * (self.bytes().len() + 1)
     }
 
+    #[inline(always)]
     fn value_here(&mut self, id: Id, path: &Path<'_, 'a>, depth: usize, chain: usize) -> Result<(), M::Stop> {
         let schema = self.schema;
         let node = schema.node(id);
@@ -309,9 +297,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         // On this walk's own stacks: no fresh walk, no allocation.
         let (keys, spans) = (self.w.keys_base(), self.w.spans_base());
         let w = self.w.lend(start, First);
-        let scope = if self.dynamic { self.scope.clone() } else { Vec::new() };
-        let mut sub =
-            SchemaWalk { schema: self.schema, w, memo: self.memo, whole: false, dynamic: self.dynamic, scope };
+        let mut sub = SchemaWalk { schema: self.schema, w, memo: self.memo, whole: false, dynamic: self.dynamic };
         let end = if sub.value(id, &Path::Root, depth, chain + 1).is_ok() { sub.w.s.offset() } else { 0 };
         self.w.give_back(sub.w, keys, spans);
         self.memo.valid.borrow_mut().insert(id, key, end);
@@ -333,7 +319,6 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             return found.clone();
         }
         let mut sub = SchemaWalk::new(self.schema, self.bytes(), Lean::default(), self.memo);
-        sub.scope.clone_from(&self.scope);
         sub.w.s.seek(start);
         let outcome = sub.value(id, path, depth, chain + 1);
         let mut lean = sub.finish();
@@ -344,7 +329,6 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         }
         // Stopped early: read again by the mode that says why.
         let mut sub = SchemaWalk::new(self.schema, self.bytes(), Collect::default(), self.memo);
-        sub.scope.clone_from(&self.scope);
         sub.w.s.seek(start);
         let outcome = sub.value(id, path, depth, chain + 1);
         let mut mode = sub.finish();

@@ -156,13 +156,10 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         }
         let node = self.schema.node(id);
         let resource = node.resource;
-        let entered = self.dynamic && !self.scope.contains(&resource);
-        if entered {
-            self.scope.push(resource);
-        }
+        let entered = self.dynamic && self.memo.enter(resource);
         self.mark_node(node, true, m, depth, chain);
         if entered {
-            self.scope.pop();
+            self.memo.leave();
         }
     }
 
