@@ -469,7 +469,7 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
     let mut closed = false;
     let mut c = Constraints::default();
     // Keyword, node: to check applicability once the types are known.
-    let mut used: Vec<(&'static str, &Node)> = Vec::new();
+    let mut used: Vec<(&str, TypeSet, &Node)> = Vec::new();
     for (key, value) in members {
         let k = &*key.name;
         match k {
@@ -508,8 +508,8 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
         // `uniqueItems: false` and `closed: false` constrain nothing, so they
         // apply to any type.
         let inert = matches!(k, name::UNIQUE_ITEMS | "closed") && matches!(value.value, Value::Bool(false));
-        if let Some(kw) = KEYWORDS.iter().find(|kw| kw.0 == k).filter(|_| !inert) {
-            used.push((kw.0, value));
+        if let Some(applies) = applies_to(k).filter(|_| !inert) {
+            used.push((k, applies, value));
         }
     }
     if type_node.is_none() {
@@ -532,9 +532,9 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
         None => Vec::new(),
     };
     if let Some(types) = types {
-        for (kw, value) in &used {
-            let (_, applies, what) = KEYWORDS.iter().find(|k| k.0 == *kw).copied().unwrap_or(KEYWORDS[0]);
-            if !applies(types) {
+        for (kw, applies, value) in &used {
+            if !types.intersects(*applies) {
+                let what = values_word(*applies);
                 cx.at(value.offset, label, format!("'{kw}' applies to {what}, but the field's type is {types}"));
             }
         }
@@ -586,24 +586,33 @@ fn field(cx: &mut Ctx<'_>, node: &Node) -> Option<FieldSpec> {
     (cx.diags.len() == before).then_some(spec)
 }
 
-type Applies = fn(TypeSet) -> bool;
+/// The JSON types a field's constraint keyword applies to, from the
+/// keyword registry (`closed`, the fields form's own, applies to objects);
+/// `None` for a key that is no such keyword. A field's `required` is its own
+/// presence, not the object keyword the registry records, and `type`,
+/// `enum` and `const` apply to every type.
+fn applies_to(key: &str) -> Option<TypeSet> {
+    if key == "closed" {
+        return Some(TypeSet::of(JsonType::Object));
+    }
+    crate::keywords::registry::find(key)
+        .filter(|k| k.fields_form && key != name::REQUIRED && !k.applies_to.is_any())
+        .map(|k| k.applies_to)
+}
 
-/// Constraint keywords, what they apply to, and how to say so.
-const KEYWORDS: &[(&str, Applies, &str)] = &[
-    (name::MINIMUM, TypeSet::has_numbers, "numbers"),
-    (name::MAXIMUM, TypeSet::has_numbers, "numbers"),
-    (name::EXCLUSIVE_MINIMUM, TypeSet::has_numbers, "numbers"),
-    (name::EXCLUSIVE_MAXIMUM, TypeSet::has_numbers, "numbers"),
-    (name::MULTIPLE_OF, TypeSet::has_numbers, "numbers"),
-    (name::MIN_LENGTH, TypeSet::has_strings, "strings"),
-    (name::MAX_LENGTH, TypeSet::has_strings, "strings"),
-    (name::PATTERN, TypeSet::has_strings, "strings"),
-    (name::MIN_ITEMS, TypeSet::has_arrays, "arrays"),
-    (name::MAX_ITEMS, TypeSet::has_arrays, "arrays"),
-    (name::UNIQUE_ITEMS, TypeSet::has_arrays, "arrays"),
-    (name::FORMAT, TypeSet::has_strings, "strings"),
-    ("closed", TypeSet::has_objects, "objects"),
-];
+/// How a message names the values `applies` holds: `numbers`, `strings`,
+/// `arrays` or `objects`.
+fn values_word(applies: TypeSet) -> &'static str {
+    if applies.has_numbers() {
+        "numbers"
+    } else if applies.has_strings() {
+        "strings"
+    } else if applies.has_arrays() {
+        "arrays"
+    } else {
+        "objects"
+    }
+}
 
 fn type_set(cx: &mut Ctx<'_>, node: &Node, label: Option<&str>) -> Option<TypeSet> {
     let names: Vec<(&str, usize)> = match &node.value {

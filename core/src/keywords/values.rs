@@ -108,6 +108,11 @@ impl TypeSet {
         self.0 & t.bit() != 0
     }
 
+    /// Whether the two sets share a type.
+    pub const fn intersects(self, other: TypeSet) -> bool {
+        self.0 & other.0 != 0
+    }
+
     /// Whether the set holds every type (`any`).
     pub fn is_any(self) -> bool {
         self == TypeSet::ANY
