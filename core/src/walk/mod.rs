@@ -361,6 +361,7 @@ impl<'a, M: Mode> Walk<'a, M> {
     }
 
     /// Ends the walk: the stacks go back to the pool.
+    #[inline(always)]
     pub(crate) fn finish(self) -> M {
         let Walk { mut keys, mut spans, mode, .. } = self;
         keys.clear();
@@ -400,6 +401,25 @@ impl<'a, M: Mode> Walk<'a, M> {
         Ok(())
     }
 
+    /// A member's or an element's value in a skipped container: a scalar
+    /// read here, in the container's loop, a container by [`Self::skip`].
+    #[inline(always)]
+    fn skip_inner(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
+        match self.s.peek_kind()? {
+            Kind::String => {
+                self.s.string()?;
+            }
+            Kind::Number => {
+                self.s.skip_number()?;
+            }
+            Kind::Bool | Kind::Null => {
+                self.s.literal()?;
+            }
+            Kind::Object | Kind::Array => self.skip(path, depth)?,
+        }
+        Ok(())
+    }
+
     /// An object nothing constrains: every key is undeclared.
     pub(crate) fn skip_object(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         if depth >= MAX_DEPTH {
@@ -416,7 +436,7 @@ impl<'a, M: Mode> Walk<'a, M> {
             if self.other_repeats(base, key.raw(), key.offset(), key.is_escaped(), &mut others)? {
                 self.repeated(here, depth)?;
             } else {
-                self.skip(here, depth + 1)?;
+                self.skip_inner(here, depth + 1)?;
             }
         }
         self.keys.truncate(base);
@@ -432,7 +452,7 @@ impl<'a, M: Mode> Walk<'a, M> {
         let mut count = 0usize;
         while self.s.array_next(count == 0)? {
             let index_frame = Path::Index(path, count);
-            self.skip(M::frame(&index_frame), depth + 1)?;
+            self.skip_inner(M::frame(&index_frame), depth + 1)?;
             count += 1;
         }
         Ok(())

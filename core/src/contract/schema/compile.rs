@@ -139,6 +139,16 @@ pub(super) fn finish(mut nodes: Vec<Node>, canonical: String) -> Schema {
         });
         n.property_heads = n.properties.iter().map(|(name, _)| (key_head(name.as_bytes()), name.len())).collect();
         n.plain = n.bare.is_none() && !n.never && !n.trivial && !n.applies;
+        n.members_only = n.pattern_properties.is_empty()
+            && n.property_names.is_none()
+            && n.min_properties.is_none()
+            && n.max_properties.is_none()
+            && n.dependent_required.is_empty()
+            && !n.required_elsewhere;
+        n.object_direct = n.plain
+            && n.enum_values.is_none()
+            && n.constant.is_none()
+            && n.types.is_none_or(|t| t.contains(JsonType::Object));
         n.string_checks = n.enum_values.is_some()
             || n.constant.is_some()
             || lengths::any(&n.constraints)
@@ -165,6 +175,7 @@ pub(super) fn finish(mut nodes: Vec<Node>, canonical: String) -> Schema {
         for n in &mut nodes {
             n.plain = false;
             n.any_object = false;
+            n.object_direct = false;
         }
     }
     resumes(&mut nodes);

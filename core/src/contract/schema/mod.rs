@@ -208,6 +208,15 @@ pub(crate) struct Node {
     /// found), with no schema per member. The common open map of MCP
     /// (`arguments`, `_meta`, `structuredContent`).
     pub any_object: bool,
+    /// Set after compiling: whether an object value is judged by its
+    /// members alone (declared, required and additional properties: no
+    /// `patternProperties`, `propertyNames`, bounds on the count,
+    /// `dependentRequired`, or required name outside `properties`).
+    pub members_only: bool,
+    /// Set after compiling: whether a plain node reads an object value
+    /// straight into its members (its type allows an object; no `enum` or
+    /// `const` to compare the whole value with).
+    pub object_direct: bool,
 }
 
 /// What the fields form says of a path that its schema does not: the diff

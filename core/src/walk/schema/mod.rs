@@ -97,6 +97,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         SchemaWalk { schema, w: Walk::new(bytes, mode), memo, whole: false, dynamic }
     }
 
+    #[inline(always)]
     pub(crate) fn finish(self) -> M {
         self.w.finish()
     }
@@ -221,14 +222,9 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
                 }
                 Ok(())
             }
-            Kind::Object
-                if node.enum_values.is_none()
-                    && node.constant.is_none()
-                    && !(node.any_object && depth > 0)
-                    && node.types.is_none_or(|t| t.contains(JsonType::Object)) =>
-            {
-                self.object(node, path, depth)
-            }
+            // Below the root, an open map is skipped as `own_of` would.
+            Kind::Object if node.object_direct && node.any_object && depth > 0 => self.w.skip_object(path, depth),
+            Kind::Object if node.object_direct => self.object(node, path, depth),
             kind => self.own_of(node, kind, path, depth),
         }
     }

@@ -7,14 +7,7 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     #[inline(always)]
     pub(crate) fn object(&mut self, node: &'c Node, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         let start = self.w.s.offset();
-        let plain = node.pattern_properties.is_empty()
-            && node.property_names.is_none()
-            && node.min_properties.is_none()
-            && node.max_properties.is_none()
-            && node.dependent_required.is_empty()
-            && !node.required_elsewhere
-            && (depth > 0 || self.memo.top.is_none());
-        if plain {
+        if node.members_only && (depth > 0 || self.memo.top.is_none()) {
             return self.plain_object(node, path, depth);
         }
         self.object_from(node, path, depth, start, None)
