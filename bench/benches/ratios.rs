@@ -167,7 +167,10 @@ fn main() {
         // for a profiler: `RATIOS_PROFILE=runtime`, `generated` or `floor`, the body
         // picked by the filter.
         // `RATIOS_CALLS=N`: exactly N thousand calls instead (for instruction counts per call).
-        let case = cases.iter().find(|c| filter.iter().any(|f| c.name.contains(f.as_str()))).expect("a body by name");
+        let Some(case) = cases.iter().find(|c| filter.iter().any(|f| c.name.contains(f.as_str()))) else {
+            // An invalid body's name (`bad`): its whole report instead.
+            return invalid(&filter);
+        };
         let calls: Option<u64> = std::env::var("RATIOS_CALLS").ok().and_then(|n| n.parse().ok());
         let start = Instant::now();
         let mut rounds = 0;
@@ -255,6 +258,19 @@ fn invalid(filter: &[String]) {
             &catalog_schema(MCP_TOOLS_CALL_REQUEST),
         ),
     ];
+    if let Some(what) = std::env::var_os("RATIOS_PROFILE") {
+        let case = cases.iter().find(|c| filter.iter().any(|f| c.name.contains(f.as_str()))).expect("a body by name");
+        let calls: u64 = std::env::var("RATIOS_CALLS").ok().and_then(|n| n.parse().ok()).unwrap_or(2000);
+        for _ in 0..calls * 1000 {
+            let report = if what == "generated" {
+                (case.generated)(black_box(&case.body))
+            } else {
+                case.spec.validate_json(black_box(&case.body))
+            };
+            assert!(!black_box(report).is_valid());
+        }
+        return;
+    }
     println!();
     println!(
         "{:<26} {:>6} {:>9} {:>10} {:>10} {:>11}",

@@ -323,6 +323,7 @@ pub(crate) struct Walk<'a, M> {
 
 impl<'a, M: Mode> Walk<'a, M> {
     /// A walk over `bytes`.
+    #[inline(always)]
     pub(crate) fn new(bytes: &'a [u8], mode: M) -> Self {
         let (keys, spans) = POOL.with(|p| p.take());
         Walk { s: Scanner::new(bytes), keys, spans, mode }

@@ -92,6 +92,7 @@ pub(crate) struct SchemaWalk<'c, 'a, 'm, M> {
 }
 
 impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
+    #[inline(always)]
     pub(crate) fn new(schema: &'c Schema, bytes: &'a [u8], mode: M, memo: &'m Memo) -> Self {
         let dynamic = schema.node(Schema::ROOT).dynamic_scope;
         SchemaWalk { schema, w: Walk::new(bytes, mode), memo, whole: false, dynamic }
@@ -215,6 +216,13 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
             return self.value(id, path, depth, 0);
         }
         match self.w.s.peek_kind()? {
+            Kind::String if !M::COLLECTS && !node.string_checks => {
+                // A verdict only, on a text no keyword looks at: a long one
+                // is read out of line (`Scanner::skip_string`).
+                self.skip_string()?;
+                self.type_ok(node, JsonType::String, path)?;
+                Ok(())
+            }
             Kind::String => {
                 let s = self.read_string()?;
                 if self.type_ok(node, JsonType::String, path)? && node.string_checks {

@@ -89,6 +89,18 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
         }
     }
 
+    /// A string whose text no keyword looks at ([`Scanner::skip_string`]),
+    /// its fault as [`Self::read_string`]'s.
+    #[inline(always)]
+    pub(super) fn skip_string(&mut self) -> Result<(), M::Stop> {
+        let at = self.w.s.offset();
+        match self.w.s.skip_string().ok() {
+            Some(()) => Ok(()),
+            None if M::COLLECTS => Err(self.string_fault(at)),
+            None => Err(M::give_up()),
+        }
+    }
+
     /// The syntax fault of the string at `at`, read again (off the hot path).
     #[cold]
     #[inline(never)]
