@@ -387,19 +387,10 @@ impl<'a, M: Mode> Walk<'a, M> {
     /// duplicate keys (its type is the peeked kind: no number is made).
     pub(crate) fn skip(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         match self.s.peek_kind()? {
-            Kind::String => {
-                self.s.string()?;
-            }
-            Kind::Number => {
-                self.s.skip_number()?;
-            }
-            Kind::Bool | Kind::Null => {
-                self.s.literal()?;
-            }
-            Kind::Object => self.skip_object(path, depth)?,
-            Kind::Array => self.skip_array(path, depth)?,
+            Kind::Object => self.skip_object(path, depth),
+            Kind::Array => self.skip_array(path, depth),
+            kind => self.skip_scalar(kind),
         }
-        Ok(())
     }
 
     /// A member's or an element's value in a skipped container: a scalar
@@ -407,16 +398,26 @@ impl<'a, M: Mode> Walk<'a, M> {
     #[inline(always)]
     fn skip_inner(&mut self, path: &Path<'_, 'a>, depth: usize) -> Result<(), M::Stop> {
         match self.s.peek_kind()? {
+            Kind::Object | Kind::Array => self.skip(path, depth),
+            kind => self.skip_scalar(kind),
+        }
+    }
+
+    /// The scalar of `kind` here (just peeked), read and not kept.
+    #[inline(always)]
+    fn skip_scalar(&mut self, kind: Kind) -> Result<(), M::Stop> {
+        match kind {
             Kind::String => {
                 self.s.string()?;
             }
             Kind::Number => {
                 self.s.skip_number()?;
             }
-            Kind::Bool | Kind::Null => {
+            // A container never comes here; read as a literal, it would be
+            // refused as one.
+            Kind::Bool | Kind::Null | Kind::Object | Kind::Array => {
                 self.s.literal()?;
             }
-            Kind::Object | Kind::Array => self.skip(path, depth)?,
         }
         Ok(())
     }
