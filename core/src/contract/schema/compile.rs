@@ -158,17 +158,13 @@ pub(super) fn finish(mut nodes: Vec<Node>, canonical: String) -> Schema {
     let trivial: Vec<bool> = nodes.iter().map(|n| n.trivial).collect();
     for n in &mut nodes {
         n.any_object = n.plain
+            && n.members_only
             && n.enum_values.is_none()
             && n.constant.is_none()
             && n.properties.is_empty()
-            && n.pattern_properties.is_empty()
-            // (A closed object's `additionalProperties` is `false`: not trivial.)
-            && n.additional.is_none_or(|id| trivial[id as usize])
-            && n.property_names.is_none()
             && n.required.is_empty()
-            && n.min_properties.is_none()
-            && n.max_properties.is_none()
-            && n.dependent_required.is_empty();
+            // (A closed object's `additionalProperties` is `false`: not trivial.)
+            && n.additional.is_none_or(|id| trivial[id as usize]);
     }
     if nodes.first().is_some_and(|root| root.dynamic_scope) {
         // Every node is read through `value`, which keeps the dynamic scope.

@@ -20,10 +20,28 @@ impl Rng {
 
 const KEYS: &[&str] = &["a", "\\u0061", "b", "\\u0062", "m", "x", "\\\"q", "method", "a\\/b", "a/b", "\\u00e9", "é"];
 
+/// Scalars, among them strings past the 16 bytes a string's first block
+/// reads: plain, with escapes or non-ASCII text past that block, and two
+/// that are not JSON there (a raw control character, an unknown escape).
+const SCALARS: &[&str] = &[
+    "1",
+    "\"s\"",
+    "null",
+    "true",
+    "-2.5",
+    "{}",
+    "[]",
+    "\"lorem ipsum dolor sit amet consectetur\"",
+    "\"lorem ipsum dolor sit \\\"amet\\\" \\u00e9 consectetur\"",
+    "\"lorem ipsum dolor sit am\u{e9}t, consectetur \u{e9}\"",
+    "\"lorem ipsum dolor sit\u{1}amet consectetur\"",
+    "\"lorem ipsum dolor sit \\q amet\"",
+];
+
 fn value(r: &mut Rng, depth: usize, out: &mut String) {
     let pick = if depth > 4 { r.below(4) } else { r.below(9) };
     match pick {
-        0 => out.push_str(["1", "\"s\"", "null", "true", "-2.5", "{}", "[]"][r.below(7) as usize]),
+        0 => out.push_str(SCALARS[r.below(SCALARS.len() as u64) as usize]),
         1 => out.push_str("\"str\""),
         2 => out.push('3'),
         3 => out.push_str("\"ab\""),
@@ -119,6 +137,8 @@ fn mixed_specs() -> Vec<ContractSpec> {
         r#"{"type": "object"}"#,
         r#"{"properties": {"p": {"propertyNames": {"type": "string"}, "additionalProperties": {"type": "object"}}, "m": {"allOf": [{"type": "object"}, {"type": ["object", "null"]}]}, "a": {"uniqueItems": true, "items": {"type": "object"}}}}"#,
         r#"{"properties": {"p": {"oneOf": [{"type": "object"}, {"properties": {"m": {"type": "object"}}, "required": ["m"]}]}, "m": {"anyOf": [{"type": "array"}, {"type": "object"}]}}}"#,
+        // Strings no keyword looks at, read by a verdict without their text.
+        r#"{"properties": {"p": {"type": "string"}, "m": {"type": ["string", "object"]}, "a": {"items": {"type": "string"}}}}"#,
         // The root object read only through membership tests (memoised
         // verdicts: a walk that finds them in the memo reads nothing).
         r#"{"oneOf": [{"required": ["m"]}, {"required": ["p"]}]}"#,
@@ -144,6 +164,8 @@ fn mixed_specs() -> Vec<ContractSpec> {
         );
         specs.push(ContractSpec::from_slice(doc.as_bytes(), "t.json").expect("fields loads"));
     }
+    let strings = r#"{"name": "t.s", "revision": "1.0.0", "fields": [{"name": "p", "type": "string", "required": false}, {"name": "m", "type": ["string", "object"], "required": false}, {"name": "a", "type": "array", "required": false}, {"name": "a[]", "type": "string"}]}"#;
+    specs.push(ContractSpec::from_slice(strings.as_bytes(), "t.json").expect("fields loads"));
     specs
 }
 

@@ -90,15 +90,11 @@ impl<'c, 'a, 'm, M: Mode> SchemaWalk<'c, 'a, 'm, M> {
     }
 
     /// A string whose text no keyword looks at ([`Scanner::skip_string`]),
-    /// its fault as [`Self::read_string`]'s.
+    /// for a verdict: a string that is not well formed gives up, and the
+    /// finding walk that follows says why.
     #[inline(always)]
     pub(super) fn skip_string(&mut self) -> Result<(), M::Stop> {
-        let at = self.w.s.offset();
-        match self.w.s.skip_string().ok() {
-            Some(()) => Ok(()),
-            None if M::COLLECTS => Err(self.string_fault(at)),
-            None => Err(M::give_up()),
-        }
+        self.w.s.skip_string().ok().ok_or_else(M::give_up)
     }
 
     /// The syntax fault of the string at `at`, read again (off the hot path).

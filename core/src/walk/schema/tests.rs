@@ -104,3 +104,44 @@ fn the_walk_notes_where_top_level_members_are() {
     );
     assert_eq!(top(&applied, r#"{"id": 7, "method": "m"}"#), some(&[None, Some(r#""m""#), Some("7")]));
 }
+
+/// A string no keyword looks at is read by the verdict without its text
+/// (`Scanner::skip_string`, a long one out of line): past its first 16
+/// bytes, well-formed text with escapes and non-ASCII passes, and a raw
+/// control character, an unknown escape or ill-formed UTF-8 there fail the
+/// verdict and get the finding walk's exact report; a wrong type after a
+/// long text is still found.
+#[test]
+fn an_unconstrained_long_string_is_judged_as_the_finding_walk_reads_it() {
+    let fields = br#"{"name": "t.s", "revision": "1.0.0", "fields": [{"name": "p", "type": "string", "required": false}, {"name": "a", "type": "array", "required": false}, {"name": "a[]", "type": "string"}, {"name": "m", "type": "string", "required": false}]}"#;
+    let spec = ContractSpec::from_slice(fields, "t.json").expect("the contract loads");
+    let valid = "{\"p\": \"lorem ipsum dolor sit amet consectetur\", \"a\": [\"lorem ipsum dolor sit \\\"amet\\\" \\u00e9\", \"lorem ipsum dolor sit am\u{e9}t\"]}";
+    assert!(spec.passes(valid.as_bytes()), "{valid}");
+    assert_eq!(spec.validate_json(valid.as_bytes()).findings(), &[]);
+    let cases: [(&[u8], &str); 4] = [
+        (
+            b"{\"p\": \"lorem ipsum dolor sit\x01amet\"}",
+            "ERROR json.syntax <data>: line 1, column 29: unescaped control character in string",
+        ),
+        (
+            b"{\"p\": \"lorem ipsum dolor sit \\q amet\"}",
+            "ERROR json.syntax <data>: line 1, column 30: invalid escape sequence in string",
+        ),
+        (
+            b"{\"a\": [\"lorem ipsum dolor sit \xff\xfe\"]}",
+            "ERROR json.syntax <data>: line 1, column 31: invalid UTF-8",
+        ),
+        (
+            b"{\"p\": \"lorem ipsum dolor sit amet consectetur\", \"m\": 3}",
+            "ERROR field.type m: expected string, found integer",
+        ),
+    ];
+    for (body, finding) in cases {
+        let shown = String::from_utf8_lossy(body);
+        assert!(!spec.passes(body), "{shown}");
+        let report = spec.validate_json(body);
+        let found: Vec<String> = report.findings().iter().map(ToString::to_string).collect();
+        assert_eq!(found, [finding], "{shown}");
+        assert_eq!(report, spec.validate_json_full(body), "{shown}");
+    }
+}
